@@ -1,0 +1,47 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+  name: "wl-toast",
+  products: [
+    .library(name: "Wayland", targets: ["Wayland"]),
+    .executable(name: "wayland-scanner", targets: ["wayland-scanner"]),
+    .executable(name: "wl-toast-demo", targets: ["wl-toast-demo"]),
+  ],
+  targets: [
+    // C modules: system libraries plus tiny accessors Swift cannot express.
+    .target(
+      name: "CWaylandClient",
+      linkerSettings: [.linkedLibrary("wayland-client")]
+    ),
+    .systemLibrary(name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+
+    // The binding generator: a pure library, a thin executable and a build-tool plugin.
+    .target(name: "WaylandScanner", swiftSettings: strict),
+    .executableTarget(
+      name: "wayland-scanner", dependencies: ["WaylandScanner"], swiftSettings: strict),
+    .plugin(
+      name: "WaylandScannerPlugin", capability: .buildTool(),
+      dependencies: ["wayland-scanner"]),
+
+    // The runtime plus the generated protocol classes.
+    .target(
+      name: "Wayland", dependencies: ["CWaylandClient"], swiftSettings: strict,
+      plugins: ["WaylandScannerPlugin"]),
+
+    // Test support: headless compositors, screenshots, virtual input.
+    .target(
+      name: "TestSupport", dependencies: ["Wayland", "CWaylandClient", "CXkbCommon"],
+      swiftSettings: strict),
+    .executableTarget(
+      name: "wl-toast-demo", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
+
+    .testTarget(
+      name: "ScannerTests", dependencies: ["WaylandScanner"],
+      exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
+    .testTarget(
+      name: "WaylandTests", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
+  ]
+)

@@ -1,0 +1,32 @@
+import Foundation
+import PackagePlugin
+
+/// Runs wayland-scanner over the core protocol and every XML file in Protocols/
+/// on each build, writing the bindings into the build directory.
+@main
+struct WaylandScannerPlugin: BuildToolPlugin {
+  func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
+    let protocols = context.package.directoryURL.appending(path: "Protocols")
+    let core = URL(
+      fileURLWithPath: ProcessInfo.processInfo.environment["WAYLAND_CORE_XML"]
+        ?? "/usr/share/wayland/wayland.xml")
+    let files = try FileManager.default.contentsOfDirectory(
+      at: protocols, includingPropertiesForKeys: nil
+    )
+    .filter { $0.pathExtension == "xml" }
+    .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    let output = context.pluginWorkDirectoryURL.appending(path: "Generated")
+    let outputs = ([core] + files).map {
+      output.appending(path: $0.deletingPathExtension().lastPathComponent + ".swift")
+    }
+    return [
+      .buildCommand(
+        displayName: "Generating Wayland bindings",
+        executable: try context.tool(named: "wayland-scanner").url,
+        arguments: ["--output", output.path, "--core", core.path] + files.map(\.path),
+        inputFiles: [core] + files,
+        outputFiles: outputs + [output.appending(path: "ProtocolTables.swift")]
+      )
+    ]
+  }
+}

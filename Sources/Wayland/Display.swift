@@ -1,0 +1,77 @@
+import CWaylandClient
+import Glibc
+
+/// A connection to a Wayland compositor.
+///
+/// Keep the display alive longer than every object created through it.
+public final class Display {
+  /// The `wl_display` pointer.
+  public let pointer: OpaquePointer
+  /// The display name that was connected to (a socket name or an absolute path).
+  public let name: String
+  /// The `wl_display` object, for its requests (`sync`, `getRegistry`).
+  public let object: WlDisplay
+
+  /// Connects to the named display, or to `WAYLAND_DISPLAY` (default `wayland-0`).
+  ///
+  /// The name may be a socket name inside `XDG_RUNTIME_DIR` or an absolute path.
+  public init(name: String? = nil) throws(WaylandError) {
+    let resolved =
+      name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+      ?? "wayland-0"
+    var path = resolved
+    if !resolved.hasPrefix("/") {
+      guard let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 else {
+        throw .cannotConnect(
+          display: resolved, path: "?", reason: "XDG_RUNTIME_DIR is not set")
+      }
+      path = String(cString: runtime) + "/" + resolved
+    }
+    errno = 0
+    guard let display = wl_display_connect(resolved) else {
+      let code = errno == 0 ? ENOENT : errno
+      throw .cannotConnect(
+        display: resolved, path: path, reason: String(cString: strerror(code)))
+    }
+    self.pointer = display
+    self.name = resolved
+    self.object = WlDisplay(adopting: display)
+  }
+
+  deinit {
+    wl_display_disconnect(pointer)
+  }
+
+  /// The connection's file descriptor, for `poll()`.
+  public var fileDescriptor: Int32 { wl_display_get_fd(pointer) }
+
+  /// Sends all requests and waits until the compositor has handled them and
+  /// every event they caused has been dispatched.
+  public func roundtrip() throws(WaylandError) {
+    if wl_display_roundtrip(pointer) < 0 { throw currentError() }
+  }
+
+  /// Dispatches events already read from the connection.
+  public func dispatchPending() throws(WaylandError) {
+    if wl_display_dispatch_pending(pointer) < 0 { throw currentError() }
+  }
+
+  /// Throws if the connection has failed.
+  public func checkError() throws(WaylandError) {
+    if wl_display_get_error(pointer) != 0 { throw currentError() }
+  }
+
+  /// The error that ended the connection, in typed form.
+  func currentError() -> WaylandError {
+    let code = wl_display_get_error(pointer)
+    if code == EPROTO {
+      var interface: UnsafePointer<wl_interface>?
+      var objectID: UInt32 = 0
+      let protocolCode = wl_display_get_protocol_error(pointer, &interface, &objectID)
+      let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
+      return .protocolError(interface: name, objectID: objectID, code: protocolCode)
+    }
+    let reason = code == 0 ? "the compositor closed the connection" : String(cString: strerror(code))
+    return .connectionLost(reason: reason)
+  }
+}

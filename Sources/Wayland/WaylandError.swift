@@ -1,0 +1,52 @@
+import CWaylandClient
+import Glibc
+
+/// What can go wrong while talking to a Wayland compositor.
+///
+/// Each case's `description` is one line a user can act on.
+public enum WaylandError: Error, Equatable, CustomStringConvertible {
+  /// No compositor answered at the named display (name and the socket path tried).
+  case cannotConnect(display: String, path: String, reason: String)
+  /// The compositor does not offer a global the program needs.
+  case missingGlobal(interface: String)
+  /// The compositor reported a protocol error on one of our objects.
+  case protocolError(interface: String, objectID: UInt32, code: UInt32)
+  /// The connection broke (the compositor exited or closed it).
+  case connectionLost(reason: String)
+  /// A request newer than the object's bound version was called.
+  case unsupportedVersion(interface: String, request: String, since: UInt32, bound: UInt32)
+  /// A system call failed.
+  case system(call: String, errno: Int32)
+
+  public var description: String {
+    switch self {
+    case .cannotConnect(let display, let path, let reason):
+      return
+        "cannot connect to Wayland display '\(display)' (\(path)): \(reason); is a compositor running and WAYLAND_DISPLAY set?"
+    case .missingGlobal(let interface):
+      return "the compositor does not offer \(interface)\(Self.hint(for: interface))"
+    case .protocolError(let interface, let objectID, let code):
+      return "the compositor reported protocol error \(code) on \(interface)#\(objectID)"
+    case .connectionLost(let reason):
+      return "lost the connection to the Wayland compositor: \(reason)"
+    case .unsupportedVersion(let interface, let request, let since, let bound):
+      return "\(interface).\(request) needs version \(since), but the object has version \(bound)"
+    case .system(let call, let code):
+      return "\(call) failed: \(String(cString: strerror(code)))"
+    }
+  }
+
+  static func hint(for interface: String) -> String {
+    switch interface {
+    case "zwlr_layer_shell_v1":
+      return
+        " (wlr-layer-shell): sway, river, Hyprland, labwc, wayfire, KDE Plasma and phosh have it; GNOME and weston do not"
+    case "zwlr_virtual_pointer_manager_v1", "zwp_virtual_keyboard_manager_v1":
+      return " (virtual input): wlroots compositors such as sway have it"
+    case "wp_viewporter", "wp_fractional_scale_manager_v1":
+      return " (optional scaling support)"
+    default:
+      return ""
+    }
+  }
+}

@@ -1,0 +1,207 @@
+/// One protocol file: a named set of interfaces.
+public struct ProtocolSpec: Equatable, Sendable {
+  /// The protocol's name attribute, such as `wlr_layer_shell_unstable_v1`.
+  public var name: String
+  /// The interfaces in file order.
+  public var interfaces: [InterfaceSpec]
+}
+
+/// One interface with its requests, events and enums.
+public struct InterfaceSpec: Equatable, Sendable {
+  /// The wire name, such as `zwlr_layer_surface_v1`.
+  public var name: String
+  /// The highest version the file describes.
+  public var version: UInt32
+  /// The interface's documentation.
+  public var description: Description?
+  /// Requests in file order; the index is the opcode.
+  public var requests: [MessageSpec]
+  /// Events in file order; the index is the opcode.
+  public var events: [MessageSpec]
+  /// Enums declared by the interface.
+  public var enums: [EnumSpec]
+}
+
+/// A request or an event.
+public struct MessageSpec: Equatable, Sendable {
+  /// The wire name, such as `set_size`.
+  public var name: String
+  /// Whether the message destroys the object (`type="destructor"`).
+  public var isDestructor: Bool
+  /// The version that introduced the message.
+  public var since: UInt32
+  /// The message's documentation.
+  public var description: Description?
+  /// Arguments in wire order.
+  public var arguments: [ArgumentSpec]
+}
+
+/// The wire type of an argument.
+public enum ArgumentKind: String, Equatable, Sendable {
+  case int, uint, fixed, string, object
+  case newID = "new_id"
+  case array, fd
+}
+
+/// One argument of a message.
+public struct ArgumentSpec: Equatable, Sendable {
+  /// The wire name.
+  public var name: String
+  /// The wire type.
+  public var kind: ArgumentKind
+  /// The interface of an object or new_id argument, when the file names one.
+  public var interface: String?
+  /// Whether null is allowed (`allow-null="true"`).
+  public var allowNull: Bool
+  /// The enum the value belongs to: `name` or `interface.name`.
+  public var enumName: String?
+  /// The argument's one-line summary.
+  public var summary: String?
+}
+
+/// An enum or bitfield of an interface.
+public struct EnumSpec: Equatable, Sendable {
+  /// The enum's name within its interface.
+  public var name: String
+  /// Whether entries combine as bits.
+  public var isBitfield: Bool
+  /// The enum's documentation.
+  public var description: Description?
+  /// The entries in file order.
+  public var entries: [EntrySpec]
+}
+
+/// One named value of an enum.
+public struct EntrySpec: Equatable, Sendable {
+  /// The entry's name.
+  public var name: String
+  /// The entry's value.
+  public var value: UInt32
+  /// The entry's one-line summary.
+  public var summary: String?
+  /// The version that introduced the entry.
+  public var since: UInt32
+}
+
+/// A description element: a summary line and an optional body.
+public struct Description: Equatable, Sendable {
+  /// The one-line summary.
+  public var summary: String
+  /// The body text, as written in the file.
+  public var body: String
+}
+
+extension ProtocolSpec {
+  /// Reads a protocol from the text of its XML file.
+  public init(xml: String) throws(ScannerError) {
+    let root = try parseXML(xml)
+    guard root.name == "protocol" else {
+      throw ScannerError("the root element is <\(root.name)>, not <protocol>", line: root.line)
+    }
+    name = try required(root, "name")
+    var interfaces: [InterfaceSpec] = []
+    for element in root.children("interface") {
+      interfaces.append(try InterfaceSpec(element))
+    }
+    self.interfaces = interfaces
+  }
+}
+
+extension InterfaceSpec {
+  init(_ element: XMLElement) throws(ScannerError) {
+    name = try required(element, "name")
+    version = try number(element, "version") ?? 1
+    description = Description(element.child("description"))
+    var requests: [MessageSpec] = []
+    var events: [MessageSpec] = []
+    var enums: [EnumSpec] = []
+    for child in element.children {
+      switch child.name {
+      case "request": requests.append(try MessageSpec(child))
+      case "event": events.append(try MessageSpec(child))
+      case "enum": enums.append(try EnumSpec(child))
+      default: break
+      }
+    }
+    self.requests = requests
+    self.events = events
+    self.enums = enums
+  }
+}
+
+extension MessageSpec {
+  init(_ element: XMLElement) throws(ScannerError) {
+    name = try required(element, "name")
+    isDestructor = element.attributes["type"] == "destructor"
+    since = try number(element, "since") ?? 1
+    description = Description(element.child("description"))
+    var arguments: [ArgumentSpec] = []
+    for child in element.children("arg") {
+      arguments.append(try ArgumentSpec(child))
+    }
+    self.arguments = arguments
+  }
+}
+
+extension ArgumentSpec {
+  init(_ element: XMLElement) throws(ScannerError) {
+    name = try required(element, "name")
+    let type = try required(element, "type")
+    guard let kind = ArgumentKind(rawValue: type) else {
+      throw ScannerError("argument \(name) has unknown type \(type)", line: element.line)
+    }
+    self.kind = kind
+    interface = element.attributes["interface"]
+    allowNull = element.attributes["allow-null"] == "true"
+    enumName = element.attributes["enum"]
+    summary = element.attributes["summary"]
+  }
+}
+
+extension EnumSpec {
+  init(_ element: XMLElement) throws(ScannerError) {
+    name = try required(element, "name")
+    isBitfield = element.attributes["bitfield"] == "true"
+    description = Description(element.child("description"))
+    var entries: [EntrySpec] = []
+    for child in element.children("entry") {
+      guard let value = try number(child, "value") else {
+        throw ScannerError("entry without a value in enum \(name)", line: child.line)
+      }
+      entries.append(
+        EntrySpec(
+          name: try required(child, "name"), value: value, summary: child.attributes["summary"],
+          since: try number(child, "since") ?? 1))
+    }
+    self.entries = entries
+  }
+}
+
+extension Description {
+  init?(_ element: XMLElement?) {
+    guard let element else { return nil }
+    summary = element.attributes["summary"] ?? ""
+    body = element.text
+  }
+}
+
+private func required(_ element: XMLElement, _ attribute: String) throws(ScannerError) -> String {
+  guard let value = element.attributes[attribute], !value.isEmpty else {
+    throw ScannerError("<\(element.name)> needs a \(attribute) attribute", line: element.line)
+  }
+  return value
+}
+
+private func number(_ element: XMLElement, _ attribute: String) throws(ScannerError) -> UInt32? {
+  guard let text = element.attributes[attribute] else { return nil }
+  let value: UInt32?
+  if text.hasPrefix("0x") || text.hasPrefix("0X") {
+    value = UInt32(text.dropFirst(2), radix: 16)
+  } else {
+    value = UInt32(text)
+  }
+  guard let value else {
+    throw ScannerError("\(attribute)=\"\(text)\" is not a number", line: element.line)
+  }
+  return value
+}
