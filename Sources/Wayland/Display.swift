@@ -1,9 +1,19 @@
 import CWaylandClient
 import Glibc
 
+/// Owns the `wl_display` pointer; every object holds it, so the connection
+/// closes only after the display and all its objects are gone.
+final class Connection {
+  let pointer: OpaquePointer
+
+  init(_ pointer: OpaquePointer) { self.pointer = pointer }
+
+  deinit { wl_display_disconnect(pointer) }
+}
+
 /// A connection to a Wayland compositor.
 ///
-/// Keep the display alive longer than every object created through it.
+/// Objects created through it keep the connection open while they live.
 public final class Display {
   /// The `wl_display` pointer.
   public let pointer: OpaquePointer
@@ -33,13 +43,11 @@ public final class Display {
       throw .cannotConnect(
         display: resolved, path: path, reason: String(cString: strerror(code)))
     }
+    let connection = Connection(display)
     self.pointer = display
     self.name = resolved
     self.object = WlDisplay(adopting: display)
-  }
-
-  deinit {
-    wl_display_disconnect(pointer)
+    object.connection = connection
   }
 
   /// The connection's file descriptor, for `poll()`.

@@ -26,6 +26,8 @@ public class Proxy {
   public let version: UInt32
   private let owned: Bool
   private var keepAlive: Proxy?
+  /// Keeps the connection open for as long as any of its objects lives.
+  var connection: Connection?
 
   init(
     adopting pointer: OpaquePointer, dispatch: Bool = true, owned: Bool = true,
@@ -129,7 +131,9 @@ public class Proxy {
     else {
       fatalError("wl-toast: out of memory while creating a \(T.interfaceName)")
     }
-    return T(adopting: created)
+    let object = T(adopting: created)
+    object.connection = connection
+    return object
   }
 }
 
@@ -171,9 +175,12 @@ enum Marshal {
     return Unmanaged<Proxy>.fromOpaque(data).takeUnretainedValue() as? T
   }
 
-  /// Wraps a proxy that libwayland created for a new_id event argument.
-  static func adopt<T: Interface>(_ pointer: OpaquePointer?, as type: T.Type) -> T? {
-    pointer.map { T(adopting: $0) }
+  /// Wraps a proxy that libwayland created for a new_id event argument of `parent`.
+  static func adopt<T: Interface>(_ pointer: OpaquePointer?, as type: T.Type, parent: Proxy) -> T? {
+    guard let pointer else { return nil }
+    let object = T(adopting: pointer)
+    object.connection = parent.connection
+    return object
   }
 }
 

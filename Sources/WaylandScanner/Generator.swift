@@ -230,7 +230,7 @@ public struct Generator {
             case .newID:
               let type = objectType(argument)
               out.line(
-                "guard let \(variable) = Marshal.adopt(\(slot).o, as: \(type).self) else { return }")
+                "guard let \(variable) = Marshal.adopt(\(slot).o, as: \(type).self, parent: self) else { return }")
               values.append(variable)
             }
           }

@@ -1,1 +1,67 @@
+import Glibc
+import TestSupport
 import Testing
+import Wayland
+
+/// Tests against a real headless sway: what a user would see on screen and what
+/// the client receives from real (virtual) input devices.
+@Suite(.serialized)
+struct LiveSwayTests {
+  static let red = RGB(0xcc, 0x33, 0x22)
+
+  @Test func layerSurfaceIsShownReceivesAClickAndGoesAway() throws {
+    let sway = try HeadlessSway()
+    let input = try VirtualInput(
+      socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
+    // Park the pointer in a corner, away from where the surface will appear.
+    try input.move(x: 0, y: 0)
+    #expect(try sway.pixel(x: 640, y: 360) == HeadlessSway.background)
+
+    let surface = try ColorSurface(
+      socketPath: sway.socketPath, width: 200, height: 100, argb: 0xffcc_3322)
+    #expect(try surface.pump { surface.isMapped })
+
+    // Centred: a 200x100 box around the middle of the 1280x720 output.
+    let shot = try sway.screenshot()
+    #expect(shot.boundingBox(of: Self.red) == Box(x: 540, y: 310, width: 200, height: 100))
+    #expect(shot.pixel(x: 539, y: 360) == HeadlessSway.background)
+
+    try input.click(x: 600, y: 330)
+    #expect(try surface.pump { surface.pointerEvents.count >= 3 })
+    #expect(
+      surface.pointerEvents == [
+        .enter(x: 60, y: 20), .button(code: 0x110, pressed: true),
+        .button(code: 0x110, pressed: false),
+      ])
+
+    surface.unmap()
+    #expect(try waitUntil { try sway.pixel(x: 640, y: 360) == HeadlessSway.background })
+    #expect(try sway.screenshot().boundingBox(of: Self.red) == nil)
+  }
+}
+
+@Suite struct WestonTests {
+  @Test func missingLayerShellIsNamed() throws {
+    let weston = try HeadlessWeston()
+    let display = try Display(name: weston.socketPath)
+    let registry = try Registry(display: display)
+    #expect(registry.globals(of: WlCompositor.self).count == 1)
+    #expect(throws: WaylandError.missingGlobal(interface: "zwlr_layer_shell_v1")) {
+      try registry.bind(ZwlrLayerShellV1.self)
+    }
+    let message = WaylandError.missingGlobal(interface: "zwlr_layer_shell_v1").description
+    #expect(message.contains("zwlr_layer_shell_v1"))
+    #expect(message.contains("sway"))
+  }
+}
+
+@Suite struct ConnectionTests {
+  @Test func noCompositorGivesAnErrorNamingTheDisplay() {
+    do {
+      _ = try Display(name: "/tmp/wl-toast-no-such-display")
+      Issue.record("connected to a display that does not exist")
+    } catch {
+      #expect(error.description.contains("/tmp/wl-toast-no-such-display"))
+    }
+  }
+}

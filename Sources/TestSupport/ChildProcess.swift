@@ -1,0 +1,208 @@
+import Glibc
+
+/// A failure of the test harness, with a message that says what to fix.
+public struct HarnessError: Error, CustomStringConvertible {
+  /// What went wrong.
+  public var description: String
+
+  /// Creates an error with a message.
+  public init(_ description: String) { self.description = description }
+}
+
+/// A child process started with `posix_spawn`, with an empty signal mask and
+/// default signal handlers (a test runner's worker threads block signals, and a
+/// child would inherit that).
+public final class ChildProcess {
+  /// The process id.
+  public let pid: pid_t
+  /// The command line, for messages.
+  public let arguments: [String]
+  private var status: Int32?
+
+  /// Starts `arguments[0]` (looked up in PATH) with the given environment; its
+  /// standard output and error go to `logPath` (or are inherited when nil) and
+  /// its standard input is /dev/null.
+  public init(
+    _ arguments: [String], environment: [String: String], logPath: String? = nil,
+    stdoutFD: Int32? = nil
+  ) throws {
+    self.arguments = arguments
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if let logPath {
+      posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
+    if let stdoutFD { posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(
+      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+    guard result == 0 else {
+      throw HarnessError("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+    }
+    self.pid = pid
+  }
+
+  deinit { terminate() }
+
+  /// The exit status once the process has ended: the exit code, or 128 plus the signal.
+  public var exitStatus: Int32? {
+    if status == nil {
+      var raw: Int32 = 0
+      if waitpid(pid, &raw, WNOHANG) == pid { status = Self.decode(raw) }
+    }
+    return status
+  }
+
+  /// Whether the process is still running.
+  public var isRunning: Bool { exitStatus == nil }
+
+  /// Waits up to `timeout` seconds for the process to end; nil when it is still running.
+  @discardableResult
+  public func wait(timeout: Double) -> Int32? {
+    let deadline = now() + timeout
+    while exitStatus == nil && now() < deadline { pause(milliseconds: 2) }
+    return exitStatus
+  }
+
+  /// Sends SIGTERM, and SIGKILL if the process has not ended within two seconds.
+  public func terminate() {
+    guard isRunning else { return }
+    kill(pid, SIGTERM)
+    if wait(timeout: 2) == nil {
+      kill(pid, SIGKILL)
+      wait(timeout: 2)
+    }
+  }
+
+  private static func decode(_ raw: Int32) -> Int32 {
+    let signal = raw & 0x7f
+    return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+  }
+}
+
+/// Runs a command to completion and returns its exit status and standard output.
+public func runCommand(
+  _ arguments: [String], environment: [String: String], timeout: Double = 20
+) throws -> (status: Int32, output: String) {
+  var fds: [Int32] = [0, 0]
+  guard pipe(&fds) == 0 else { throw HarnessError("pipe failed") }
+  let child: ChildProcess
+  do {
+    child = try ChildProcess(arguments, environment: environment, stdoutFD: fds[1])
+  } catch {
+    close(fds[0])
+    close(fds[1])
+    throw error
+  }
+  close(fds[1])
+  var output: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 65536)
+  let deadline = now() + timeout
+  var pfd = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+  while now() < deadline {
+    let remaining = Int32(max(1, (deadline - now()) * 1000))
+    if poll(&pfd, 1, remaining) <= 0 { continue }
+    let count = read(fds[0], &buffer, buffer.count)
+    if count <= 0 { break }
+    output.append(contentsOf: buffer[0..<count])
+  }
+  close(fds[0])
+  guard let status = child.wait(timeout: max(0.1, deadline - now())) else {
+    child.terminate()
+    throw HarnessError("\(arguments.joined(separator: " ")) did not finish in \(timeout) s")
+  }
+  return (status, String(decoding: output, as: UTF8.self))
+}
+
+/// Seconds on the monotonic clock.
+public func now() -> Double {
+  var spec = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &spec)
+  return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Waits a little between two checks of a condition that cannot be polled on a descriptor.
+func pause(milliseconds: Int) {
+  var spec = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
+  nanosleep(&spec, nil)
+}
+
+/// Checks `condition` until it holds or `timeout` seconds pass; returns whether it held.
+public func waitUntil(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+  let deadline = now() + timeout
+  while true {
+    if try condition() { return true }
+    if now() >= deadline { return false }
+    pause(milliseconds: 2)
+  }
+}
+
+/// The current environment as a dictionary.
+public func currentEnvironment() -> [String: String] {
+  var result: [String: String] = [:]
+  var entry = environ
+  while let pointer = entry.pointee {
+    let text = String(cString: pointer)
+    if let equals = text.firstIndex(of: "=") {
+      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+    }
+    entry += 1
+  }
+  return result
+}
+
+/// Reads a whole file, or nil when it cannot be read.
+public func readFile(_ path: String) -> [UInt8]? {
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var data: [UInt8] = []
+  var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  while true {
+    let count = read(fd, &buffer, buffer.count)
+    if count <= 0 { break }
+    data.append(contentsOf: buffer[0..<count])
+  }
+  return data
+}
+
+/// Writes a whole file.
+public func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
+  let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+  guard fd >= 0 else { throw HarnessError("cannot write \(path): \(String(cString: strerror(errno)))") }
+  defer { close(fd) }
+  let bytes = Array(text.utf8)
+  guard write(fd, bytes, bytes.count) == bytes.count else { throw HarnessError("short write to \(path)") }
+}
+
+/// Makes a fresh private directory under /tmp.
+public func makeTemporaryDirectory(prefix: String) throws -> String {
+  var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+  guard let path = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
+  return String(cString: path)
+}
+
+/// Removes a directory tree (best effort).
+public func removeTree(_ path: String) {
+  guard path.hasPrefix("/tmp/") else { return }
+  _ = try? runCommand(["rm", "-rf", path], environment: currentEnvironment())
+}

@@ -1,0 +1,183 @@
+import Glibc
+
+/// A headless sway of its own for one test or suite: private runtime
+/// directory, pixman renderer, one 1280x720 output, no input devices.
+///
+/// sway refuses to run as root, so as root it runs as uid 65534 through
+/// `setpriv`; clients connect to the absolute socket path either way.
+public final class HeadlessSway {
+  /// The runtime directory sway uses (its sockets and the log live here).
+  public let runtimeDirectory: String
+  /// The absolute path of the Wayland socket.
+  public let socketPath: String
+  /// The absolute path of the sway IPC socket.
+  public let ipcSocketPath: String
+  /// The output's size in pixels.
+  public let outputWidth: Int
+  /// The output's size in pixels.
+  public let outputHeight: Int
+  /// The background colour of the output.
+  public static let background = RGB(0x20, 0x40, 0x80)
+
+  private let process: ChildProcess
+  private var stopped = false
+
+  /// Starts sway and waits until its IPC answers.
+  public init(width: Int = 1280, height: Int = 720, extraConfig: String = "") throws {
+    outputWidth = width
+    outputHeight = height
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-sway")
+    runtimeDirectory = directory
+    let asRoot = geteuid() == 0
+    let config = directory + "/config"
+    try writeFile(
+      config,
+      """
+      xwayland disable
+      output HEADLESS-1 mode \(width)x\(height) position 0 0
+      output * bg #204080 solid_color
+      default_border none
+      focus_follows_mouse no
+      \(extraConfig)
+
+      """)
+    let log = directory + "/sway.log"
+    if asRoot {
+      chown(directory, 65534, 65534)
+      chown(config, 65534, 65534)
+    }
+    chmod(directory, 0o700)
+    var environment = currentEnvironment()
+    for key in ["WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK"] {
+      environment.removeValue(forKey: key)
+    }
+    environment["XDG_RUNTIME_DIR"] = directory
+    environment["HOME"] = directory
+    environment["WLR_BACKENDS"] = "headless"
+    environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+    environment["WLR_RENDERER"] = "pixman"
+    let command =
+      (asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [])
+      + ["sway", "-c", config]
+    let process = try ChildProcess(command, environment: environment, logPath: log)
+    self.process = process
+
+    var wayland: String?
+    var ipc: String?
+    let ready = try waitUntil(timeout: 15) {
+      guard process.isRunning else { return true }
+      let entries = listDirectory(directory)
+      wayland = entries.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+        .map { directory + "/" + $0 }
+      ipc = entries.first { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }
+        .map { directory + "/" + $0 }
+      guard let ipc, wayland != nil else { return false }
+      let answer = try runCommand(
+        ["swaymsg", "-s", ipc, "-t", "get_version"], environment: currentEnvironment())
+      return answer.status == 0
+    }
+    guard ready, process.isRunning, let wayland, let ipc else {
+      process.terminate()
+      let tail = readFile(log).map { String(decoding: $0.suffix(2000), as: UTF8.self) } ?? ""
+      removeTree(directory)
+      throw HarnessError("headless sway did not start; its log ends with:\n\(tail)")
+    }
+    socketPath = wayland
+    ipcSocketPath = ipc
+  }
+
+  deinit { stop() }
+
+  /// Sends a sway command or message through IPC and returns the reply.
+  @discardableResult
+  public func swaymsg(_ arguments: [String]) throws -> String {
+    let result = try runCommand(
+      ["swaymsg", "-s", ipcSocketPath] + arguments, environment: currentEnvironment())
+    guard result.status == 0 else {
+      throw HarnessError("swaymsg \(arguments.joined(separator: " ")) failed: \(result.output)")
+    }
+    return result.output
+  }
+
+  /// The environment for a client of this sway.
+  public var clientEnvironment: [String: String] {
+    var environment = currentEnvironment()
+    environment["WAYLAND_DISPLAY"] = socketPath
+    environment["SWAYSOCK"] = ipcSocketPath
+    return environment
+  }
+
+  /// Takes a screenshot of the whole output, or of a region.
+  public func screenshot(x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws
+    -> Image
+  {
+    try Image.capture(
+      socketPath: socketPath,
+      region: (x, y, width ?? outputWidth - x, height ?? outputHeight - y))
+  }
+
+  /// The colour of one pixel of the output.
+  public func pixel(x: Int, y: Int) throws -> RGB {
+    try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
+  }
+
+  /// Stops sway and removes its runtime directory.
+  public func stop() {
+    guard !stopped else { return }
+    stopped = true
+    process.terminate()
+    removeTree(runtimeDirectory)
+  }
+}
+
+/// A headless weston (which has no wlr-layer-shell), for tests of that case.
+public final class HeadlessWeston {
+  /// The absolute path of the Wayland socket.
+  public let socketPath: String
+  private let directory: String
+  private let process: ChildProcess
+
+  /// Starts weston and waits until its socket accepts a client.
+  public init() throws {
+    directory = try makeTemporaryDirectory(prefix: "wl-toast-weston")
+    chmod(directory, 0o700)
+    var environment = currentEnvironment()
+    environment.removeValue(forKey: "WAYLAND_DISPLAY")
+    environment.removeValue(forKey: "DISPLAY")
+    environment["XDG_RUNTIME_DIR"] = directory
+    socketPath = directory + "/weston-test"
+    let process = try ChildProcess(
+      ["weston", "--backend=headless-backend.so", "--socket=weston-test", "--idle-time=0"],
+      environment: environment, logPath: directory + "/weston.log")
+    self.process = process
+    let path = socketPath
+    let ready = waitUntil(timeout: 15) {
+      guard process.isRunning else { return true }
+      return access(path, F_OK) == 0
+    }
+    guard ready, process.isRunning else {
+      let tail = readFile(directory + "/weston.log").map { String(decoding: $0.suffix(2000), as: UTF8.self) } ?? ""
+      process.terminate()
+      removeTree(directory)
+      throw HarnessError("headless weston did not start; its log ends with:\n\(tail)")
+    }
+  }
+
+  deinit {
+    process.terminate()
+    removeTree(directory)
+  }
+}
+
+func listDirectory(_ path: String) -> [String] {
+  guard let handle = opendir(path) else { return [] }
+  defer { closedir(handle) }
+  var names: [String] = []
+  while let entry = readdir(handle) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+      String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+    }
+    if name != "." && name != ".." { names.append(name) }
+  }
+  return names
+}

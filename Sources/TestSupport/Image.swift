@@ -1,0 +1,151 @@
+import Glibc
+
+/// A colour without alpha.
+public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
+  /// Red, 0-255.
+  public var red: UInt8
+  /// Green, 0-255.
+  public var green: UInt8
+  /// Blue, 0-255.
+  public var blue: UInt8
+
+  /// Creates a colour.
+  public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+    self.red = red
+    self.green = green
+    self.blue = blue
+  }
+
+  /// Whether every channel differs by at most `tolerance`.
+  public func isClose(to other: RGB, tolerance: Int = 6) -> Bool {
+    abs(Int(red) - Int(other.red)) <= tolerance && abs(Int(green) - Int(other.green)) <= tolerance
+      && abs(Int(blue) - Int(other.blue)) <= tolerance
+  }
+
+  public var description: String {
+    let hex = [red, green, blue].map { value -> String in
+      let digits = String(value, radix: 16)
+      return digits.count == 1 ? "0" + digits : digits
+    }
+    return "#" + hex.joined()
+  }
+}
+
+/// A rectangle in pixels.
+public struct Box: Equatable, Sendable, CustomStringConvertible {
+  /// Left edge.
+  public var x: Int
+  /// Top edge.
+  public var y: Int
+  /// Width.
+  public var width: Int
+  /// Height.
+  public var height: Int
+
+  /// Creates a rectangle.
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+}
+
+/// An RGB screenshot.
+public struct Image: Sendable {
+  /// Width in pixels.
+  public let width: Int
+  /// Height in pixels.
+  public let height: Int
+  /// Row-major RGB bytes.
+  public let bytes: [UInt8]
+
+  /// The colour at a point.
+  public func pixel(x: Int, y: Int) -> RGB {
+    let index = (y * width + x) * 3
+    return RGB(bytes[index], bytes[index + 1], bytes[index + 2])
+  }
+
+  /// The smallest rectangle holding every pixel close to `color`, or nil when none is.
+  public func boundingBox(of color: RGB, tolerance: Int = 6) -> Box? {
+    var minX = Int.max
+    var minY = Int.max
+    var maxX = -1
+    var maxY = -1
+    for y in 0..<height {
+      for x in 0..<width where pixel(x: x, y: y).isClose(to: color, tolerance: tolerance) {
+        minX = min(minX, x)
+        maxX = max(maxX, x)
+        minY = min(minY, y)
+        maxY = max(maxY, y)
+      }
+    }
+    guard maxX >= 0 else { return nil }
+    return Box(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+  }
+
+  /// How many pixels are close to `color`.
+  public func count(of color: RGB, tolerance: Int = 6) -> Int {
+    var total = 0
+    for y in 0..<height {
+      for x in 0..<width where pixel(x: x, y: y).isClose(to: color, tolerance: tolerance) {
+        total += 1
+      }
+    }
+    return total
+  }
+
+  /// Parses a binary PPM (P6, maxval 255), as `grim -t ppm` writes it.
+  public init(ppm data: [UInt8]) throws {
+    var index = 0
+    func token() -> String {
+      while index < data.count {
+        if data[index] == UInt8(ascii: "#") {
+          while index < data.count && data[index] != 0x0A { index += 1 }
+        } else if data[index] == 0x20 || data[index] == 0x0A || data[index] == 0x09
+          || data[index] == 0x0D
+        {
+          index += 1
+        } else {
+          break
+        }
+      }
+      let start = index
+      while index < data.count && !(data[index] == 0x20 || data[index] == 0x0A || data[index] == 0x09 || data[index] == 0x0D) {
+        index += 1
+      }
+      return String(decoding: data[start..<index], as: UTF8.self)
+    }
+    guard token() == "P6", let width = Int(token()), let height = Int(token()), token() == "255"
+    else { throw HarnessError("not a binary PPM screenshot") }
+    index += 1
+    guard data.count - index >= width * height * 3 else { throw HarnessError("short PPM data") }
+    self.width = width
+    self.height = height
+    self.bytes = Array(data[index..<(index + width * height * 3)])
+  }
+
+  /// Captures a region of a compositor's screen with grim.
+  public static func capture(socketPath: String, region: (Int, Int, Int, Int)) throws -> Image {
+    var environment = currentEnvironment()
+    environment["WAYLAND_DISPLAY"] = socketPath
+    let file = "/tmp/wl-toast-shot-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ppm"
+    defer { unlink(file) }
+    let geometry = "\(region.0),\(region.1) \(region.2)x\(region.3)"
+    let result = try runCommand(["grim", "-t", "ppm", "-g", geometry, file], environment: environment)
+    guard result.status == 0, let data = readFile(file) else {
+      throw HarnessError("grim failed with status \(result.status): \(result.output)")
+    }
+    return try Image(ppm: data)
+  }
+
+  /// Saves a PNG screenshot of a compositor's screen with grim.
+  public static func savePNG(socketPath: String, to path: String) throws {
+    var environment = currentEnvironment()
+    environment["WAYLAND_DISPLAY"] = socketPath
+    let result = try runCommand(["grim", path], environment: environment)
+    guard result.status == 0 else { throw HarnessError("grim failed: \(result.output)") }
+  }
+}
