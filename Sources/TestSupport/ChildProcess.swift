@@ -50,8 +50,7 @@ public final class ChildProcess {
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+      for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
     let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
@@ -188,10 +187,14 @@ public func readFile(_ path: String) -> [UInt8]? {
 /// Writes a whole file.
 public func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-  guard fd >= 0 else { throw HarnessError("cannot write \(path): \(String(cString: strerror(errno)))") }
+  guard fd >= 0 else {
+    throw HarnessError("cannot write \(path): \(String(cString: strerror(errno)))")
+  }
   defer { close(fd) }
   let bytes = Array(text.utf8)
-  guard write(fd, bytes, bytes.count) == bytes.count else { throw HarnessError("short write to \(path)") }
+  guard write(fd, bytes, bytes.count) == bytes.count else {
+    throw HarnessError("short write to \(path)")
+  }
 }
 
 /// Makes a fresh private directory under /tmp.

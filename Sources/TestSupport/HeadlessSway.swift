@@ -156,7 +156,9 @@ public final class HeadlessWeston {
       return access(path, F_OK) == 0
     }
     guard ready, process.isRunning else {
-      let tail = readFile(directory + "/weston.log").map { String(decoding: $0.suffix(2000), as: UTF8.self) } ?? ""
+      let tail =
+        readFile(directory + "/weston.log").map { String(decoding: $0.suffix(2000), as: UTF8.self) }
+        ?? ""
       process.terminate()
       removeTree(directory)
       throw HarnessError("headless weston did not start; its log ends with:\n\(tail)")

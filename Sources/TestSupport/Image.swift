@@ -113,7 +113,10 @@ public struct Image: Sendable {
         }
       }
       let start = index
-      while index < data.count && !(data[index] == 0x20 || data[index] == 0x0A || data[index] == 0x09 || data[index] == 0x0D) {
+      while index < data.count
+        && !(data[index] == 0x20 || data[index] == 0x0A || data[index] == 0x09
+          || data[index] == 0x0D)
+      {
         index += 1
       }
       return String(decoding: data[start..<index], as: UTF8.self)
@@ -134,7 +137,8 @@ public struct Image: Sendable {
     let file = "/tmp/wl-toast-shot-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ppm"
     defer { unlink(file) }
     let geometry = "\(region.0),\(region.1) \(region.2)x\(region.3)"
-    let result = try runCommand(["grim", "-t", "ppm", "-g", geometry, file], environment: environment)
+    let result = try runCommand(
+      ["grim", "-t", "ppm", "-g", geometry, file], environment: environment)
     guard result.status == 0, let data = readFile(file) else {
       throw HarnessError("grim failed with status \(result.status): \(result.output)")
     }

@@ -27,7 +27,9 @@ public final class Display {
   /// The name may be a socket name inside `XDG_RUNTIME_DIR` or an absolute path.
   public init(name: String? = nil) throws(WaylandError) {
     let resolved =
-      name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+      name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap {
+        $0.isEmpty ? nil : $0
+      }
       ?? "wayland-0"
     var path = resolved
     if !resolved.hasPrefix("/") {
@@ -79,7 +81,8 @@ public final class Display {
       let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
       return .protocolError(interface: name, objectID: objectID, code: protocolCode)
     }
-    let reason = code == 0 ? "the compositor closed the connection" : String(cString: strerror(code))
+    let reason =
+      code == 0 ? "the compositor closed the connection" : String(cString: strerror(code))
     return .connectionLost(reason: reason)
   }
 }

@@ -73,6 +73,8 @@ public final class EventLoop {
   private var nextToken: UInt64 = 1
   private var armedDeadline: MonotonicTime?
   private var stopped = false
+  /// How many times the loop has woken from `poll()`: a measure of idle wake-ups.
+  public private(set) var wakeUps = 0
 
   /// Creates a loop over a display and starts catching SIGINT and SIGTERM.
   public init(display: Display, signals: [Int32] = [SIGINT, SIGTERM]) throws(WaylandError) {
@@ -159,7 +161,9 @@ public final class EventLoop {
     }
     armTimer()
     var fds: [pollfd] = [
-      pollfd(fd: wl_display_get_fd(wl), events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0), revents: 0),
+      pollfd(
+        fd: wl_display_get_fd(wl), events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0),
+        revents: 0),
       pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0),
       pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
     ]
@@ -168,6 +172,7 @@ public final class EventLoop {
       fds.append(pollfd(fd: source.fd, events: source.events, revents: 0))
     }
     let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
+    wakeUps += 1
     if ready < 0 {
       let code = errno
       wl_display_cancel_read(wl)

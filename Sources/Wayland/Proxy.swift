@@ -161,7 +161,9 @@ enum Marshal {
   }
 
   static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
-    pointer.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self) }
+    pointer.map {
+      String(decoding: UnsafeRawBufferPointer(start: $0, count: strlen($0)), as: UTF8.self)
+    }
   }
 
   static func bytes(_ array: UnsafeMutablePointer<wl_array>?) -> [UInt8] {

@@ -102,7 +102,9 @@ public struct Generator {
       out.line("/// The highest version of the interface these bindings speak.")
       out.line("public static let supportedVersion: UInt32 = \(interface.version)")
       out.line("/// The libwayland interface table.")
-      out.line("public static var interface: UnsafePointer<wl_interface> { \(tableExpression(interface.name)!) }")
+      out.line(
+        "public static var interface: UnsafePointer<wl_interface> { \(tableExpression(interface.name)!) }"
+      )
       out.line("")
       let keepAlive = interface.events.contains { $0.isDestructor }
       let isDisplay = interface.name == "wl_display"
@@ -181,7 +183,8 @@ public struct Generator {
           "\(Naming.bareMemberName($0.name)): \(eventType(of: $0, in: interface))"
         }
         let name = Naming.memberName(event.name)
-        out.line(payload.isEmpty ? "case \(name)" : "case \(name)(\(payload.joined(separator: ", ")))")
+        out.line(
+          payload.isEmpty ? "case \(name)" : "case \(name)(\(payload.joined(separator: ", ")))")
       }
     }
     out.line("}")
@@ -224,13 +227,15 @@ public struct Generator {
               if argument.allowNull {
                 out.line("let \(variable): \(type)? = Marshal.object(\(slot).o)")
               } else {
-                out.line("guard let \(variable): \(type) = Marshal.object(\(slot).o) else { return }")
+                out.line(
+                  "guard let \(variable): \(type) = Marshal.object(\(slot).o) else { return }")
               }
               values.append(variable)
             case .newID:
               let type = objectType(argument)
               out.line(
-                "guard let \(variable) = Marshal.adopt(\(slot).o, as: \(type).self, parent: self) else { return }")
+                "guard let \(variable) = Marshal.adopt(\(slot).o, as: \(type).self, parent: self) else { return }"
+              )
               values.append(variable)
             }
           }
@@ -268,7 +273,8 @@ public struct Generator {
     for (index, argument) in request.arguments.enumerated() {
       var label = Naming.bareMemberName(argument.name)
       // `setAnchor(_ anchor:)`, not `setAnchor(anchor:)`: the method already names it.
-      if parameters.isEmpty, Naming.bareMemberName(request.name).lowercased().hasSuffix(label.lowercased()),
+      if parameters.isEmpty,
+        Naming.bareMemberName(request.name).lowercased().hasSuffix(label.lowercased()),
         argument.kind != .newID
       {
         label = "_ " + label
@@ -323,7 +329,9 @@ public struct Generator {
     if let created {
       let type = generic ? "T" : objectType(created)
       result = " -> \(type)"
-      if let target = created.interface, interfaces[target]?.events.contains(where: \.isDestructor) == true {
+      if let target = created.interface,
+        interfaces[target]?.events.contains(where: \.isDestructor) == true
+      {
         out.line("@discardableResult")
       }
     }

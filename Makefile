@@ -1,0 +1,48 @@
+# wl-toast: build, test and demo on Debian 12 with Swift 6.
+#
+#   make demo   install what is missing, build, show a demo and save a screenshot
+#   make test   install what is missing, build, lint and run every test
+
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+CONFIG ?= debug
+
+# Build: the C libraries. Tests and demo: a headless compositor, screenshots, fonts.
+BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
+  wayland-protocols
+TEST_PACKAGES = sway swaybg grim weston xkb-data fonts-dejavu-core fonts-noto-cjk \
+  fonts-noto-color-emoji
+
+SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build lint test demo clean
+
+all: build
+
+deps:
+	@missing=""; \
+	for package in $(BUILD_PACKAGES) $(TEST_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$package 2>/dev/null | grep -q 'install ok installed' \
+	    || missing="$$missing $$package"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c $(CONFIG)
+
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Plugins
+
+test: deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+demo: deps
+	$(SWIFT) build --product wl-toast-demo
+	$$($(SWIFT) build --show-bin-path)/wl-toast-demo
+
+clean:
+	rm -rf .build out

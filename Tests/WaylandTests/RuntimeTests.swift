@@ -1,0 +1,151 @@
+import Glibc
+import TestSupport
+import Testing
+import Wayland
+
+/// The runtime on a real compositor: event loop, buffers, version gates and errors.
+@Suite(.serialized)
+struct RuntimeTests {
+  @Test func timersFireInDeadlineOrderWithoutIdleWakeUps() throws {
+    let sway = try HeadlessSway()
+    let display = try Display(name: sway.socketPath)
+    let loop = try EventLoop(display: display)
+    var fired: [String] = []
+    let start = MonotonicTime.now
+    loop.addTimer(after: 0.15) { fired.append("late") }
+    loop.addTimer(after: 0.05) { fired.append("early") }
+    let cancelled = loop.addTimer(after: 0.1) { fired.append("cancelled") }
+    loop.remove(cancelled)
+    try loop.run(until: { fired.count == 2 })
+    #expect(fired == ["early", "late"])
+    #expect(MonotonicTime.now.seconds(since: start) >= 0.15)
+    // One wake-up per timer, and not one for each passing millisecond.
+    #expect(loop.wakeUps <= 4)
+  }
+
+  @Test func signalsAndExtraDescriptorsReachTheirHandlers() throws {
+    let sway = try HeadlessSway()
+    let display = try Display(name: sway.socketPath)
+    let loop = try EventLoop(display: display)
+    var signals: [Int32] = []
+    loop.onSignal = { signals.append($0) }
+    var fds: [Int32] = [0, 0]
+    #expect(pipe(&fds) == 0)
+    defer {
+      close(fds[0])
+      close(fds[1])
+    }
+    var received: [UInt8] = []
+    loop.addSource(fd: fds[0]) { _ in
+      var byte: UInt8 = 0
+      if read(fds[0], &byte, 1) == 1 { received.append(byte) }
+    }
+    var byte: UInt8 = 42
+    #expect(write(fds[1], &byte, 1) == 1)
+    // Thread-directed, so it stays pending for this thread's signalfd.
+    pthread_kill(pthread_self(), SIGTERM)
+    try loop.run(until: { !signals.isEmpty && !received.isEmpty })
+    #expect(signals == [SIGTERM])
+    #expect(received == [42])
+  }
+
+  @Test func buffersAreReusedOnlyAfterTheCompositorReleasesThem() throws {
+    let sway = try HeadlessSway()
+    let display = try Display(name: sway.socketPath)
+    let registry = try Registry(display: display)
+    let compositor = try registry.bind(WlCompositor.self)
+    let layerShell = try registry.bind(ZwlrLayerShellV1.self)
+    let pool = ShmBufferPool(shm: try registry.bind(WlShm.self))
+    let surface = compositor.createSurface()
+    let layerSurface = layerShell.getLayerSurface(
+      surface, output: nil, layer: .overlay, namespace: "wl-toast-test")
+    layerSurface.setSize(width: 64, height: 64)
+    var serial: UInt32?
+    layerSurface.onEvent = { event in
+      if case .configure(let value, _, _) = event { serial = value }
+    }
+    surface.commit()
+    try display.roundtrip()
+    layerSurface.ackConfigure(serial: try #require(serial))
+
+    let first = try #require(try pool.nextBuffer(width: 64, height: 64))
+    first.attach(to: surface)
+    surface.commit()
+    #expect(first.isBusy)
+    let second = try #require(try pool.nextBuffer(width: 64, height: 64))
+    #expect(second !== first)
+    second.attach(to: surface)
+    surface.commit()
+    // Both are held (no release can have been dispatched yet): no third buffer.
+    #expect(try pool.nextBuffer(width: 64, height: 64) == nil)
+    // The compositor releases one (which one is its choice); that one comes back.
+    let released = try waitUntil {
+      try display.roundtrip()
+      return !first.isBusy || !second.isBusy
+    }
+    #expect(released)
+    let free = first.isBusy ? second : first
+    #expect(try pool.nextBuffer(width: 64, height: 64) === free)
+  }
+
+  @Test func requestsNewerThanTheBoundVersionAreRefused() throws {
+    let sway = try HeadlessSway()
+    let display = try Display(name: sway.socketPath)
+    let registry = try Registry(display: display)
+    let compositor = try registry.bind(WlCompositor.self, maximumVersion: 3)
+    let surface = compositor.createSurface()
+    #expect(surface.version == 3)
+    #expect(
+      throws: WaylandError.unsupportedVersion(
+        interface: "wl_surface", request: "damage_buffer", since: 4, bound: 3)
+    ) {
+      try surface.damageBuffer(x: 0, y: 0, width: 1, height: 1)
+    }
+    try display.roundtrip()
+  }
+
+  @Test func aProtocolErrorNamesTheInterfaceAndCode() throws {
+    let sway = try HeadlessSway()
+    let display = try Display(name: sway.socketPath)
+    let registry = try Registry(display: display)
+    let compositor = try registry.bind(WlCompositor.self)
+    let layerShell = try registry.bind(ZwlrLayerShellV1.self)
+    let surface = compositor.createSurface()
+    let layerSurface = layerShell.getLayerSurface(
+      surface, output: nil, layer: .top, namespace: "wl-toast-test")
+    // Acknowledging a configure that was never sent is a protocol error.
+    layerSurface.ackConfigure(serial: 4242)
+    do {
+      try display.roundtrip()
+      Issue.record("the compositor accepted an invalid layer surface")
+    } catch {
+      guard case .protocolError(let interface, let id, let code) = error else {
+        Issue.record("expected a protocol error, got \(error)")
+        return
+      }
+      #expect(interface == "zwlr_layer_surface_v1")
+      #expect(id == layerSurface.id)
+      #expect(
+        error.description
+          == "the compositor reported protocol error \(code) on zwlr_layer_surface_v1#\(id)")
+      #expect(code == 0, "sway reports a wrong serial as surface state error 0")
+    }
+  }
+
+  @Test func aLostConnectionEndsTheLoopWithAnError() throws {
+    let sway = try HeadlessSway()
+    let display = try Display(name: sway.socketPath)
+    let loop = try EventLoop(display: display)
+    sway.stop()
+    do {
+      try loop.run()
+      Issue.record("the loop kept running without a compositor")
+    } catch {
+      guard case .connectionLost = error else {
+        Issue.record("expected connectionLost, got \(error)")
+        return
+      }
+      #expect(error.description.hasPrefix("lost the connection"))
+    }
+  }
+}
