@@ -7,7 +7,6 @@ let package = Package(
   name: "wl-toast",
   products: [
     .library(name: "Wayland", targets: ["Wayland"]),
-    .executable(name: "wayland-scanner", targets: ["wayland-scanner"]),
     .executable(name: "wl-toast-demo", targets: ["wl-toast-demo"]),
   ],
   targets: [
@@ -16,7 +15,8 @@ let package = Package(
       name: "CWaylandClient",
       linkerSettings: [.linkedLibrary("wayland-client")]
     ),
-    .systemLibrary(name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+    .systemLibrary(
+      name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
 
     // The binding generator: a pure library, a thin executable and a build-tool plugin.
     .target(name: "WaylandScanner", swiftSettings: strict),
