@@ -9,6 +9,13 @@ import Glibc
 enum InterfaceTable {
   typealias Message = (name: String, signature: String, types: [UnsafePointer<wl_interface>?])
 
+  /// A core interface table that has no C accessor, found by its symbol in libwayland-client.
+  static func core(_ symbol: String) -> UnsafePointer<wl_interface>? {
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), symbol).map {
+      UnsafePointer($0.assumingMemoryBound(to: wl_interface.self))
+    }
+  }
+
   static func allocate(count: Int) -> UnsafeMutablePointer<wl_interface> {
     let table = UnsafeMutablePointer<wl_interface>.allocate(capacity: max(count, 1))
     table.initialize(repeating: wl_interface(), count: max(count, 1))

@@ -184,6 +184,14 @@ enum Marshal {
     object.connection = parent.connection
     return object
   }
+
+  /// Wraps a new object of an interface no loaded protocol defines: it can only be destroyed.
+  static func adoptUntyped(_ pointer: OpaquePointer?, parent: Proxy) -> Proxy? {
+    guard let pointer else { return nil }
+    let object = Proxy(adopting: pointer, dispatch: false)
+    object.connection = parent.connection
+    return object
+  }
 }
 
 /// The one dispatcher every proxy uses: finds the Swift object and lets it decode the event.

@@ -103,7 +103,7 @@ public struct Generator {
       out.line("public static let supportedVersion: UInt32 = \(interface.version)")
       out.line("/// The libwayland interface table.")
       out.line(
-        "public static var interface: UnsafePointer<wl_interface> { \(tableExpression(interface.name)!) }"
+        "public static var interface: UnsafePointer<wl_interface> { \(tableExpression(interface.name)!)\(Self.coreAccessors.contains(interface.name) || !coreNames.contains(interface.name) ? "" : "!") }"
       )
       out.line("")
       let keepAlive = interface.events.contains { $0.isDestructor }
@@ -136,6 +136,15 @@ public struct Generator {
       }
       for (opcode, request) in interface.requests.enumerated() {
         if request.isDestructor && request.name == "destroy" && request.arguments.isEmpty {
+          continue
+        }
+        if let created = request.arguments.first(where: { $0.kind == .newID }),
+          let target = created.interface, interfaces[target] == nil
+        {
+          out.line("")
+          out.line(
+            "// \(request.name) is left out: it creates a \(target), which no loaded protocol defines."
+          )
           continue
         }
         out.line("")
@@ -231,6 +240,11 @@ public struct Generator {
                   "guard let \(variable): \(type) = Marshal.object(\(slot).o) else { return }")
               }
               values.append(variable)
+            case .newID where objectType(argument) == "Proxy":
+              out.line(
+                "guard let \(variable) = Marshal.adoptUntyped(\(slot).o, parent: self) else { return }"
+              )
+              values.append(variable)
             case .newID:
               let type = objectType(argument)
               out.line(
@@ -274,7 +288,7 @@ public struct Generator {
       var label = Naming.bareMemberName(argument.name)
       // `setAnchor(_ anchor:)`, not `setAnchor(anchor:)`: the method already names it.
       if parameters.isEmpty,
-        Naming.bareMemberName(request.name).lowercased().hasSuffix(label.lowercased()),
+        Naming.words(request.name).reversed().starts(with: Naming.words(argument.name).reversed()),
         argument.kind != .newID
       {
         label = "_ " + label
@@ -415,8 +429,21 @@ public struct Generator {
 
   // MARK: - Tables
 
+  /// Core interfaces with a C accessor in CWaylandClient; others are looked up by symbol.
+  static let coreAccessors: Set<String> = [
+    "wl_display", "wl_registry", "wl_callback", "wl_compositor", "wl_shm_pool", "wl_shm",
+    "wl_buffer", "wl_data_offer", "wl_data_source", "wl_data_device", "wl_data_device_manager",
+    "wl_shell", "wl_shell_surface", "wl_surface", "wl_seat", "wl_pointer", "wl_keyboard",
+    "wl_touch", "wl_output", "wl_region", "wl_subcompositor", "wl_subsurface",
+  ]
+
+  func coreExpression(_ name: String) -> String {
+    Self.coreAccessors.contains(name)
+      ? "wlt_\(name)_interface()" : "InterfaceTable.core(\(literal(name + "_interface")))"
+  }
+
   func tableExpression(_ name: String) -> String? {
-    if coreNames.contains(name) { return "wlt_\(name)_interface()" }
+    if coreNames.contains(name) { return coreExpression(name) }
     if let index = extensionOrder.firstIndex(of: name) {
       return "UnsafePointer(ProtocolTables.table + \(index))"
     }
@@ -455,12 +482,12 @@ public struct Generator {
       }
       return "(\(literal(message.name)), \(literal(signature)), [\(types.joined(separator: ", "))])"
     }
-    return "[\n    " + items.joined(separator: ",\n    ") + ",\n  ]"
+    return "[\n  " + items.joined(separator: ",\n  ") + ",\n]"
   }
 
   /// A table reference usable while the tables are being built.
   func localTableExpression(_ name: String) -> String? {
-    if coreNames.contains(name) { return "wlt_\(name)_interface()" }
+    if coreNames.contains(name) { return coreExpression(name) }
     if let index = extensionOrder.firstIndex(of: name) { return "UnsafePointer(table + \(index))" }
     return nil
   }
