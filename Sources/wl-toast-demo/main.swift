@@ -4,13 +4,15 @@ import Glibc
 import TestSupport
 import Wayland
 
+nonisolated(unsafe) var headless: HeadlessSway?
+
 func fail(_ message: String) -> Never {
+  headless?.stop()
   let line = Array("wl-toast-demo: \(message)\n".utf8)
   _ = write(2, line, line.count)
   exit(1)
 }
 
-var headless: HeadlessSway?
 let socket: String
 if let name = getenv("WAYLAND_DISPLAY").map({ String(cString: $0) }), !name.isEmpty {
   socket = name
