@@ -6,7 +6,9 @@ let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 let package = Package(
   name: "wl-toast",
   products: [
+    .library(name: "ToastKit", targets: ["ToastKit"]),
     .library(name: "Wayland", targets: ["Wayland"]),
+    .executable(name: "wl-toast", targets: ["wl-toast"]),
     .executable(name: "wl-toast-demo", targets: ["wl-toast-demo"]),
   ],
   targets: [
@@ -31,6 +33,15 @@ let package = Package(
       name: "Wayland", dependencies: ["CWaylandClient"], swiftSettings: strict,
       plugins: ["WaylandScannerPlugin"]),
 
+    // The toast: model, layout, drawing and animation (pure), the surface and the presenter.
+    .target(
+      name: "ToastKit", dependencies: ["Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon"],
+      swiftSettings: strict),
+    // The command: argument parsing (a library, for tests) and main.
+    .target(name: "ToastCommand", dependencies: ["ToastKit"], swiftSettings: strict),
+    .executableTarget(
+      name: "wl-toast", dependencies: ["ToastCommand", "ToastKit"], swiftSettings: strict),
+
     // Test support: headless compositors, screenshots, virtual input.
     .target(
       name: "TestSupport", dependencies: ["Wayland", "CWaylandClient", "CXkbCommon"],
@@ -41,6 +52,11 @@ let package = Package(
     .testTarget(
       name: "ScannerTests", dependencies: ["WaylandScanner"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
+    .testTarget(
+      name: "ToastKitTests", dependencies: ["ToastKit", "ToastCommand", .target(name: "CPangoCairo")],
+      resources: [.copy("References")], swiftSettings: strict),
+    .testTarget(
+      name: "ToastTests", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
   ]

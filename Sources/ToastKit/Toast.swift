@@ -1,0 +1,137 @@
+/// What a toast shows and how it behaves: a value you build and hand to a
+/// ``ToastPresenter``.
+///
+/// ```swift
+/// var toast = Toast("Saved")
+/// toast.timeout = 1.5
+/// presenter.show(toast)
+/// ```
+public struct Toast: Equatable, Sendable {
+  /// The two designs a toast can take.
+  public enum Style: String, Equatable, Sendable, CaseIterable {
+    /// A dark box centred on the output (the default).
+    case hud
+    /// A pill that slides down from the top edge, under any bar.
+    case banner
+  }
+
+  /// How the toast treats pointer, touch and keyboard input.
+  public enum Dismissal: String, Equatable, Sendable, CaseIterable {
+    /// Input passes through to the windows below; only the timeout or the
+    /// program ends the toast.
+    case none
+    /// A click or touch on the toast (or Escape while it has keyboard focus) dismisses it.
+    case tap
+  }
+
+  /// An RGBA colour with components from 0 to 1.
+  public struct Color: Equatable, Sendable {
+    /// Red.
+    public var red: Double
+    /// Green.
+    public var green: Double
+    /// Blue.
+    public var blue: Double
+    /// Opacity.
+    public var alpha: Double
+
+    /// Creates a colour from components from 0 to 1.
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+      self.red = red
+      self.green = green
+      self.blue = blue
+      self.alpha = alpha
+    }
+
+    /// A grey of the given lightness.
+    public init(white: Double, alpha: Double = 1) {
+      self.init(red: white, green: white, blue: white, alpha: alpha)
+    }
+
+    /// Parses `#RRGGBB` or `#RRGGBBAA` (the `#` is optional); nil when malformed.
+    public init?(hex: String) {
+      var digits = Substring(hex)
+      if digits.first == "#" { digits = digits.dropFirst() }
+      guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
+        let value = UInt32(digits, radix: 16)
+      else { return nil }
+      let rgba = digits.count == 6 ? value << 8 | 0xff : value
+      self.init(
+        red: Double(rgba >> 24 & 0xff) / 255, green: Double(rgba >> 16 & 0xff) / 255,
+        blue: Double(rgba >> 8 & 0xff) / 255, alpha: Double(rgba & 0xff) / 255)
+    }
+  }
+
+  /// A displacement in logical pixels: positive x moves right, positive y down.
+  public struct Offset: Equatable, Sendable {
+    /// Horizontal displacement.
+    public var x: Int
+    /// Vertical displacement.
+    public var y: Int
+
+    /// Creates an offset.
+    public init(x: Int, y: Int) {
+      self.x = x
+      self.y = y
+    }
+
+    /// No displacement.
+    public static let zero = Offset(x: 0, y: 0)
+  }
+
+  /// The message. Literal text unless ``isMarkup`` is set.
+  public var text: String
+  /// Whether ``text`` is Pango markup (`<b>bold</b>`).
+  public var isMarkup: Bool
+  /// The design.
+  public var style: Style
+  /// Seconds from the end of the entry animation until the toast hides itself;
+  /// nil for the style's default, 0 to stay until dismissed or hidden.
+  public var timeout: Double?
+  /// Whether an activity indicator turns above the text (HUD only).
+  public var showsSpinner: Bool
+  /// A progress bar under the text, from 0 to 1; nil for none.
+  public var progress: Double?
+  /// Where the HUD sits relative to the centre of the output.
+  public var offset: Offset
+  /// How the toast treats input.
+  public var dismissal: Dismissal
+  /// Whether the toast covers the whole output and takes all input while shown.
+  public var isModal: Bool
+  /// Whether a modal toast darkens the screen behind it.
+  public var dimsBackground: Bool
+  /// Whether the toast fades and slides; false shows and hides it at once.
+  public var isAnimated: Bool
+  /// A Pango font description such as `"Sans Bold 15"`; nil for the style's font.
+  public var font: String?
+  /// The box colour; nil for the style's colour.
+  public var background: Color?
+  /// The text colour; nil for white.
+  public var foreground: Color?
+
+  /// Creates a toast with a message and the defaults of every other setting.
+  public init(
+    _ text: String, style: Style = .hud, timeout: Double? = nil, showsSpinner: Bool = false,
+    progress: Double? = nil, offset: Offset = .zero, dismissal: Dismissal = .none
+  ) {
+    self.text = text
+    self.isMarkup = false
+    self.style = style
+    self.timeout = timeout
+    self.showsSpinner = showsSpinner
+    self.progress = progress
+    self.offset = offset
+    self.dismissal = dismissal
+    self.isModal = false
+    self.dimsBackground = false
+    self.isAnimated = true
+    self.font = nil
+    self.background = nil
+    self.foreground = nil
+  }
+
+  /// The timeout in effect: the given one, or 2 s for a HUD and 0.5 s for a banner.
+  public var effectiveTimeout: Double {
+    timeout ?? (style == .hud ? 2 : 0.5)
+  }
+}
