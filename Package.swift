@@ -18,6 +18,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("wayland-client")]
     ),
     .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+    .systemLibrary(
       name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
 
     // The binding generator: a pure library, a thin executable and a build-tool plugin.
@@ -53,7 +55,7 @@ let package = Package(
       name: "ScannerTests", dependencies: ["WaylandScanner"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     .testTarget(
-      name: "ToastKitTests", dependencies: ["ToastKit", "ToastCommand", .target(name: "CPangoCairo")],
+      name: "ToastKitTests", dependencies: ["ToastKit", "ToastCommand", "CPangoCairo"],
       resources: [.copy("References")], swiftSettings: strict),
     .testTarget(
       name: "ToastTests", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
