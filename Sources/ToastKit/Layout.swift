@@ -1,0 +1,242 @@
+/// A rectangle in logical pixels.
+public struct Rect: Equatable, Sendable {
+  /// Left edge.
+  public var x: Double
+  /// Top edge.
+  public var y: Double
+  /// Width.
+  public var width: Double
+  /// Height.
+  public var height: Double
+
+  /// Creates a rectangle.
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  /// The horizontal centre.
+  public var midX: Double { x + width / 2 }
+  /// The vertical centre.
+  public var midY: Double { y + height / 2 }
+
+  /// Whether a point lies inside.
+  public func contains(x px: Double, y py: Double) -> Bool {
+    px >= x && px < x + width && py >= y && py < y + height
+  }
+}
+
+/// The fixed measures of the two designs, in logical pixels.
+public enum Metrics {
+  /// HUD: the smallest box, as in the design (160x120).
+  public static let hudMinimumSize = (width: 160.0, height: 120.0)
+  /// HUD: inner padding.
+  public static let hudPadding = 10.0
+  /// HUD: corner radius.
+  public static let hudCornerRadius = 10.0
+  /// HUD: the widest box as a share of the output width.
+  public static let hudMaximumWidthShare = 0.4
+  /// HUD: at most this many lines, then an ellipsis.
+  public static let hudMaximumLines = 3
+  /// HUD: room around the box for its shadow.
+  public static let hudShadowPadding = 12.0
+  /// HUD: the activity indicator's size.
+  public static let spinnerSize = 37.0
+  /// Progress bar height.
+  public static let progressHeight = 6.0
+  /// Progress bar width when nothing wider sets it.
+  public static let progressMinimumWidth = 120.0
+  /// Gap between stacked items.
+  public static let gap = 10.0
+  /// HUD default font (Pango points; 11 pt is about 15 px).
+  public static let hudFont = "Sans Bold 11"
+
+  /// Banner: pill height and corner radius.
+  public static let bannerHeight = 40.0
+  /// Banner: corner radius (half the height: a pill).
+  public static let bannerCornerRadius = 20.0
+  /// Banner: the narrowest text width (the pill adds the padding).
+  public static let bannerMinimumTextWidth = 100.0
+  /// Banner: horizontal padding on each side.
+  public static let bannerPadding = 10.0
+  /// Banner: the margin kept to the output's sides.
+  public static let bannerSideMargin = 16.0
+  /// Banner: the gap below the top edge at rest.
+  public static let bannerTopGap = 10.0
+  /// Banner: the distance it slides down.
+  public static let bannerSlide = 50.0
+  /// Banner: room for its shadow.
+  public static let bannerShadowPadding = 8.0
+  /// Banner default font (Pango points; 12 pt is 16 px).
+  public static let bannerFont = "Sans 12"
+}
+
+/// Where everything of a toast goes, in logical pixels: the surface size, the
+/// box, the text, the spinner and the progress bar.
+///
+/// Computed from the toast and the output alone, without Wayland.
+public struct ToastLayout {
+  /// Surface width.
+  public let surfaceWidth: Int
+  /// Surface height.
+  public let surfaceHeight: Int
+  /// The box (HUD) or pill (banner) at rest.
+  public let box: Rect
+  /// Corner radius of the box.
+  public let cornerRadius: Double
+  /// The shaped text.
+  public let text: TextBlock
+  /// Where the text's wrap box starts.
+  public let textOrigin: (x: Double, y: Double)
+  /// The activity indicator, when shown.
+  public let spinner: Rect?
+  /// The progress bar's track, when shown.
+  public let progressBar: Rect?
+  /// Whether the surface covers the output (modal).
+  public let coversOutput: Bool
+
+  /// Lays out `toast` for an output of the given logical size. A modal toast
+  /// fills `surfaceSize` (the size the compositor configured) when given.
+  public init(
+    toast: Toast, outputWidth: Int, outputHeight: Int,
+    surfaceSize: (width: Int, height: Int)? = nil
+  ) {
+    let output = (width: Double(max(outputWidth, 1)), height: Double(max(outputHeight, 1)))
+    switch toast.style {
+    case .hud:
+      self.init(hud: toast, output: output, surfaceSize: surfaceSize)
+    case .banner:
+      self.init(banner: toast, output: output, surfaceSize: surfaceSize)
+    }
+  }
+
+  private init(
+    hud toast: Toast, output: (width: Double, height: Double),
+    surfaceSize: (width: Int, height: Int)?
+  ) {
+    let padding = Metrics.hudPadding
+    let maximumWidth = max(
+      Metrics.hudMinimumSize.width, (output.width * Metrics.hudMaximumWidthShare).rounded(.down))
+    let text = TextBlock(
+      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Metrics.hudFont,
+      wrapWidth: maximumWidth - 2 * padding, maximumLines: Metrics.hudMaximumLines)
+    let hasText = !text.isEmpty
+    var contentWidth = hasText ? text.width : 0
+    if toast.showsSpinner { contentWidth = max(contentWidth, Metrics.spinnerSize) }
+    if toast.progress != nil { contentWidth = max(contentWidth, Metrics.progressMinimumWidth) }
+    let boxWidth = min(
+      maximumWidth, max(Metrics.hudMinimumSize.width, (contentWidth + 2 * padding).rounded(.up)))
+
+    var items: [Double] = []
+    if toast.showsSpinner { items.append(Metrics.spinnerSize) }
+    if hasText { items.append(text.height) }
+    if toast.progress != nil { items.append(Metrics.progressHeight) }
+    let contentHeight =
+      items.reduce(0, +) + Metrics.gap * Double(max(items.count - 1, 0))
+    let boxHeight = max(Metrics.hudMinimumSize.height, (contentHeight + 2 * padding).rounded(.up))
+
+    let shadow = Metrics.hudShadowPadding
+    let covers = toast.isModal
+    let surface: (width: Double, height: Double)
+    // Keep the whole box on the output, however large the offset.
+    let maxOffsetX = max(0, ((output.width - boxWidth) / 2 - shadow).rounded(.down))
+    let maxOffsetY = max(0, ((output.height - boxHeight) / 2 - shadow).rounded(.down))
+    let offsetX = min(max(Double(toast.offset.x), -maxOffsetX), maxOffsetX)
+    let offsetY = min(max(Double(toast.offset.y), -maxOffsetY), maxOffsetY)
+    if covers {
+      surface = (
+        Double(surfaceSize?.width ?? Int(output.width)),
+        Double(surfaceSize?.height ?? Int(output.height))
+      )
+    } else {
+      // A centred surface large enough for the box moved by the offset.
+      surface = (
+        boxWidth + 2 * shadow + 2 * abs(offsetX), boxHeight + 2 * shadow + 2 * abs(offsetY)
+      )
+    }
+    let box = Rect(
+      x: ((surface.width - boxWidth) / 2 + offsetX).rounded(.down),
+      y: ((surface.height - boxHeight) / 2 + offsetY).rounded(.down),
+      width: boxWidth, height: boxHeight)
+
+    var y = box.y + ((boxHeight - contentHeight) / 2).rounded(.down)
+    var spinner: Rect?
+    if toast.showsSpinner {
+      spinner = Rect(
+        x: box.midX - Metrics.spinnerSize / 2, y: y, width: Metrics.spinnerSize,
+        height: Metrics.spinnerSize)
+      y += Metrics.spinnerSize + Metrics.gap
+    }
+    let textOrigin = (x: box.midX - text.wrapWidth / 2, y: y)
+    if hasText { y += text.height + Metrics.gap }
+    var progressBar: Rect?
+    if toast.progress != nil {
+      let width = min(box.width - 2 * padding, max(Metrics.progressMinimumWidth, text.width))
+      progressBar = Rect(
+        x: box.midX - width / 2, y: y, width: width, height: Metrics.progressHeight)
+    }
+    self.surfaceWidth = Int(surface.width)
+    self.surfaceHeight = Int(surface.height)
+    self.box = box
+    self.cornerRadius = Metrics.hudCornerRadius
+    self.text = text
+    self.textOrigin = textOrigin
+    self.spinner = spinner
+    self.progressBar = progressBar
+    self.coversOutput = covers
+  }
+
+  private init(
+    banner toast: Toast, output: (width: Double, height: Double),
+    surfaceSize: (width: Int, height: Int)?
+  ) {
+    let padding = Metrics.bannerPadding
+    let maximumWidth = max(
+      Metrics.bannerMinimumTextWidth + 2 * padding, output.width - 2 * Metrics.bannerSideMargin)
+    let text = TextBlock(
+      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Metrics.bannerFont,
+      wrapWidth: maximumWidth - 2 * padding, maximumLines: 1)
+    let pillWidth = min(
+      maximumWidth,
+      (max(Metrics.bannerMinimumTextWidth, text.width) + 2 * padding).rounded(.up))
+    let shadow = Metrics.bannerShadowPadding
+    let covers = toast.isModal
+    let surface: (width: Double, height: Double)
+    if covers {
+      surface = (
+        Double(surfaceSize?.width ?? Int(output.width)),
+        Double(surfaceSize?.height ?? Int(output.height))
+      )
+    } else {
+      surface = (pillWidth + 2 * shadow, Metrics.bannerTopGap + Metrics.bannerHeight + shadow)
+    }
+    let box = Rect(
+      x: ((surface.width - pillWidth) / 2).rounded(.down), y: Metrics.bannerTopGap,
+      width: pillWidth, height: Metrics.bannerHeight)
+    let hasProgress = toast.progress != nil
+    let textTop = box.midY - text.height / 2 - (hasProgress ? 3 : 0)
+    self.surfaceWidth = Int(surface.width)
+    self.surfaceHeight = Int(surface.height)
+    self.box = box
+    self.cornerRadius = Metrics.bannerCornerRadius
+    self.text = text
+    self.textOrigin = (x: box.midX - text.wrapWidth / 2, y: textTop.rounded(.down))
+    self.spinner = nil
+    self.progressBar =
+      hasProgress
+      ? Rect(
+        x: box.x + Metrics.bannerCornerRadius, y: box.y + box.height - 9,
+        width: box.width - 2 * Metrics.bannerCornerRadius, height: 3) : nil
+    self.coversOutput = covers
+  }
+
+  /// The box at a moment of the banner's slide (the HUD does not move).
+  public func box(at appearance: Appearance, style: Toast.Style) -> Rect {
+    guard style == .banner else { return box }
+    var moved = box
+    moved.y -= Metrics.bannerSlide * (1 - appearance.slide)
+    return moved
+  }
+}

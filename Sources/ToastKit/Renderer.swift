@@ -1,0 +1,200 @@
+import CPangoCairo
+import Glibc
+
+/// Draws a toast with Cairo and Pango into any Cairo context: a Wayland shm
+/// buffer or an offscreen image. Knows nothing of Wayland.
+public enum Renderer {
+  /// The HUD box colour of the design: white 0.05 at alpha 0.5.
+  public static let hudBackground = Toast.Color(white: 0.05, alpha: 0.5)
+  /// The banner pill colour of the design: black at alpha 0.7.
+  public static let bannerBackground = Toast.Color(white: 0, alpha: 0.7)
+  /// The text colour by default.
+  public static let foreground = Toast.Color(white: 1)
+  /// The screen dimming of `--dim`.
+  public static let dim = Toast.Color(white: 0, alpha: 0.35)
+
+  /// Draws `toast` laid out as `layout` at `appearance`, scaled by `scale`
+  /// (buffer pixels per logical pixel), over a cleared surface.
+  public static func draw(
+    _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double,
+    into cairo: OpaquePointer
+  ) {
+    cairo_save(cairo)
+    cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
+    cairo_set_source_rgba(cairo, 0, 0, 0, 0)
+    cairo_paint(cairo)
+    cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
+    cairo_scale(cairo, scale, scale)
+
+    let opacity = min(max(appearance.opacity, 0), 1)
+    if layout.coversOutput && toast.dimsBackground {
+      setColor(dim, in: cairo, alpha: opacity)
+      cairo_paint(cairo)
+    }
+    cairo_push_group(cairo)
+    let box = layout.box(at: appearance, style: toast.style)
+    let radius = layout.cornerRadius
+    drawShadow(toast.style, box: box, radius: radius, in: cairo)
+    roundedRectangle(box, radius: radius, in: cairo)
+    setColor(
+      toast.background ?? (toast.style == .hud ? hudBackground : bannerBackground), in: cairo)
+    cairo_fill(cairo)
+
+    let foreground = toast.foreground ?? Self.foreground
+    let dy = box.y - layout.box.y
+    if let spinner = layout.spinner {
+      drawSpinner(in: spinner, phase: appearance.spinnerPhase, color: foreground, cairo: cairo)
+    }
+    if !layout.text.isEmpty {
+      setColor(foreground, in: cairo)
+      layout.text.draw(in: cairo, x: layout.textOrigin.x, y: layout.textOrigin.y + dy)
+    }
+    if var bar = layout.progressBar, let progress = toast.progress {
+      bar.y += dy
+      roundedRectangle(bar, radius: bar.height / 2, in: cairo)
+      setColor(foreground, in: cairo, alpha: 0.3)
+      cairo_fill(cairo)
+      var filled = bar
+      filled.width = bar.width * min(max(progress, 0), 1)
+      if filled.width > 0 {
+        roundedRectangle(filled, radius: min(bar.height / 2, filled.width / 2), in: cairo)
+        setColor(foreground, in: cairo)
+        cairo_fill(cairo)
+      }
+    }
+    cairo_pop_group_to_source(cairo)
+    cairo_paint_with_alpha(cairo, opacity)
+    cairo_restore(cairo)
+  }
+
+  /// The HUD's light shadow (offset 4,4) or the banner's faint glow, drawn
+  /// outside the box only, so the translucent box stays clean.
+  static func drawShadow(_ style: Toast.Style, box: Rect, radius: Double, in cairo: OpaquePointer) {
+    let (color, offset, blur): (Toast.Color, Double, Double) =
+      style == .hud
+      ? (Toast.Color(white: 0.6, alpha: 0.8), 4, 3)
+      : (Toast.Color(red: 0xae / 255, green: 0xae / 255, blue: 0xae / 255, alpha: 0.2), 0, 4)
+    cairo_save(cairo)
+    // Clip to everything but the box.
+    cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
+    cairo_rectangle(cairo, box.x - 64, box.y - 64, box.width + 128, box.height + 128)
+    roundedRectangle(box, radius: radius, in: cairo)
+    cairo_clip(cairo)
+    // A blur approximated by layered, growing outlines with falling alpha.
+    let steps = 6
+    for step in 0..<steps {
+      let spread = blur * Double(step + 1) / Double(steps) * 1.5
+      var rect = box
+      rect.x += offset - spread
+      rect.y += offset - spread
+      rect.width += 2 * spread
+      rect.height += 2 * spread
+      roundedRectangle(rect, radius: radius + spread, in: cairo)
+      setColor(color, in: cairo, alpha: 1.0 / Double(steps))
+      cairo_fill(cairo)
+    }
+    cairo_restore(cairo)
+  }
+
+  /// Twelve spokes fading around the circle, the brightest at `phase` (0 to 1, clockwise).
+  static func drawSpinner(in rect: Rect, phase: Double, color: Toast.Color, cairo: OpaquePointer) {
+    let spokes = 12
+    let outer = rect.width / 2
+    let inner = outer * 0.45
+    cairo_save(cairo)
+    cairo_set_line_width(cairo, rect.width * 0.09)
+    cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+    for index in 0..<spokes {
+      let position = Double(index) / Double(spokes)
+      var behind = phase - position
+      behind -= behind.rounded(.down)
+      let alpha = 1 - 0.75 * behind
+      let angle = position * 2 * Double.pi - Double.pi / 2
+      let (sine, cosine) = (sin(angle), cos(angle))
+      cairo_move_to(cairo, rect.midX + cosine * inner, rect.midY + sine * inner)
+      cairo_line_to(
+        cairo, rect.midX + cosine * (outer - 2), rect.midY + sine * (outer - 2))
+      setColor(color, in: cairo, alpha: alpha)
+      cairo_stroke(cairo)
+    }
+    cairo_restore(cairo)
+  }
+
+  static func roundedRectangle(_ rect: Rect, radius: Double, in cairo: OpaquePointer) {
+    let r = min(radius, rect.width / 2, rect.height / 2)
+    cairo_new_sub_path(cairo)
+    cairo_arc(cairo, rect.x + rect.width - r, rect.y + r, r, -Double.pi / 2, 0)
+    cairo_arc(cairo, rect.x + rect.width - r, rect.y + rect.height - r, r, 0, Double.pi / 2)
+    cairo_arc(cairo, rect.x + r, rect.y + rect.height - r, r, Double.pi / 2, Double.pi)
+    cairo_arc(cairo, rect.x + r, rect.y + r, r, Double.pi, 3 * Double.pi / 2)
+    cairo_close_path(cairo)
+  }
+
+  static func setColor(_ color: Toast.Color, in cairo: OpaquePointer, alpha: Double = 1) {
+    cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha * alpha)
+  }
+}
+
+/// An offscreen ARGB image a toast can be drawn into, for tests and PNG output.
+public final class OffscreenImage {
+  let surface: OpaquePointer
+  /// Width in pixels.
+  public let width: Int
+  /// Height in pixels.
+  public let height: Int
+
+  /// A transparent image of the given size in pixels.
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+    surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+  }
+
+  /// Loads a PNG file; nil when it cannot be read.
+  public init?(png path: String) {
+    let loaded = cairo_image_surface_create_from_png(path)!
+    guard cairo_surface_status(loaded) == CAIRO_STATUS_SUCCESS else {
+      cairo_surface_destroy(loaded)
+      return nil
+    }
+    surface = loaded
+    width = Int(cairo_image_surface_get_width(loaded))
+    height = Int(cairo_image_surface_get_height(loaded))
+  }
+
+  deinit { cairo_surface_destroy(surface) }
+
+  /// Renders a toast the way the surface would show it: the layout for an
+  /// output of the given logical size, at `scale`.
+  public static func render(
+    _ toast: Toast, outputWidth: Int = 1280, outputHeight: Int = 720, scale: Int = 1,
+    appearance: Appearance = .resting
+  ) -> OffscreenImage {
+    let layout = ToastLayout(toast: toast, outputWidth: outputWidth, outputHeight: outputHeight)
+    let image = OffscreenImage(
+      width: layout.surfaceWidth * scale, height: layout.surfaceHeight * scale)
+    let cairo = cairo_create(image.surface)!
+    Renderer.draw(
+      toast, layout: layout, appearance: appearance, scale: Double(scale), into: cairo)
+    cairo_destroy(cairo)
+    cairo_surface_flush(image.surface)
+    return image
+  }
+
+  /// Writes the image as PNG; returns whether that worked.
+  @discardableResult
+  public func writePNG(to path: String) -> Bool {
+    cairo_surface_write_to_png(surface, path) == CAIRO_STATUS_SUCCESS
+  }
+
+  /// The premultiplied ARGB pixel at a point, as (alpha, red, green, blue).
+  public func pixel(x: Int, y: Int) -> (alpha: UInt8, red: UInt8, green: UInt8, blue: UInt8) {
+    cairo_surface_flush(surface)
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    let data = cairo_image_surface_get_data(surface)!
+    let value = UnsafeRawPointer(data + y * stride + x * 4).loadUnaligned(as: UInt32.self)
+    return (
+      UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)
+    )
+  }
+}

@@ -1,0 +1,235 @@
+import CWaylandClient
+import CXkbCommon
+import Glibc
+import Wayland
+
+/// Events of the seat that concern a toast surface.
+enum InputEvent {
+  /// A click (press and release) or a tap ended at a point of the surface.
+  case tap(x: Double, y: Double)
+  /// A key was pressed while the surface had keyboard focus.
+  case key(keysym: UInt32)
+}
+
+/// What the program knows of one output.
+final class OutputInfo {
+  let object: WlOutput
+  let globalName: UInt32
+  var physicalWidth = 0
+  var physicalHeight = 0
+  var scale = 1
+  var transform = WlOutput.Transform.normal
+
+  init(object: WlOutput, globalName: UInt32) {
+    self.object = object
+    self.globalName = globalName
+  }
+
+  /// The size in logical pixels.
+  var logicalSize: (width: Int, height: Int) {
+    let rotated = transform.rawValue & 1 == 1
+    let width = rotated ? physicalHeight : physicalWidth
+    let height = rotated ? physicalWidth : physicalHeight
+    return (width / max(scale, 1), height / max(scale, 1))
+  }
+}
+
+/// The connection and the globals a toast needs, plus the seat's input
+/// devices, shared by every toast of a presenter.
+final class Session {
+  let display: Display
+  let registry: Registry
+  let loop: EventLoop
+  let compositor: WlCompositor
+  let shm: WlShm
+  let layerShell: ZwlrLayerShellV1
+  private(set) var outputs: [OutputInfo] = []
+  private var seats: [WlSeat] = []
+  private var pointers: [WlPointer] = []
+  private var keyboards: [WlKeyboard] = []
+  private var touches: [WlTouch] = []
+  /// Receives input for a surface.
+  var onInput: ((WlSurface, InputEvent) -> Void)?
+  /// Called when an output appears, changes or goes away.
+  var onOutputsChanged: (() -> Void)?
+
+  private var pointerFocus: WlSurface?
+  private var pointerPosition = (x: 0.0, y: 0.0)
+  private var pressedOn: WlSurface?
+  private var keyboardFocus: WlSurface?
+  private var touchPoints: [Int32: (surface: WlSurface, x: Double, y: Double)] = [:]
+  private var xkbContext: OpaquePointer?
+  private var xkbKeymap: OpaquePointer?
+  private var xkbState: OpaquePointer?
+
+  init(displayName: String?) throws(WaylandError) {
+    display = try Display(name: displayName)
+    registry = try Registry(display: display)
+    loop = try EventLoop(display: display)
+    compositor = try registry.bind(WlCompositor.self)
+    shm = try registry.bind(WlShm.self)
+    layerShell = try registry.bind(ZwlrLayerShellV1.self)
+    for global in registry.globals(of: WlOutput.self) { addOutput(global) }
+    for global in registry.globals(of: WlSeat.self) { addSeat(global) }
+    registry.onGlobal = { [unowned self] global in
+      if global.interface == WlOutput.interfaceName { addOutput(global) }
+      if global.interface == WlSeat.interfaceName { addSeat(global) }
+    }
+    registry.onGlobalRemove = { [unowned self] global in
+      if let index = outputs.firstIndex(where: { $0.globalName == global.name }) {
+        outputs.remove(at: index)
+        onOutputsChanged?()
+      }
+    }
+    // Output sizes and seat capabilities arrive after binding.
+    try display.roundtrip()
+  }
+
+  deinit {
+    if let xkbState { xkb_state_unref(xkbState) }
+    if let xkbKeymap { xkb_keymap_unref(xkbKeymap) }
+    if let xkbContext { xkb_context_unref(xkbContext) }
+  }
+
+  /// The output info of a `wl_output`.
+  func output(for object: WlOutput) -> OutputInfo? {
+    outputs.first { $0.object === object }
+  }
+
+  private func addOutput(_ global: Registry.Global) {
+    let object = registry.bind(global, as: WlOutput.self)
+    let info = OutputInfo(object: object, globalName: global.name)
+    object.onEvent = { [unowned self, unowned info] event in
+      switch event {
+      case .geometry(_, _, _, _, _, _, _, let transform):
+        info.transform = transform
+      case .mode(let flags, let width, let height, _):
+        if flags.contains(.current) {
+          info.physicalWidth = Int(width)
+          info.physicalHeight = Int(height)
+        }
+      case .scale(let factor):
+        info.scale = Int(max(factor, 1))
+      case .done:
+        onOutputsChanged?()
+      default:
+        break
+      }
+    }
+    outputs.append(info)
+  }
+
+  private func addSeat(_ global: Registry.Global) {
+    let seat = registry.bind(global, as: WlSeat.self)
+    seats.append(seat)
+    var pointer: WlPointer?
+    var keyboard: WlKeyboard?
+    var touch: WlTouch?
+    seat.onEvent = { [unowned self, unowned seat] event in
+      guard case .capabilities(let capabilities) = event else { return }
+      if capabilities.contains(.pointer), pointer == nil {
+        let device = seat.getPointer()
+        device.onEvent = { [unowned self] in handlePointer($0) }
+        pointers.append(device)
+        pointer = device
+      } else if !capabilities.contains(.pointer), let device = pointer {
+        pointers.removeAll { $0 === device }
+        pointer = nil
+      }
+      if capabilities.contains(.keyboard), keyboard == nil {
+        let device = seat.getKeyboard()
+        device.onEvent = { [unowned self] in handleKeyboard($0) }
+        keyboards.append(device)
+        keyboard = device
+      } else if !capabilities.contains(.keyboard), let device = keyboard {
+        keyboards.removeAll { $0 === device }
+        keyboard = nil
+      }
+      if capabilities.contains(.touch), touch == nil {
+        let device = seat.getTouch()
+        device.onEvent = { [unowned self] in handleTouch($0) }
+        touches.append(device)
+        touch = device
+      } else if !capabilities.contains(.touch), let device = touch {
+        touches.removeAll { $0 === device }
+        touch = nil
+      }
+    }
+  }
+
+  private func handlePointer(_ event: WlPointer.Event) {
+    switch event {
+    case .enter(_, let surface, let x, let y):
+      pointerFocus = surface
+      pointerPosition = (x, y)
+    case .leave:
+      pointerFocus = nil
+      pressedOn = nil
+    case .motion(_, let x, let y):
+      pointerPosition = (x, y)
+    case .button(_, _, _, let state):
+      if state == .pressed {
+        pressedOn = pointerFocus
+      } else if let surface = pointerFocus, pressedOn === surface {
+        pressedOn = nil
+        onInput?(surface, .tap(x: pointerPosition.x, y: pointerPosition.y))
+      }
+    default:
+      break
+    }
+  }
+
+  private func handleTouch(_ event: WlTouch.Event) {
+    switch event {
+    case .down(_, _, let surface, let id, let x, let y):
+      touchPoints[id] = (surface, x, y)
+    case .motion(_, let id, let x, let y):
+      if let point = touchPoints[id] { touchPoints[id] = (point.surface, x, y) }
+    case .up(_, _, let id):
+      if let point = touchPoints.removeValue(forKey: id) {
+        onInput?(point.surface, .tap(x: point.x, y: point.y))
+      }
+    case .cancel:
+      touchPoints.removeAll()
+    default:
+      break
+    }
+  }
+
+  private func handleKeyboard(_ event: WlKeyboard.Event) {
+    switch event {
+    case .keymap(let format, let fd, let size):
+      defer { close(fd) }
+      guard format == .xkbV1 else { return }
+      loadKeymap(fd: fd, size: Int(size))
+    case .enter(_, let surface, _):
+      keyboardFocus = surface
+    case .leave:
+      keyboardFocus = nil
+    case .modifiers(_, let depressed, let latched, let locked, let group):
+      if let xkbState { xkb_state_update_mask(xkbState, depressed, latched, locked, 0, 0, group) }
+    case .key(_, _, let key, let state):
+      guard state == .pressed, let surface = keyboardFocus, let xkbState else { return }
+      let keysym = xkb_state_key_get_one_sym(xkbState, key + 8)
+      onInput?(surface, .key(keysym: keysym))
+    default:
+      break
+    }
+  }
+
+  private func loadKeymap(fd: Int32, size: Int) {
+    guard size > 0, let map = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED
+    else { return }
+    defer { munmap(map, size) }
+    if xkbContext == nil { xkbContext = xkb_context_new(XKB_CONTEXT_NO_FLAGS) }
+    guard let xkbContext,
+      let keymap = xkb_keymap_new_from_buffer(
+        xkbContext, map.assumingMemoryBound(to: CChar.self), strnlen(map, size),
+        XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+    else { return }
+    if let xkbState { xkb_state_unref(xkbState) }
+    if let xkbKeymap { xkb_keymap_unref(xkbKeymap) }
+    xkbKeymap = keymap
+    xkbState = xkb_state_new(keymap)
+  }
+}

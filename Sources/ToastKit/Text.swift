@@ -1,0 +1,114 @@
+import CPangoCairo
+
+/// Text shaped by Pango: measured once, drawn at any scale.
+///
+/// Literal text is escaped; markup that Pango rejects falls back to the
+/// literal text, so a toast never fails to show because of its message.
+public final class TextBlock {
+  /// The longest message shaped, in Unicode scalars; longer ones are cut with "…".
+  public static let maximumLength = 4096
+
+  let layout: OpaquePointer
+  /// The width given to Pango for wrapping, in logical pixels.
+  public let wrapWidth: Double
+  /// The width of the widest line, in logical pixels.
+  public let width: Double
+  /// The height of all lines, in logical pixels.
+  public let height: Double
+  /// The number of lines after wrapping.
+  public let lineCount: Int
+  /// Whether Pango shortened the text with an ellipsis.
+  public let isEllipsized: Bool
+
+  /// Shapes `text` in `font`, wrapping at `wrapWidth` (words first, then any
+  /// character) into at most `maximumLines` lines, centred.
+  public init(
+    text: String, isMarkup: Bool, font: String, wrapWidth: Double, maximumLines: Int
+  ) {
+    let fontMap = pango_cairo_font_map_get_default()
+    let context = pango_font_map_create_context(fontMap)!
+    let options = cairo_font_options_create()
+    cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+    cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_SLIGHT)
+    cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+    pango_cairo_context_set_font_options(context, options)
+    cairo_font_options_destroy(options)
+    layout = pango_layout_new(context)
+    g_object_unref(UnsafeMutableRawPointer(context))
+
+    let description = pango_font_description_from_string(font)
+    if pango_font_description_get_size(description) == 0 {
+      pango_font_description_set_size(description, 11 * PANGO_SCALE)
+    }
+    pango_layout_set_font_description(layout, description)
+    pango_font_description_free(description)
+
+    let shown = TextBlock.truncated(text)
+    if isMarkup && shown == text && TextBlock.markupError(text) == nil {
+      pango_layout_set_markup(layout, text, -1)
+    } else {
+      pango_layout_set_text(layout, shown, -1)
+    }
+    self.wrapWidth = wrapWidth
+    pango_layout_set_width(layout, Int32(wrapWidth * Double(PANGO_SCALE)))
+    pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+    pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+    // A negative height limits the lines of each paragraph; when several
+    // paragraphs together are still too many, they are joined into one.
+    pango_layout_set_height(layout, Int32(-max(1, maximumLines)))
+    if pango_layout_get_line_count(layout) > Int32(maximumLines) {
+      let joined = String(
+        String.UnicodeScalarView(
+          pango_layout_get_text(layout).map { String(cString: $0) }.map {
+            $0.unicodeScalars.map { $0 == "\n" || $0 == "\u{2029}" ? " " : $0 }
+          } ?? []))
+      pango_layout_set_attributes(layout, nil)
+      pango_layout_set_text(layout, joined, -1)
+    }
+    var ink = PangoRectangle()
+    var logical = PangoRectangle()
+    pango_layout_get_extents(layout, &ink, &logical)
+    width = Double(logical.width) / Double(PANGO_SCALE)
+    height = Double(logical.height) / Double(PANGO_SCALE)
+    lineCount = Int(pango_layout_get_line_count(layout))
+    isEllipsized = pango_layout_is_ellipsized(layout) != 0
+  }
+
+  deinit {
+    g_object_unref(UnsafeMutableRawPointer(layout))
+  }
+
+  /// Whether the block shows no text.
+  public var isEmpty: Bool { height == 0 || pango_layout_get_character_count(layout) == 0 }
+
+  /// Draws the block with its wrap box's top-left corner at (x, y).
+  func draw(in cairo: OpaquePointer, x: Double, y: Double) {
+    pango_cairo_update_layout(cairo, layout)
+    cairo_move_to(cairo, x, y)
+    pango_cairo_show_layout(cairo, layout)
+  }
+
+  /// Pango's complaint about `markup`, or nil when it is valid.
+  public static func markupError(_ markup: String) -> String? {
+    var error: UnsafeMutablePointer<GError>?
+    let valid = pango_parse_markup(markup, -1, 0, nil, nil, nil, &error)
+    defer { if let error { g_error_free(error) } }
+    if valid != 0 { return nil }
+    return error.map { String(cString: $0.pointee.message) } ?? "invalid markup"
+  }
+
+  /// `text` cut to ``maximumLength`` scalars, ending in "…" when cut.
+  public static func truncated(_ text: String) -> String {
+    var count = 0
+    var end = text.unicodeScalars.startIndex
+    while end != text.unicodeScalars.endIndex {
+      count += 1
+      if count > maximumLength {
+        return String(text.unicodeScalars[..<end]) + "…"
+      }
+      end = text.unicodeScalars.index(after: end)
+    }
+    return text
+  }
+}

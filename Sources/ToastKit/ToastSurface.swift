@@ -1,0 +1,295 @@
+import CPangoCairo
+import CWaylandClient
+import Glibc
+import Wayland
+
+/// XKB keysym of Escape.
+let escapeKeysym: UInt32 = 0xff1b
+
+/// The only Wayland room of a toast: one layer surface with its buffers, frame
+/// callbacks, input region and input.
+///
+/// Configure events store state and mark the surface dirty; the presenter's
+/// loop calls ``drawIfNeeded()`` before it sleeps, which acknowledges and draws.
+/// At most one frame callback is pending; buffers the compositor holds are never
+/// drawn into.
+final class ToastSurface {
+  private(set) var toast: Toast
+  private let session: Session
+  private let surface: WlSurface
+  private let layerSurface: ZwlrLayerSurfaceV1
+  private let pool: ShmBufferPool
+  private var layout: ToastLayout
+  private var configuredSize: (width: Int, height: Int)?
+  private var pendingSerial: UInt32?
+  private var frameCallback: WlCallback?
+  private var needsDraw = false
+  private var enteredOutputs: [WlOutput] = []
+  private var bufferScale = 1
+  private(set) var timeline: Timeline?
+  private var hideTimer: EventLoop.Token?
+  private var exitOutcome: ToastOutcome?
+  private var safetyTimer: EventLoop.Token?
+  private(set) var isGone = false
+  /// How many frames were committed (for tests and benchmarks).
+  private(set) var committedFrames = 0
+  /// Called once when the toast is gone, with how it ended.
+  var onGone: ((ToastOutcome) -> Void)?
+  /// Called after the first frame is committed.
+  var onFirstFrame: (() -> Void)?
+
+  init(toast: Toast, session: Session) {
+    self.toast = toast
+    self.session = session
+    pool = ShmBufferPool(shm: session.shm)
+    surface = session.compositor.createSurface()
+    let output = session.outputs.first
+    bufferScale = output?.scale ?? 1
+    let size = output?.logicalSize ?? (width: 1280, height: 720)
+    layout = ToastLayout(toast: toast, outputWidth: size.width, outputHeight: size.height)
+    layerSurface = session.layerShell.getLayerSurface(
+      surface, output: nil, layer: .overlay, namespace: "wl-toast")
+    surface.onEvent = { [unowned self] event in
+      switch event {
+      case .enter(let output):
+        enteredOutputs.append(output)
+        outputsChanged()
+      case .leave(let output):
+        enteredOutputs.removeAll { $0 === output }
+        outputsChanged()
+      }
+    }
+    layerSurface.onEvent = { [unowned self] event in
+      switch event {
+      case .configure(let serial, let width, let height):
+        pendingSerial = serial
+        configuredSize = (Int(width), Int(height))
+        needsDraw = true
+      case .closed:
+        finish(.hidden)
+      }
+    }
+    applyRole()
+    surface.commit()
+  }
+
+  deinit {
+    tearDown()
+  }
+
+  /// The output the surface is on (the first it entered), or the first output.
+  private var output: OutputInfo? {
+    enteredOutputs.first.flatMap(session.output(for:)) ?? session.outputs.first
+  }
+
+  /// Sets anchor, size, zone, keyboard mode and input region from the toast.
+  private func applyRole() {
+    if toast.isModal {
+      layerSurface.setAnchor([.top, .bottom, .left, .right])
+      layerSurface.setSize(width: 0, height: 0)
+      layerSurface.setExclusiveZone(-1)
+    } else {
+      layerSurface.setAnchor(toast.style == .banner ? [.top] : [])
+      layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
+      // Zero: placed below bars that reserve space, reserving none itself.
+      layerSurface.setExclusiveZone(0)
+    }
+    let interactivity: ZwlrLayerSurfaceV1.KeyboardInteractivity
+    if toast.isModal {
+      interactivity = .exclusive
+    } else if toast.dismissal == .tap && layerSurface.version >= 4 {
+      interactivity = .onDemand
+    } else {
+      interactivity = .none
+    }
+    layerSurface.setKeyboardInteractivity(interactivity)
+    updateInputRegion()
+  }
+
+  /// Touch-through: an empty region; tap: the box; modal: everything.
+  private func updateInputRegion() {
+    let region = session.compositor.createRegion()
+    if toast.isModal {
+      region.add(x: 0, y: 0, width: Int32.max, height: Int32.max)
+    } else if toast.dismissal == .tap {
+      let box = layout.box
+      region.add(
+        x: Int32(box.x), y: Int32(box.y), width: Int32(box.width.rounded(.up)),
+        height: Int32(box.height.rounded(.up)))
+    }
+    surface.setInputRegion(region)
+    region.destroy()
+  }
+
+  private func outputsChanged() {
+    let scale = enteredOutputs.compactMap { session.output(for: $0)?.scale }.max() ?? bufferScale
+    if scale != bufferScale {
+      bufferScale = scale
+      needsDraw = true
+    }
+    relayout()
+  }
+
+  /// Recomputes the layout for the current output and toast; resizes the surface if needed.
+  private func relayout() {
+    let size = output?.logicalSize ?? (width: 1280, height: 720)
+    let old = layout
+    layout = ToastLayout(
+      toast: toast, outputWidth: size.width, outputHeight: size.height,
+      surfaceSize: configuredSize)
+    if !toast.isModal
+      && (old.surfaceWidth != layout.surfaceWidth || old.surfaceHeight != layout.surfaceHeight)
+    {
+      layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
+    }
+    if old.box != layout.box { updateInputRegion() }
+    needsDraw = true
+  }
+
+  /// Changes what the toast shows, in place: no new surface, no new entry animation.
+  func update(_ newToast: Toast) {
+    guard !isGone else { return }
+    let roleChanged =
+      newToast.isModal != toast.isModal || newToast.style != toast.style
+      || newToast.dismissal != toast.dismissal
+    toast = newToast
+    if roleChanged { applyRole() }
+    relayout()
+    if timeline != nil && exitOutcome == nil { scheduleHide() }
+    surface.commit()
+  }
+
+  /// Starts hiding: the exit animation, then the surface goes away.
+  func hide(_ outcome: ToastOutcome, animated: Bool = true) {
+    guard !isGone, exitOutcome == nil else { return }
+    exitOutcome = outcome
+    cancelHideTimer()
+    guard animated, var timeline, toast.isAnimated else {
+      finish(outcome)
+      return
+    }
+    let now = MonotonicTime.now.seconds
+    timeline.beginExit(at: now)
+    self.timeline = timeline
+    needsDraw = true
+    // Frame callbacks drive the fade; the timer ends it even if none come.
+    safetyTimer = session.loop.addTimer(after: timeline.exitDuration + 0.5) { [weak self] in
+      self?.finish(outcome)
+    }
+  }
+
+  /// Hides after `seconds` (restarting any pending hide).
+  func hide(after seconds: Double, outcome: ToastOutcome) {
+    cancelHideTimer()
+    hideTimer = session.loop.addTimer(after: max(0, seconds)) { [weak self] in
+      self?.hide(outcome)
+    }
+  }
+
+  private func scheduleHide() {
+    cancelHideTimer()
+    let timeout = toast.effectiveTimeout
+    guard timeout > 0, let timeline else { return }
+    let start = max(timeline.restingAt, MonotonicTime.now.seconds)
+    hideTimer = session.loop.addTimer(
+      at: MonotonicTime(nanoseconds: UInt64((start + timeout) * 1e9))
+    ) { [weak self] in
+      self?.hide(.expired)
+    }
+  }
+
+  private func cancelHideTimer() {
+    if let hideTimer { session.loop.remove(hideTimer) }
+    hideTimer = nil
+  }
+
+  /// Input on this surface.
+  func handle(_ event: InputEvent) {
+    guard !isGone, exitOutcome == nil else { return }
+    switch event {
+    case .tap(let x, let y):
+      guard toast.dismissal == .tap else { return }
+      if toast.isModal || layout.box.contains(x: x, y: y) { hide(.dismissed) }
+    case .key(let keysym):
+      if keysym == escapeKeysym && (toast.dismissal == .tap || toast.isModal) {
+        hide(.dismissed)
+      }
+    }
+  }
+
+  /// Whether `object` is this toast's surface.
+  func owns(_ object: WlSurface) -> Bool { object === surface }
+
+  /// Draws a frame if something changed and no frame callback is pending.
+  func drawIfNeeded() {
+    guard !isGone, needsDraw, frameCallback == nil, let configuredSize else { return }
+    let now = MonotonicTime.now.seconds
+    if let timeline, timeline.isFinished(at: now), let exitOutcome {
+      finish(exitOutcome)
+      return
+    }
+    if let serial = pendingSerial {
+      layerSurface.ackConfigure(serial: serial)
+      pendingSerial = nil
+      if toast.isModal { relayout() }
+    }
+    // Draw at the size the compositor configured (the size we asked for, or the output).
+    let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
+    let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
+    let scale = max(bufferScale, 1)
+    guard let buffer = try? pool.nextBuffer(width: Int32(width * scale), height: Int32(height * scale))
+    else { return }  // Both buffers are held: a release will wake the loop.
+    if timeline == nil {
+      timeline = Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
+      scheduleHide()
+    }
+    let appearance = timeline!.appearance(at: now)
+    let cairoSurface = cairo_image_surface_create_for_data(
+      buffer.data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, buffer.width,
+      buffer.height, buffer.stride)
+    let cairo = cairo_create(cairoSurface)!
+    Renderer.draw(toast, layout: layout, appearance: appearance, scale: Double(scale), into: cairo)
+    cairo_destroy(cairo)
+    cairo_surface_flush(cairoSurface)
+    cairo_surface_destroy(cairoSurface)
+
+    needsDraw = false
+    let moving = timeline!.isMoving(at: now) || toast.showsSpinner && toast.style == .hud
+    if moving {
+      let callback = surface.frame()
+      callback.onEvent = { [unowned self] _ in
+        frameCallback = nil
+        needsDraw = true
+      }
+      frameCallback = callback
+    }
+    try? surface.setBufferScale(Int32(scale))
+    buffer.attach(to: surface)
+    try? surface.damageBuffer(x: 0, y: 0, width: buffer.width, height: buffer.height)
+    surface.commit()
+    committedFrames += 1
+    if committedFrames == 1 { onFirstFrame?() }
+  }
+
+  private func finish(_ outcome: ToastOutcome) {
+    guard !isGone else { return }
+    tearDown()
+    onGone?(outcome)
+  }
+
+  private func tearDown() {
+    guard !isGone else { return }
+    isGone = true
+    cancelHideTimer()
+    if let safetyTimer { session.loop.remove(safetyTimer) }
+    frameCallback?.destroy()
+    frameCallback = nil
+    layerSurface.destroy()
+    surface.destroy()
+  }
+}
+
+extension MonotonicTime {
+  /// Seconds since the clock's start.
+  var seconds: Double { Double(nanoseconds) / 1e9 }
+}
