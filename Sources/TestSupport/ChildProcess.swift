@@ -209,3 +209,18 @@ public func removeTree(_ path: String) {
   guard path.hasPrefix("/tmp/") else { return }
   _ = try? runCommand(["rm", "-rf", path], environment: currentEnvironment())
 }
+
+/// The path of an executable built next to the running test binary, such as `wl-toast`.
+public func builtProduct(_ name: String) -> String {
+  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+  let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+  let executable = count > 0 ? String(cString: Array(buffer[0..<count]) + [0]) : ""
+  var directory = executable
+  // The test binary may sit inside a bundle directory (name.xctest/...).
+  while let slash = directory.lastIndex(of: "/") {
+    directory = String(directory[..<slash])
+    if access(directory + "/" + name, X_OK) == 0 { return directory + "/" + name }
+    if directory.isEmpty { break }
+  }
+  return name
+}

@@ -1,1 +1,350 @@
 import ToastKit
+
+/// What a `wl-toast` command line asks for.
+public enum Invocation: Equatable, Sendable {
+  /// Show this toast.
+  case show(Toast)
+  /// Print ``usageText`` and exit with ``ExitCode/success``.
+  case help
+  /// Print ``versionText`` and exit with ``ExitCode/success``.
+  case version
+}
+
+/// A command line that `wl-toast` cannot run: an unknown option, a missing or
+/// bad value, a missing message.
+public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What is wrong, without the program name, such as
+  /// `--timeout: expected seconds >= 0, got '-1'`.
+  public var message: String
+
+  /// Creates an error with the given message (without the program name).
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  /// One line for standard error: `wl-toast: ` and the message.
+  public var description: String { "wl-toast: \(message)" }
+}
+
+/// The exit statuses of `wl-toast`.
+public enum ExitCode {
+  /// The toast expired or was hidden, or help or the version was printed.
+  public static let success: Int32 = 0
+  /// Something went wrong, such as no Wayland compositor to talk to.
+  public static let error: Int32 = 1
+  /// The user dismissed the toast (see `--dismiss tap`).
+  public static let dismissed: Int32 = 2
+  /// The command line was wrong (`EX_USAGE`).
+  public static let usage: Int32 = 64
+}
+
+/// The longest message, in Unicode scalars; a longer one is cut and ends in "…".
+let maximumMessageScalars = 4096
+
+/// What `wl-toast --version` prints.
+public let versionText = "wl-toast 0.1.0"
+
+/// What `wl-toast --help` prints: the synopsis, every option and the exit statuses.
+public let usageText = """
+  Usage: wl-toast [OPTIONS] MESSAGE...
+
+  Show MESSAGE in a toast on a Wayland compositor with layer-shell (sway, river,
+  Hyprland). The words of MESSAGE are joined with single spaces; a message of
+  more than 4096 characters (Unicode scalars) is cut and ends in "…". MESSAGE
+  may be left out when --spinner or --progress is given.
+
+  Options:
+    --style hud|banner        a box in the middle (default) or a pill at the top
+    --timeout SECONDS         hide after SECONDS (0 to 86400; 0: until dismissed)
+    --spinner                 show an activity indicator above the text (hud)
+    --progress PERCENT        show a progress bar filled to PERCENT (0 to 100)
+    --offset X,Y              move the hud by X,Y pixels (-10000 to 10000 each)
+    --dismiss tap|none        tap lets a click, touch or Escape dismiss the toast
+    --modal                   cover the screen and take all input while shown
+    --dim                     darken the screen behind the toast (needs --modal)
+    --markup                  MESSAGE is Pango markup, e.g. '<b>Saved</b>'
+    --no-animation            show and hide at once, without fading or sliding
+    --font "FAMILY SIZE"      the Pango font, e.g. "Sans Bold 15"
+    --background #RRGGBB[AA]  the colour of the box
+    --foreground #RRGGBB[AA]  the colour of the text (default: white)
+    -h, --help                print this help and exit
+    -V, --version             print the version and exit
+
+  A value follows its option as the next argument (--timeout 3) or after '='
+  (--timeout=3), and may start with '-' (--offset -20,30). Options may come
+  anywhere before '--'; every argument after '--' is part of MESSAGE. A toast
+  stays 2 s (hud) or 0.5 s (banner) unless --timeout says otherwise.
+
+  Exit status:
+    0   the toast expired or was hidden
+    1   an error, such as no Wayland compositor
+    2   the user dismissed the toast
+    64  a usage error
+  """
+
+/// Parses the arguments of `wl-toast` (without the program name).
+///
+/// `-h`/`--help` and `-V`/`--version` win over everything else on the command
+/// line, including mistakes, unless they follow `--` or are the value of an
+/// option (`--font --help`); otherwise the result is the toast to show or the
+/// first mistake found.
+public func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
+  if let request = helpOrVersion(in: arguments) { return .success(request) }
+  return Result { () throws(UsageError) in try parseToast(arguments) }
+}
+
+// MARK: - Options
+
+private enum Option: String {
+  case style = "--style"
+  case timeout = "--timeout"
+  case spinner = "--spinner"
+  case progress = "--progress"
+  case offset = "--offset"
+  case dismiss = "--dismiss"
+  case modal = "--modal"
+  case dim = "--dim"
+  case markup = "--markup"
+  case noAnimation = "--no-animation"
+  case font = "--font"
+  case background = "--background"
+  case foreground = "--foreground"
+  case help = "--help"
+  case version = "--version"
+
+  /// What the value stands for, or nil for a flag.
+  var valueName: String? {
+    switch self {
+    case .style: "hud|banner"
+    case .timeout: "SECONDS"
+    case .progress: "PERCENT"
+    case .offset: "X,Y"
+    case .dismiss: "tap|none"
+    case .font: "FAMILY SIZE"
+    case .background, .foreground: "#RRGGBB[AA]"
+    case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version: nil
+    }
+  }
+}
+
+private enum Token {
+  /// A known option, with the value given after `=`, if any.
+  case option(Option, inlineValue: String?)
+  /// Something that starts with `-` but is no option.
+  case unknown(String)
+  /// `--`.
+  case endOfOptions
+  /// A word of the message.
+  case word(String)
+}
+
+private func classify(_ argument: String) -> Token {
+  if argument == "--" { return .endOfOptions }
+  if argument.hasPrefix("--") {
+    let name: Substring
+    var value: String?
+    if let equals = argument.firstIndex(of: "=") {
+      name = argument[..<equals]
+      value = String(argument[argument.index(after: equals)...])
+    } else {
+      name = Substring(argument)
+    }
+    guard let option = Option(rawValue: String(name)) else { return .unknown(String(name)) }
+    return .option(option, inlineValue: value)
+  }
+  switch argument {
+  case "-h": return .option(.help, inlineValue: nil)
+  case "-V": return .option(.version, inlineValue: nil)
+  default: break
+  }
+  if argument.hasPrefix("-") && argument != "-" { return .unknown(argument) }
+  return .word(argument)
+}
+
+/// The first `--help` or `--version` among the options, skipping the values of
+/// options that take one (`--font --help` sets the font).
+private func helpOrVersion(in arguments: [String]) -> Invocation? {
+  var index = arguments.startIndex
+  while index < arguments.endIndex {
+    switch classify(arguments[index]) {
+    case .endOfOptions:
+      return nil
+    case .option(.help, inlineValue: nil):
+      return .help
+    case .option(.version, inlineValue: nil):
+      return .version
+    case .option(let option, inlineValue: nil) where option.valueName != nil:
+      index += 1
+    case .option, .unknown, .word:
+      break
+    }
+    index += 1
+  }
+  return nil
+}
+
+// MARK: - Parsing
+
+private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation {
+  var toast = Toast("")
+  var words: [String] = []
+  var index = arguments.startIndex
+  while index < arguments.endIndex {
+    let argument = arguments[index]
+    index += 1
+    switch classify(argument) {
+    case .endOfOptions:
+      words += arguments[index...]
+      index = arguments.endIndex
+    case .word(let word):
+      words.append(word)
+    case .unknown(let name):
+      throw UsageError("unknown option \(quoted(name))")
+    case .option(let option, let inlineValue):
+      guard let valueName = option.valueName else {
+        if let inlineValue {
+          throw UsageError("\(option.rawValue): takes no value, got \(quoted(inlineValue))")
+        }
+        switch option {
+        case .help: return .help
+        case .version: return .version
+        default: setFlag(option, of: &toast)
+        }
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else if index < arguments.endIndex {
+        value = arguments[index]
+        index += 1
+      } else {
+        throw UsageError("\(option.rawValue): missing value (\(valueName))")
+      }
+      try setValue(value, of: option, in: &toast)
+    }
+  }
+
+  let text = words.joined(separator: " ")
+  if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil {
+    throw UsageError("missing MESSAGE (needed unless --spinner or --progress is given)")
+  }
+  if toast.dimsBackground && !toast.isModal {
+    throw UsageError("--dim needs --modal")
+  }
+  toast.text = truncated(text, toScalars: maximumMessageScalars)
+  return .show(toast)
+}
+
+private func setFlag(_ option: Option, of toast: inout Toast) {
+  switch option {
+  case .spinner: toast.showsSpinner = true
+  case .modal: toast.isModal = true
+  case .dim: toast.dimsBackground = true
+  case .markup: toast.isMarkup = true
+  case .noAnimation: toast.isAnimated = false
+  default: preconditionFailure("\(option.rawValue) is not a flag")
+  }
+}
+
+private func setValue(
+  _ value: String, of option: Option, in toast: inout Toast
+) throws(UsageError) {
+  func bad(_ expectation: String) -> UsageError {
+    UsageError("\(option.rawValue): expected \(expectation), got \(quoted(value))")
+  }
+  switch option {
+  case .style:
+    guard let style = Toast.Style(rawValue: value) else { throw bad("hud or banner") }
+    toast.style = style
+  case .timeout:
+    guard let seconds = decimal(value) else { throw bad("seconds") }
+    guard seconds >= 0 else { throw bad("seconds >= 0") }
+    guard seconds <= 86_400 else { throw bad("seconds <= 86400") }
+    toast.timeout = seconds == 0 ? 0 : seconds  // no -0
+  case .progress:
+    let number = value.hasSuffix("%") ? String(value.dropLast()) : value
+    guard let percent = decimal(number), percent >= 0, percent <= 100 else {
+      throw bad("a percentage from 0 to 100")
+    }
+    toast.progress = percent == 0 ? 0 : percent / 100
+  case .offset:
+    let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+    guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]) else {
+      throw bad("X,Y (two integers)")
+    }
+    guard abs(x) <= 10_000, abs(y) <= 10_000 else {
+      throw bad("X and Y from -10000 to 10000")
+    }
+    toast.offset = Toast.Offset(x: x, y: y)
+  case .dismiss:
+    guard let dismissal = Toast.Dismissal(rawValue: value) else { throw bad("tap or none") }
+    toast.dismissal = dismissal
+  case .font:
+    guard !value.allSatisfy(\.isWhitespace) else {
+      throw bad("a font such as \"Sans Bold 15\"")
+    }
+    toast.font = value
+  case .background, .foreground:
+    guard let color = Toast.Color(hex: value) else { throw bad("#RRGGBB or #RRGGBBAA") }
+    if option == .background { toast.background = color } else { toast.foreground = color }
+  case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version:
+    preconditionFailure("\(option.rawValue) takes no value")
+  }
+}
+
+// MARK: - Helpers
+
+/// A plain decimal number (`3`, `-1`, `0.5`, `.5`, `+2.`): no exponent, no hex,
+/// no `inf` or `nan`.
+private func decimal(_ text: String) -> Double? {
+  var body = Substring(text)
+  if body.first == "+" || body.first == "-" { body = body.dropFirst() }
+  let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+  guard parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
+    parts.contains(where: { !$0.isEmpty })
+  else { return nil }
+  return Double(text)
+}
+
+/// `text` cut to at most `limit` Unicode scalars, "…" included, at a character
+/// boundary.
+func truncated(_ text: String, toScalars limit: Int) -> String {
+  guard text.unicodeScalars.count > limit else { return text }
+  var kept = 0
+  var end = text.startIndex
+  for character in text {
+    let size = character.unicodeScalars.count
+    guard kept + size <= limit - 1 else { break }
+    kept += size
+    end = text.index(after: end)
+  }
+  return String(text[..<end]) + "…"
+}
+
+/// A value as an error message shows it: in single quotes, control characters
+/// escaped so the message stays on one line, and cut after 64 characters.
+private func quoted(_ value: String) -> String {
+  var result = "'"
+  for (count, character) in value.enumerated() {
+    if count == 64 {
+      result += "…"
+      break
+    }
+    for scalar in character.unicodeScalars {
+      switch scalar {
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      default:
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator:
+          result += scalar.escaped(asASCII: true)
+        default:
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+  }
+  return result + "'"
+}

@@ -79,6 +79,9 @@ public final class TextBlock {
     g_object_unref(UnsafeMutableRawPointer(layout))
   }
 
+  /// How many characters no installed font has a glyph for (drawn as boxes).
+  public var unknownGlyphCount: Int { Int(pango_layout_get_unknown_glyphs_count(layout)) }
+
   /// Whether the block shows no text.
   public var isEmpty: Bool { height == 0 || pango_layout_get_character_count(layout) == 0 }
 

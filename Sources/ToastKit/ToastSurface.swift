@@ -237,7 +237,8 @@ final class ToastSurface {
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let scale = max(bufferScale, 1)
-    guard let buffer = try? pool.nextBuffer(width: Int32(width * scale), height: Int32(height * scale))
+    guard
+      let buffer = try? pool.nextBuffer(width: Int32(width * scale), height: Int32(height * scale))
     else { return }  // Both buffers are held: a release will wake the loop.
     if timeline == nil {
       timeline = Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)

@@ -1,0 +1,384 @@
+import Testing
+import ToastKit
+
+@testable import ToastCommand
+
+/// The toast a command line shows, or nil when it asks for something else.
+private func toast(_ arguments: [String]) -> Toast? {
+  guard case .success(.show(let toast)) = parseArguments(arguments) else { return nil }
+  return toast
+}
+
+/// The line a command line prints on standard error, or nil when it parses.
+private func failure(_ arguments: [String]) -> String? {
+  guard case .failure(let error) = parseArguments(arguments) else { return nil }
+  return error.description
+}
+
+@Suite("Arguments")
+struct ArgumentsTests {
+  // MARK: Message
+
+  @Test func aMessageAloneGivesTheDefaults() {
+    #expect(parseArguments(["Saved"]) == .success(.show(Toast("Saved"))))
+  }
+
+  @Test func wordsAreJoinedWithSingleSpaces() {
+    #expect(toast(["Volume", "50%"])?.text == "Volume 50%")
+    #expect(toast(["two  spaces", "kept"])?.text == "two  spaces kept")
+    #expect(toast(["a", "", "b"])?.text == "a  b")
+    #expect(toast(["ünïcødé", "🎉"])?.text == "ünïcødé 🎉")
+  }
+
+  @Test func optionsMayComeAfterWords() {
+    let parsed = toast(["Volume", "--timeout", "3", "up", "--spinner"])
+    #expect(parsed?.text == "Volume up")
+    #expect(parsed?.timeout == 3)
+    #expect(parsed?.showsSpinner == true)
+  }
+
+  @Test func aLoneDashIsAWord() {
+    #expect(toast(["a", "-", "b"])?.text == "a - b")
+  }
+
+  @Test func doubleDashEndsOptions() {
+    #expect(toast(["--", "--spinner", "-x", "--help"])?.text == "--spinner -x --help")
+    #expect(toast(["Hi", "--", "there"])?.text == "Hi there")
+    #expect(toast(["--", "--"])?.text == "--")
+    let parsed = toast(["--spinner", "--", "-5", "°C"])
+    #expect(parsed?.text == "-5 °C")
+    #expect(parsed?.showsSpinner == true)
+  }
+
+  @Test func aMessageIsRequiredWithoutSpinnerOrProgress() {
+    let missing = "wl-toast: missing MESSAGE (needed unless --spinner or --progress is given)"
+    #expect(failure([]) == missing)
+    #expect(failure([""]) == missing)
+    #expect(failure(["  ", ""]) == missing)
+    #expect(failure(["--"]) == missing)
+    #expect(failure(["--timeout", "3"]) == missing)
+    #expect(toast(["--spinner"])?.text == "")
+    #expect(toast(["--progress", "40"])?.text == "")
+    #expect(toast(["--progress=0"])?.text == "")
+  }
+
+  // MARK: Options
+
+  @Test func everyOptionAtOnce() {
+    var expected = Toast("Copying files")
+    expected.style = .banner
+    expected.timeout = 0
+    expected.showsSpinner = true
+    expected.progress = 0.25
+    expected.offset = Toast.Offset(x: -20, y: 30)
+    expected.dismissal = .tap
+    expected.isModal = true
+    expected.dimsBackground = true
+    expected.isMarkup = true
+    expected.isAnimated = false
+    expected.font = "Sans Bold 15"
+    expected.background = Toast.Color(red: 0, green: 0, blue: 0, alpha: 0x80 / 255)
+    expected.foreground = Toast.Color(red: 1, green: 0xcc / 255, blue: 0)
+    let arguments = [
+      "--style", "banner", "--timeout", "0", "--spinner", "--progress", "25", "--offset",
+      "-20,30", "--dismiss", "tap", "--modal", "--dim", "--markup", "--no-animation", "--font",
+      "Sans Bold 15", "--background", "#00000080", "--foreground", "#ffcc00", "Copying", "files",
+    ]
+    #expect(parseArguments(arguments) == .success(.show(expected)))
+  }
+
+  @Test(arguments: [
+    ("--style", "banner"),
+    ("--timeout", "3"),
+    ("--progress", "50"),
+    ("--offset", "-20,30"),
+    ("--dismiss", "tap"),
+    ("--font", "Monospace 12"),
+    ("--background", "#336699"),
+    ("--foreground", "#33669980"),
+  ])
+  func valueFollowsOrComesAfterEquals(_ option: String, _ value: String) throws {
+    let separate = try #require(toast([option, value, "Hi"]))
+    let joined = try #require(toast(["\(option)=\(value)", "Hi"]))
+    #expect(separate == joined)
+    #expect(separate != Toast("Hi"))
+  }
+
+  @Test func style() {
+    #expect(toast(["--style", "banner", "Hi"])?.style == .banner)
+    #expect(toast(["--style=hud", "Hi"])?.style == .hud)
+    #expect(toast(["--style", "banner", "--style", "hud", "Hi"])?.style == .hud)
+  }
+
+  @Test func timeout() {
+    #expect(toast(["--timeout", "3", "Hi"])?.timeout == 3)
+    #expect(toast(["--timeout", "0.25", "Hi"])?.timeout == 0.25)
+    #expect(toast(["--timeout", ".5", "Hi"])?.timeout == 0.5)
+    #expect(toast(["--timeout", "+2", "Hi"])?.timeout == 2)
+    #expect(toast(["--timeout", "0", "Hi"])?.timeout == 0)
+    #expect(toast(["--timeout", "-0", "Hi"])?.timeout?.sign == .plus)
+    #expect(toast(["--timeout=86400", "Hi"])?.timeout == 86_400)
+    #expect(toast(["Hi"])?.timeout == nil)
+  }
+
+  @Test func progressIsAPercentage() {
+    #expect(toast(["--progress", "50", "Hi"])?.progress == 0.5)
+    #expect(toast(["--progress", "12.5", "Hi"])?.progress == 0.125)
+    #expect(toast(["--progress", "0", "Hi"])?.progress == 0)
+    #expect(toast(["--progress", "100", "Hi"])?.progress == 1)
+    #expect(toast(["--progress=75%", "Hi"])?.progress == 0.75)
+    #expect(toast(["Hi"])?.progress == nil)
+  }
+
+  @Test func offsetsMayBeNegative() {
+    #expect(toast(["--offset", "-20,30", "Hi"])?.offset == Toast.Offset(x: -20, y: 30))
+    #expect(toast(["--offset=-20,-30", "Hi"])?.offset == Toast.Offset(x: -20, y: -30))
+    #expect(toast(["--offset", "+5,0", "Hi"])?.offset == Toast.Offset(x: 5, y: 0))
+    #expect(
+      toast(["--offset", "10000,-10000", "Hi"])?.offset == Toast.Offset(x: 10_000, y: -10_000))
+  }
+
+  @Test func dismissal() {
+    #expect(toast(["--dismiss", "tap", "Hi"])?.dismissal == .tap)
+    #expect(toast(["--dismiss=none", "Hi"])?.dismissal == Toast.Dismissal.none)
+  }
+
+  @Test func flags() {
+    #expect(toast(["--spinner", "Hi"])?.showsSpinner == true)
+    #expect(toast(["--modal", "Hi"])?.isModal == true)
+    #expect(toast(["--markup", "<b>Hi</b>"])?.isMarkup == true)
+    #expect(toast(["--markup", "<b>Hi</b>"])?.text == "<b>Hi</b>")
+    #expect(toast(["--no-animation", "Hi"])?.isAnimated == false)
+    let dimmed = toast(["--dim", "--modal", "Hi"])
+    #expect(dimmed?.dimsBackground == true)
+    #expect(dimmed?.isModal == true)
+    let plain = toast(["Hi"])
+    #expect(plain?.showsSpinner == false)
+    #expect(plain?.isModal == false)
+    #expect(plain?.dimsBackground == false)
+    #expect(plain?.isMarkup == false)
+    #expect(plain?.isAnimated == true)
+  }
+
+  @Test func font() {
+    #expect(toast(["--font", "Sans Bold 15", "Hi"])?.font == "Sans Bold 15")
+    #expect(toast(["--font=Noto Sans CJK JP 20", "Hi"])?.font == "Noto Sans CJK JP 20")
+  }
+
+  @Test func colors() {
+    let red = Toast.Color(red: 1, green: 0, blue: 0, alpha: 0x80 / 255)
+    #expect(toast(["--background", "#ff000080", "Hi"])?.background == red)
+    #expect(toast(["--background=FF000080", "Hi"])?.background == red)
+    #expect(
+      toast(["--foreground", "#00ff00", "Hi"])?.foreground
+        == Toast.Color(
+          red: 0, green: 1, blue: 0))
+  }
+
+  @Test func aValueMayStartWithADash() {
+    #expect(toast(["--font", "-misc-fixed", "Hi"])?.font == "-misc-fixed")
+    #expect(toast(["--font", "--help", "Hi"])?.font == "--help")
+    #expect(toast(["--font", "--", "Hi"])?.font == "--")
+  }
+
+  // MARK: Errors
+
+  @Test(arguments: [
+    // Unknown options.
+    (["--bogus", "Hi"], "unknown option '--bogus'"),
+    (["--bogus=1", "Hi"], "unknown option '--bogus'"),
+    (["--Style", "hud", "Hi"], "unknown option '--Style'"),
+    (["--sty", "hud", "Hi"], "unknown option '--sty'"),
+    (["-x", "Hi"], "unknown option '-x'"),
+    (["-hV"], "unknown option '-hV'"),
+    (["-h=1"], "unknown option '-h=1'"),
+    (["-5", "degrees"], "unknown option '-5'"),
+    // Missing values.
+    (["Hi", "--style"], "--style: missing value (hud|banner)"),
+    (["Hi", "--timeout"], "--timeout: missing value (SECONDS)"),
+    (["Hi", "--progress"], "--progress: missing value (PERCENT)"),
+    (["Hi", "--offset"], "--offset: missing value (X,Y)"),
+    (["Hi", "--dismiss"], "--dismiss: missing value (tap|none)"),
+    (["Hi", "--font"], "--font: missing value (FAMILY SIZE)"),
+    (["Hi", "--background"], "--background: missing value (#RRGGBB[AA])"),
+    (["Hi", "--foreground"], "--foreground: missing value (#RRGGBB[AA])"),
+    // Flags given a value.
+    (["--spinner=yes", "Hi"], "--spinner: takes no value, got 'yes'"),
+    (["--modal=", "Hi"], "--modal: takes no value, got ''"),
+    (["--dim=1", "Hi"], "--dim: takes no value, got '1'"),
+    (["--markup=true", "Hi"], "--markup: takes no value, got 'true'"),
+    (["--no-animation=no", "Hi"], "--no-animation: takes no value, got 'no'"),
+    (["--help=me"], "--help: takes no value, got 'me'"),
+    (["--version=2"], "--version: takes no value, got '2'"),
+    // Bad values.
+    (["--style", "toast", "Hi"], "--style: expected hud or banner, got 'toast'"),
+    (["--style=HUD", "Hi"], "--style: expected hud or banner, got 'HUD'"),
+    (["--timeout", "-1", "Hi"], "--timeout: expected seconds >= 0, got '-1'"),
+    (["--timeout=-0.5", "Hi"], "--timeout: expected seconds >= 0, got '-0.5'"),
+    (["--timeout", "86400.5", "Hi"], "--timeout: expected seconds <= 86400, got '86400.5'"),
+    (["--timeout", "abc", "Hi"], "--timeout: expected seconds, got 'abc'"),
+    (["--timeout", "", "Hi"], "--timeout: expected seconds, got ''"),
+    (["--timeout", "inf", "Hi"], "--timeout: expected seconds, got 'inf'"),
+    (["--timeout", "nan", "Hi"], "--timeout: expected seconds, got 'nan'"),
+    (["--timeout", "1e3", "Hi"], "--timeout: expected seconds, got '1e3'"),
+    (["--timeout", "0x10", "Hi"], "--timeout: expected seconds, got '0x10'"),
+    (["--timeout", " 1", "Hi"], "--timeout: expected seconds, got ' 1'"),
+    (["--timeout", "2s", "Hi"], "--timeout: expected seconds, got '2s'"),
+    (["--timeout", ".", "Hi"], "--timeout: expected seconds, got '.'"),
+    (["--timeout", "-", "Hi"], "--timeout: expected seconds, got '-'"),
+    (["--timeout", "1.2.3", "Hi"], "--timeout: expected seconds, got '1.2.3'"),
+    (
+      ["--timeout", String(repeating: "9", count: 400), "Hi"],
+      "--timeout: expected seconds <= 86400, got '\(String(repeating: "9", count: 64))…'"
+    ),
+    (["--progress", "101", "Hi"], "--progress: expected a percentage from 0 to 100, got '101'"),
+    (["--progress", "-1", "Hi"], "--progress: expected a percentage from 0 to 100, got '-1'"),
+    (["--progress", "half", "Hi"], "--progress: expected a percentage from 0 to 100, got 'half'"),
+    (["--progress=", "Hi"], "--progress: expected a percentage from 0 to 100, got ''"),
+    (["--progress", "%", "Hi"], "--progress: expected a percentage from 0 to 100, got '%'"),
+    (["--offset", "10", "Hi"], "--offset: expected X,Y (two integers), got '10'"),
+    (["--offset", "1,2,3", "Hi"], "--offset: expected X,Y (two integers), got '1,2,3'"),
+    (["--offset", ",", "Hi"], "--offset: expected X,Y (two integers), got ','"),
+    (["--offset", "1.5,2", "Hi"], "--offset: expected X,Y (two integers), got '1.5,2'"),
+    (["--offset", "1, 2", "Hi"], "--offset: expected X,Y (two integers), got '1, 2'"),
+    (["--offset", "a,b", "Hi"], "--offset: expected X,Y (two integers), got 'a,b'"),
+    (
+      ["--offset", "99999999999999999999,0", "Hi"],
+      "--offset: expected X,Y (two integers), got '99999999999999999999,0'"
+    ),
+    (
+      ["--offset", "10001,0", "Hi"],
+      "--offset: expected X and Y from -10000 to 10000, got '10001,0'"
+    ),
+    (
+      ["--offset=0,-10001", "Hi"],
+      "--offset: expected X and Y from -10000 to 10000, got '0,-10001'"
+    ),
+    (["--dismiss", "swipe", "Hi"], "--dismiss: expected tap or none, got 'swipe'"),
+    (["--font", "", "Hi"], "--font: expected a font such as \"Sans Bold 15\", got ''"),
+    (["--font=  ", "Hi"], "--font: expected a font such as \"Sans Bold 15\", got '  '"),
+    (["--background", "red", "Hi"], "--background: expected #RRGGBB or #RRGGBBAA, got 'red'"),
+    (["--background", "#fff", "Hi"], "--background: expected #RRGGBB or #RRGGBBAA, got '#fff'"),
+    (["--foreground=#12345g", "Hi"], "--foreground: expected #RRGGBB or #RRGGBBAA, got '#12345g'"),
+    // Combinations.
+    (["--dim", "Hi"], "--dim needs --modal"),
+    (["--dim", "--spinner"], "--dim needs --modal"),
+  ])
+  func usageErrors(_ arguments: [String], _ message: String) {
+    #expect(parseArguments(arguments) == .failure(UsageError(message)))
+    #expect(failure(arguments) == "wl-toast: \(message)")
+  }
+
+  @Test func theFirstMistakeIsReported() {
+    #expect(failure(["--bogus", "--timeout", "-1"]) == "wl-toast: unknown option '--bogus'")
+    #expect(
+      failure(["--timeout", "-1", "--bogus"])
+        == "wl-toast: --timeout: expected seconds >= 0, got '-1'")
+  }
+
+  @Test func errorsStayOnOneLineAndShort() {
+    #expect(
+      failure(["--style", "a\nb\tc\r\u{1b}[31m\u{2028}", "Hi"])
+        == "wl-toast: --style: expected hud or banner, got 'a\\nb\\tc\\r\\u{1B}[31m\\u{2028}'")
+    let long = String(repeating: "x", count: 1000)
+    #expect(
+      failure(["--style", long, "Hi"])
+        == "wl-toast: --style: expected hud or banner, got '\(String(repeating: "x", count: 64))…'"
+    )
+  }
+
+  // MARK: Help and version
+
+  @Test(arguments: [
+    ["--help"], ["-h"], ["Hi", "--help"], ["--bogus", "-h"], ["--timeout", "-1", "--help"],
+    ["--spinner=yes", "--help"], ["--dim", "-h", "Hi"], ["--help", "--version"], ["-h", "-V"],
+    ["--timeout", "3", "--help"], ["--help", "--"],
+  ])
+  func helpWins(_ arguments: [String]) {
+    #expect(parseArguments(arguments) == .success(.help))
+  }
+
+  @Test(arguments: [
+    ["--version"], ["-V"], ["--version", "Hi"], ["--style", "toast", "-V"], ["--version", "-h"],
+    ["-V", "--help"], ["--offset", "1", "-V"], ["--font=-h", "-V"],
+  ])
+  func versionWins(_ arguments: [String]) {
+    #expect(parseArguments(arguments) == .success(.version))
+  }
+
+  @Test func helpAndVersionAfterDoubleDashOrAsValuesAreText() {
+    #expect(toast(["--", "--help"])?.text == "--help")
+    #expect(toast(["--", "-V"])?.text == "-V")
+    #expect(toast(["--font", "-h", "Hi"])?.font == "-h")
+  }
+
+  @Test func usageTextNamesEveryOptionAndTheExitStatuses() {
+    for option in [
+      "--style hud|banner", "--timeout SECONDS", "--spinner", "--progress PERCENT",
+      "--offset X,Y", "--dismiss tap|none", "--modal", "--dim", "--markup", "--no-animation",
+      "--font \"FAMILY SIZE\"", "--background #RRGGBB[AA]", "--foreground #RRGGBB[AA]",
+      "-h, --help", "-V, --version",
+    ] {
+      #expect(usageText.contains("\n  \(option) "), "\(option)")
+    }
+    #expect(usageText.hasPrefix("Usage: wl-toast [OPTIONS] MESSAGE..."))
+    #expect(usageText.contains("4096"))
+    for status in ["0 ", "1 ", "2 ", "64"] {
+      #expect(usageText.contains("\n  \(status)"), "\(status)")
+    }
+    #expect(!usageText.hasSuffix("\n"))
+    for line in usageText.split(separator: "\n", omittingEmptySubsequences: false) {
+      #expect(line.count <= 80, "\(line)")
+    }
+  }
+
+  @Test func versionAndExitCodes() {
+    #expect(versionText == "wl-toast 0.1.0")
+    #expect(ExitCode.success == 0)
+    #expect(ExitCode.error == 1)
+    #expect(ExitCode.dismissed == 2)
+    #expect(ExitCode.usage == 64)
+    #expect(UsageError("x").description == "wl-toast: x")
+  }
+
+  // MARK: Long messages
+
+  @Test func aMessageOfTheLimitIsKept() {
+    let text = String(repeating: "a", count: 4096)
+    #expect(toast([text])?.text == text)
+  }
+
+  @Test func aLongerMessageIsCutWithAnEllipsis() throws {
+    let cut = try #require(toast([String(repeating: "a", count: 4097)])).text
+    #expect(cut == String(repeating: "a", count: 4095) + "…")
+    #expect(cut.unicodeScalars.count == 4096)
+
+    let huge = try #require(toast([String(repeating: "word ", count: 200_000)])).text
+    #expect(huge.unicodeScalars.count == 4096)
+    #expect(huge.hasSuffix("…"))
+  }
+
+  @Test func joinedWordsCountTowardTheLimit() throws {
+    let half = String(repeating: "b", count: 2048)
+    let cut = try #require(toast([half, half])).text
+    #expect(cut == half + " " + String(repeating: "b", count: 2046) + "…")
+  }
+
+  @Test func cuttingKeepsCharactersWhole() throws {
+    // "é" as e + combining acute: two scalars, one character.
+    let accented = String(repeating: "e\u{301}", count: 3000)
+    let cut = try #require(toast([accented])).text
+    #expect(cut.unicodeScalars.count <= 4096)
+    #expect(cut == String(repeating: "e\u{301}", count: 2047) + "…")
+
+    let flags = String(repeating: "👨‍👩‍👧‍👦", count: 1000)  // 7 scalars each
+    let cutFlags = try #require(toast([flags])).text
+    #expect(cutFlags == String(repeating: "👨‍👩‍👧‍👦", count: 585) + "…")
+  }
+
+  @Test func truncatedHelper() {
+    #expect(truncated("hello", toScalars: 5) == "hello")
+    #expect(truncated("hello!", toScalars: 5) == "hell…")
+    #expect(truncated("", toScalars: 5) == "")
+  }
+}

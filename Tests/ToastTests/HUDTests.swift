@@ -1,0 +1,202 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastKit
+
+/// The HUD on a real compositor, through the `wl-toast` command.
+@Suite(.serialized)
+struct HUDTests {
+  static let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+
+  /// Where the layout puts the box on a 1280x720 output, in screen pixels.
+  static func expectedBox(_ toast: Toast) -> Box {
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let left = (1280 - layout.surfaceWidth) / 2
+    let top = (720 - layout.surfaceHeight) / 2
+    return Box(
+      x: left + Int(layout.box.x), y: top + Int(layout.box.y), width: Int(layout.box.width),
+      height: Int(layout.box.height))
+  }
+
+  @Test func hudIsCentredWithTheDesignColours() throws {
+    let desk = try Desk()
+    let command = try desk.run(["--no-animation", "--timeout", "0", "Saved"])
+    let expected = Self.expectedBox(Toast("Saved"))
+    let shot = try #require(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil })
+    #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == expected)
+    #expect(expected.width == 160 && expected.height == 120)
+    #expect(expected.x == 560 && expected.y == 300, "centred on the output")
+    // A corner of the box shows the design's translucent dark grey over the desktop.
+    #expect(
+      shot.pixel(x: expected.x + 12, y: expected.y + 12).isClose(to: Self.boxColor, tolerance: 3))
+    // White text in the middle of the box.
+    #expect(shot.brightPixels(in: expected.insetBy(20), than: Self.boxColor) > 50)
+    // The light shadow below and to the right, nothing to the left.
+    let belowRight = shot.pixel(
+      x: expected.x + expected.width + 2, y: expected.y + expected.height + 2)
+    #expect(Int(belowRight.red) > Int(HeadlessSway.background.red) + 20)
+    #expect(shot.pixel(x: expected.x - 3, y: expected.y + 60) == HeadlessSway.background)
+    command.terminate()
+  }
+
+  @Test func offsetMovesTheBox() throws {
+    let desk = try Desk()
+    let command = try desk.run([
+      "--no-animation", "--timeout", "0", "--offset", "200,-100", "Moved",
+    ])
+    var toast = Toast("Moved")
+    toast.offset = .init(x: 200, y: -100)
+    let expected = Self.expectedBox(toast)
+    #expect(expected.x == 760 && expected.y == 200)
+    let shot = try #require(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil })
+    #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == expected)
+    command.terminate()
+  }
+
+  @Test func cjkAndEmojiRenderAsGlyphsNotBoxes() throws {
+    let message = "漢字テスト 🎉 مرحبا"
+    // Every character has a glyph in the installed fonts: no box is drawn.
+    let layout = ToastLayout(toast: Toast(message), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.text.unknownGlyphCount == 0)
+    // Private-use characters have a glyph in no font: Pango draws boxes.
+    let tofuText = "\u{E000}\u{E001}\u{E002}\u{E003}\u{E004} \u{E005}"
+    #expect(
+      ToastLayout(toast: Toast(tofuText), outputWidth: 1280, outputHeight: 720)
+        .text.unknownGlyphCount == 6)
+
+    let desk = try Desk()
+    let box = Self.expectedBox(Toast(message))
+    let command = try desk.run(["--no-animation", "--timeout", "0", message])
+    let shot = try #require(
+      try desk.screenshot { $0.brightPixels(in: box.insetBy(10), than: Self.boxColor) > 0 })
+    command.terminate()
+    // What the user sees is the text as Pango shaped and drew it offscreen.
+    let reference = composited(Toast(message), over: HeadlessSway.background)
+    let origin = (x: box.x - Int(layout.box.x), y: box.y - Int(layout.box.y))
+    var mismatches = 0
+    for y in box.y..<(box.y + box.height) {
+      for x in box.x..<(box.x + box.width)
+      where !shot.pixel(x: x, y: y).isClose(
+        to: reference.blend(x - origin.x, y - origin.y), tolerance: 6)
+      {
+        mismatches += 1
+      }
+    }
+    #expect(mismatches < box.width * box.height / 100, "\(mismatches) pixels differ")
+    // The party popper is drawn in colour; text and boxes are white.
+    #expect(shot.colorfulPixels(in: box.insetBy(10)) > 20)
+  }
+
+  @Test func aLongMessageEndsInThreeLinesWithAnEllipsis() throws {
+    let desk = try Desk()
+    let message = String(
+      repeating: "This message is far too long for a small box and keeps going ", count: 12)
+    let layout = ToastLayout(toast: Toast(message), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.text.lineCount == 3)
+    #expect(layout.text.isEllipsized)
+    let command = try desk.run(["--no-animation", "--timeout", "0", message])
+    let expected = Self.expectedBox(Toast(message))
+    let shot = try #require(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected })
+    #expect(expected.width == 512, "40% of the output")
+    #expect(shot.textLines(in: expected.insetBy(4), than: Self.boxColor) == 3)
+    command.terminate()
+  }
+
+  @Test func spinnerFramesDifferOnlyInsideTheSpinner() throws {
+    let desk = try Desk()
+    let command = try desk.run(["--no-animation", "--timeout", "0", "--spinner", "Working"])
+    var toast = Toast("Working")
+    toast.showsSpinner = true
+    let box = Self.expectedBox(toast)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let spinner = try #require(layout.spinner)
+    let spinnerBox = Box(
+      x: box.x + Int(spinner.x - layout.box.x) - 1, y: box.y + Int(spinner.y - layout.box.y) - 1,
+      width: Int(spinner.width) + 2, height: Int(spinner.height) + 2)
+    let first = try #require(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
+    let second = try #require(try desk.screenshot { $0.difference(from: first) != nil })
+    let changed = try #require(second.difference(from: first))
+    #expect(spinnerBox.contains(changed), "changed \(changed), spinner \(spinnerBox)")
+    command.terminate()
+  }
+
+  @Test func theTimeoutEndsTheToastWithStatusZero() throws {
+    let desk = try Desk()
+    let start = now()
+    let command = try desk.run(["--timeout", "0.3", "Brief"])
+    #expect(command.wait(timeout: 5) == 0)
+    // Fade in 0.25 s, hold 0.3 s, fade out 0.25 s.
+    #expect(now() - start >= 0.8)
+    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
+  }
+
+  @Test func aClickOnATapToastDismissesItWithStatusTwo() throws {
+    let desk = try Desk()
+    let command = try desk.run(["--timeout", "0", "--dismiss", "tap", "Tap me"])
+    let box = Self.expectedBox(Toast("Tap me"))
+    _ = try #require(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
+    try desk.input.click(x: box.x + 10, y: box.y + 10)
+    #expect(command.wait(timeout: 5) == 2)
+    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
+  }
+
+  @Test func touchThroughLetsTheClickReachTheSurfaceBelow() throws {
+    let desk = try Desk()
+    let below = try ColorSurface(
+      socketPath: desk.sway.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
+      layer: .bottom)
+    #expect(try below.pump { below.isMapped })
+    let command = try desk.run(["--no-animation", "--timeout", "0", "Over"])
+    let boxColor = blend(Renderer.hudBackground, over: RGB(0x33, 0xaa, 0x33))
+    let box = Self.expectedBox(Toast("Over"))
+    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) == box })
+    try desk.input.click(x: box.x + 10, y: box.y + 10)
+    #expect(try below.pump { below.pointerEvents.count >= 3 })
+    #expect(below.pointerEvents.contains(.button(code: 0x110, pressed: true)))
+    #expect(command.isRunning, "the toast stays")
+    command.terminate()
+  }
+
+  @Test func aModalToastKeepsTheClickFromTheSurfaceBelow() throws {
+    let desk = try Desk()
+    let below = try ColorSurface(
+      socketPath: desk.sway.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
+      layer: .bottom)
+    #expect(try below.pump { below.isMapped })
+    let command = try desk.run(["--no-animation", "--timeout", "0", "--modal", "Busy"])
+    let boxColor = blend(Renderer.hudBackground, over: RGB(0x33, 0xaa, 0x33))
+    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
+    try desk.input.click(x: 640 - 150, y: 360 - 100)
+    // A roundtrip on the surface below shows no button reached it.
+    _ = try below.pump(timeout: 0.3) { false }
+    #expect(!below.pointerEvents.contains(.button(code: 0x110, pressed: true)))
+    #expect(command.isRunning, "a click without --dismiss tap does not end a modal toast")
+    command.terminate()
+  }
+
+  @Test func escapeDismissesAModalToast() throws {
+    let desk = try Desk()
+    let command = try desk.run(["--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc"])
+    let dimmed = blend(Renderer.dim, over: HeadlessSway.background)
+    _ = try #require(
+      try desk.screenshot { $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3) })
+    try desk.input.press(keysym: 0xff1b)
+    #expect(command.wait(timeout: 5) == 2)
+  }
+
+  @Test func aModalTapAnywhereDismisses() throws {
+    let desk = try Desk()
+    let command = try desk.run([
+      "--no-animation", "--timeout", "0", "--modal", "--dismiss", "tap", "Anywhere",
+    ])
+    _ = try #require(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil })
+    try desk.input.click(x: 50, y: 50)
+    #expect(command.wait(timeout: 5) == 2)
+  }
+}

@@ -1,0 +1,146 @@
+import Glibc
+import TestSupport
+import ToastKit
+
+/// A headless sway plus the pointer and keyboard a user would have.
+final class Desk {
+  let sway: HeadlessSway
+  let input: VirtualInput
+
+  init() throws {
+    sway = try HeadlessSway()
+    input = try VirtualInput(
+      socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
+    // Park the pointer in the bottom-right corner: away from every toast, and
+    // its cursor image (drawn into screenshots) falls off the output.
+    try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
+  }
+
+  var center: (x: Int, y: Int) { (sway.outputWidth / 2, sway.outputHeight / 2) }
+
+  /// Starts `wl-toast` with arguments against this sway.
+  func run(_ arguments: [String]) throws -> ChildProcess {
+    try ChildProcess(
+      [builtProduct("wl-toast")] + arguments, environment: sway.clientEnvironment,
+      logPath: sway.runtimeDirectory + "/wl-toast.log")
+  }
+
+  /// Takes screenshots until `condition` holds for one; returns it, or nil on timeout.
+  func screenshot(timeout: Double = 5, until condition: (Image) -> Bool) throws -> Image? {
+    var found: Image?
+    _ = try waitUntil(timeout: timeout) {
+      let shot = try sway.screenshot()
+      if condition(shot) { found = shot }
+      return found != nil
+    }
+    return found
+  }
+}
+
+/// `top` drawn with its alpha over an opaque `bottom`, as the compositor blends it.
+func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> RGB {
+  let alpha = top.alpha * opacity
+  func channel(_ value: Double, _ under: UInt8) -> UInt8 {
+    UInt8((value * 255 * alpha + Double(under) * (1 - alpha)).rounded())
+  }
+  return RGB(
+    channel(top.red, bottom.red), channel(top.green, bottom.green), channel(top.blue, bottom.blue))
+}
+
+/// An offscreen rendering of a toast composited over an opaque colour, as the
+/// compositor would show it at rest, in screen-pixel form.
+func composited(_ toast: Toast, over background: RGB) -> (
+  image: OffscreenImage, blend: (Int, Int) -> RGB
+) {
+  let image = OffscreenImage.render(toast)
+  return (
+    image,
+    { x, y in
+      let p = image.pixel(x: x, y: y)
+      let keep = 255 - Int(p.alpha)
+      func channel(_ value: UInt8, _ under: UInt8) -> UInt8 {
+        UInt8(min(255, Int(value) + (Int(under) * keep + 127) / 255))
+      }
+      return RGB(
+        channel(p.red, background.red), channel(p.green, background.green),
+        channel(p.blue, background.blue))
+    }
+  )
+}
+
+extension Image {
+  /// Pixels in a box that are much brighter than `than` (text drawn in white).
+  func brightPixels(in box: Box, than: RGB, by margin: Int = 80) -> Int {
+    var total = 0
+    for y in box.y..<(box.y + box.height) {
+      for x in box.x..<(box.x + box.width) {
+        let p = pixel(x: x, y: y)
+        if Int(p.red) + Int(p.green) + Int(p.blue)
+          > Int(than.red) + Int(than.green) + Int(than.blue) + 3 * margin
+        {
+          total += 1
+        }
+      }
+    }
+    return total
+  }
+
+  /// Pixels in a box with clearly different channels (colour, not grey).
+  func colorfulPixels(in box: Box) -> Int {
+    var total = 0
+    for y in box.y..<(box.y + box.height) {
+      for x in box.x..<(box.x + box.width) {
+        let p = pixel(x: x, y: y)
+        let channels = [Int(p.red), Int(p.green), Int(p.blue)]
+        if channels.max()! - channels.min()! > 100 && p.red > 150 { total += 1 }
+      }
+    }
+    return total
+  }
+
+  /// The rows, top to bottom, that hold at least one bright pixel inside `box`,
+  /// grouped into runs: one run per line of text.
+  func textLines(in box: Box, than: RGB) -> Int {
+    var lines = 0
+    var inLine = false
+    for y in box.y..<(box.y + box.height) {
+      let row = Box(x: box.x, y: y, width: box.width, height: 1)
+      let bright = brightPixels(in: row, than: than) > 0
+      if bright && !inLine { lines += 1 }
+      inLine = bright
+    }
+    return lines
+  }
+
+  /// The bounding box of pixels that differ from `other` by more than `tolerance`.
+  func difference(from other: Image, tolerance: Int = 8) -> Box? {
+    var minX = Int.max
+    var minY = Int.max
+    var maxX = -1
+    var maxY = -1
+    for y in 0..<height {
+      for x in 0..<width
+      where !pixel(x: x, y: y).isClose(to: other.pixel(x: x, y: y), tolerance: tolerance) {
+        minX = min(minX, x)
+        maxX = max(maxX, x)
+        minY = min(minY, y)
+        maxY = max(maxY, y)
+      }
+    }
+    guard maxX >= 0 else { return nil }
+    return Box(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+  }
+}
+
+extension Box {
+  /// Whether `other` lies inside this box.
+  func contains(_ other: Box) -> Bool {
+    other.x >= x && other.y >= y && other.x + other.width <= x + width
+      && other.y + other.height <= y + height
+  }
+
+  /// The box grown by `amount` on every side.
+  func insetBy(_ amount: Int) -> Box {
+    Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+  }
+}
