@@ -23,8 +23,8 @@ public final class ColorSurface {
   private var surface: WlSurface?
   private var layerSurface: ZwlrLayerSurfaceV1?
   private let pool: ShmBufferPool
-  private let width: Int32
-  private let height: Int32
+  private var width: Int32
+  private var height: Int32
   private let argb: UInt32
   /// Whether the compositor has configured the surface and a buffer is attached.
   public private(set) var isMapped = false
@@ -33,10 +33,12 @@ public final class ColorSurface {
   private var pointerInside = false
 
   /// Connects, binds the globals it needs and maps a `width` x `height` surface of
-  /// colour `argb` (0xAARRGGBB) on a layer, anchored as given (none: centred).
+  /// colour `argb` (0xAARRGGBB) on a layer, anchored as given (none: centred),
+  /// reserving `exclusiveZone` pixels at its anchored edge (a bar does).
   public init(
     socketPath: String, width: Int32, height: Int32, argb: UInt32,
-    layer: ZwlrLayerShellV1.Layer = .top, anchor: ZwlrLayerSurfaceV1.Anchor = []
+    layer: ZwlrLayerShellV1.Layer = .top, anchor: ZwlrLayerSurfaceV1.Anchor = [],
+    exclusiveZone: Int32 = 0
   ) throws {
     display = try Display(name: socketPath)
     registry = try Registry(display: display)
@@ -62,9 +64,13 @@ public final class ColorSurface {
       surface, output: nil, layer: layer, namespace: "wl-toast-test")
     layerSurface.setSize(width: UInt32(width), height: UInt32(height))
     layerSurface.setAnchor(anchor)
+    layerSurface.setExclusiveZone(exclusiveZone)
     layerSurface.onEvent = { [unowned self] event in
       switch event {
-      case .configure(let serial, _, _):
+      case .configure(let serial, let width, let height):
+        // A zero size asked for "as large as the anchors allow": take what came.
+        if self.width == 0 { self.width = Int32(width) }
+        if self.height == 0 { self.height = Int32(height) }
         self.layerSurface?.ackConfigure(serial: serial)
         draw()
       case .closed:

@@ -27,6 +27,9 @@ final class ToastSurface {
   private var enteredOutputs: [WlOutput] = []
   private var bufferScale = 1
   private(set) var timeline: Timeline?
+  /// The timeout's timer (restarted by updates).
+  private var expiryTimer: EventLoop.Token?
+  /// The timer of an explicit `hide(after:)`.
   private var hideTimer: EventLoop.Token?
   private var exitOutcome: ToastOutcome?
   private var safetyTimer: EventLoop.Token?
@@ -178,20 +181,22 @@ final class ToastSurface {
     }
   }
 
-  /// Hides after `seconds` (restarting any pending hide).
+  /// Hides after `seconds` (replacing an earlier `hide(after:)`).
   func hide(after seconds: Double, outcome: ToastOutcome) {
-    cancelHideTimer()
+    if let hideTimer { session.loop.remove(hideTimer) }
     hideTimer = session.loop.addTimer(after: max(0, seconds)) { [weak self] in
       self?.hide(outcome)
     }
   }
 
+  /// (Re)starts the timeout, counted from the end of the entry or from now.
   private func scheduleHide() {
-    cancelHideTimer()
+    if let expiryTimer { session.loop.remove(expiryTimer) }
+    expiryTimer = nil
     let timeout = toast.effectiveTimeout
     guard timeout > 0, let timeline else { return }
     let start = max(timeline.restingAt, MonotonicTime.now.seconds)
-    hideTimer = session.loop.addTimer(
+    expiryTimer = session.loop.addTimer(
       at: MonotonicTime(nanoseconds: UInt64((start + timeout) * 1e9))
     ) { [weak self] in
       self?.hide(.expired)
@@ -199,8 +204,9 @@ final class ToastSurface {
   }
 
   private func cancelHideTimer() {
-    if let hideTimer { session.loop.remove(hideTimer) }
+    for timer in [hideTimer, expiryTimer].compactMap({ $0 }) { session.loop.remove(timer) }
     hideTimer = nil
+    expiryTimer = nil
   }
 
   /// Input on this surface.

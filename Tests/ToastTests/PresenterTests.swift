@@ -1,0 +1,91 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastKit
+
+/// The ToastKit library on a real compositor.
+@Suite(.serialized)
+struct PresenterTests {
+  static let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+
+  @Test func showThenHideReportsHidden() throws {
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    #expect(!presenter.isPresenting)
+    var outcomes: [ToastOutcome] = []
+    presenter.onFinish = { outcomes.append($0) }
+    presenter.show(Toast("Library", timeout: 0))
+    #expect(presenter.isPresenting)
+    _ = try waitUntil {
+      try presenter.dispatch(timeout: 0.05)
+      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
+    presenter.hide()
+    #expect(try presenter.runUntilHidden() == .hidden)
+    #expect(outcomes == [.hidden])
+    #expect(!presenter.isPresenting)
+    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
+  }
+
+  @Test func hideAfterADelay() throws {
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    presenter.show(Toast("Soon gone", timeout: 0))
+    let start = now()
+    presenter.hide(after: 0.3)
+    #expect(try presenter.runUntilHidden() == .hidden)
+    // 0.3 s delay then a 0.25 s fade.
+    #expect(now() - start >= 0.55)
+  }
+
+  @Test func aNewToastReplacesTheOneShowing() throws {
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var outcomes: [ToastOutcome] = []
+    presenter.onFinish = { outcomes.append($0) }
+    var first = Toast("First", timeout: 0)
+    first.offset = .init(x: -300, y: 0)
+    presenter.show(first)
+    try presenter.dispatch(timeout: 0.1)
+    var second = Toast("Second", timeout: 0)
+    second.isAnimated = false
+    presenter.show(second)
+    #expect(outcomes == [.replaced])
+    let shown = try waitUntil {
+      try presenter.dispatch(timeout: 0.05)
+      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3)?.x == 560
+    }
+    #expect(shown, "only the second toast, centred, is on screen")
+    #expect(presenter.toast?.text == "Second")
+  }
+
+  @Test func progressUpdatesRedrawTheBar() throws {
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var toast = Toast("Volume", timeout: 0)
+    toast.progress = 0.2
+    toast.isAnimated = false
+    presenter.show(toast)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let bar = try #require(layout.progressBar)
+    let left = (1280 - layout.surfaceWidth) / 2
+    let top = (720 - layout.surfaceHeight) / 2
+    // A point 60% along the bar: empty track at 20%, filled at 80%.
+    let probe = (x: left + Int(bar.x + bar.width * 0.6), y: top + Int(bar.midY))
+    func brightness() throws -> Int {
+      let p = try desk.sway.pixel(x: probe.x, y: probe.y)
+      return Int(p.red) + Int(p.green) + Int(p.blue)
+    }
+    _ = try waitUntil {
+      try presenter.dispatch(timeout: 0.05)
+      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
+    let empty = try brightness()
+    presenter.update { $0.progress = 0.8 }
+    let filled = try waitUntil {
+      try presenter.dispatch(timeout: 0.05)
+      return try brightness() > empty + 200
+    }
+    #expect(filled, "the bar filled past 60%")
+  }
+}
