@@ -56,7 +56,7 @@ let package = Package(
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     .testTarget(
       name: "ToastKitTests", dependencies: ["ToastKit", "ToastCommand", "CPangoCairo"],
-      resources: [.copy("References")], swiftSettings: strict),
+      exclude: ["References"], swiftSettings: strict),
     .testTarget(
       name: "ToastTests", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
     .testTarget(

@@ -1,0 +1,80 @@
+import Testing
+import ToastKit
+
+struct EasingTests {
+  @Test(arguments: [Easing.linear, .easeOut, .easeInOut])
+  func curvesRunFromZeroToOneAndClamp(_ easing: Easing) {
+    #expect(easing(0) == 0)
+    #expect(easing(1) == 1)
+    #expect(easing(-3) == 0)
+    #expect(easing(7) == 1)
+    #expect(easing(.nan) == 1)
+    var previous = 0.0
+    for step in 1...100 {
+      let value = easing(Double(step) / 100)
+      #expect(value >= previous, "monotonic at \(step)")
+      previous = value
+    }
+  }
+
+  @Test func shapes() {
+    #expect(Easing.linear(0.25) == 0.25)
+    #expect(Easing.easeOut(0.5) == 0.875)
+    #expect(Easing.easeInOut(0.5) == 0.5)
+    #expect(Easing.easeInOut(0.25) == 0.0625)
+    #expect(Easing.easeOut(0.25) > 0.25, "fast start")
+  }
+}
+
+struct TimelineTests {
+  @Test func hudFadesInAndOutInAQuarterSecond() {
+    var timeline = Timeline(style: .hud, animated: true, shownAt: 10)
+    #expect(timeline.appearance(at: 10).opacity == 0)
+    #expect(timeline.appearance(at: 10.125).opacity == 0.5)
+    #expect(timeline.appearance(at: 10.25) == Appearance(opacity: 1, slide: 1, spinnerPhase: 0.25))
+    #expect(timeline.isMoving(at: 10.2))
+    #expect(!timeline.isMoving(at: 10.3))
+    #expect(timeline.restingAt == 10.25)
+    timeline.beginExit(at: 12)
+    #expect(timeline.isMoving(at: 12.1))
+    #expect(timeline.appearance(at: 12.125).opacity == 0.5)
+    #expect(timeline.finishedAt == 12.25)
+    #expect(timeline.isFinished(at: 12.25))
+    #expect(!timeline.isFinished(at: 12.2))
+  }
+
+  @Test func theBannerSlidesDownOverPointEightSecondsAndFadesOutInPointThree() {
+    var timeline = Timeline(style: .banner, animated: true, shownAt: 0)
+    #expect(timeline.appearance(at: 0).slide == 0)
+    #expect(timeline.appearance(at: 0.4).slide == 0.875)
+    #expect(timeline.appearance(at: 0.8).slide == 1)
+    #expect(timeline.entryDuration == 0.8)
+    timeline.beginExit(at: 1.3)
+    #expect(timeline.exitDuration == 0.3)
+    #expect(timeline.appearance(at: 1.6).opacity == 0)
+    #expect(timeline.appearance(at: 1.45).slide == 1, "it fades out in place")
+  }
+
+  @Test func anExitDuringTheEntryFadesFromWhereItWas() {
+    var timeline = Timeline(style: .hud, animated: true, shownAt: 0)
+    timeline.beginExit(at: 0.125)
+    #expect(timeline.appearance(at: 0.125).opacity == 0.5)
+    #expect(timeline.appearance(at: 0.25).opacity == 0.25)
+    timeline.beginExit(at: 5)
+    #expect(timeline.exitStartedAt == 0.125, "the first exit stands")
+  }
+
+  @Test func withoutAnimationEverythingIsInstant() {
+    var timeline = Timeline(style: .banner, animated: false, shownAt: 3)
+    #expect(timeline.appearance(at: 3) == Appearance(opacity: 1, slide: 1, spinnerPhase: 0))
+    #expect(!timeline.isMoving(at: 3))
+    timeline.beginExit(at: 4)
+    #expect(timeline.isFinished(at: 4))
+  }
+
+  @Test func theSpinnerTurnsOncePerSecond() {
+    let timeline = Timeline(style: .hud, animated: true, shownAt: 100)
+    #expect(timeline.appearance(at: 100.25).spinnerPhase == 0.25)
+    #expect(timeline.appearance(at: 103.5).spinnerPhase == 0.5)
+  }
+}

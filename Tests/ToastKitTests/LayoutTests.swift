@@ -1,0 +1,162 @@
+import Testing
+import ToastKit
+
+struct LayoutTests {
+  @Test func aShortHUDKeepsTheDesignSize() {
+    let layout = ToastLayout(toast: Toast("OK"), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.box.width == 160)
+    #expect(layout.box.height == 120)
+    #expect(layout.cornerRadius == 10)
+    #expect(layout.text.lineCount == 1)
+    #expect(!layout.text.isEllipsized)
+    // The surface adds room for the shadow on every side, and the box sits in its middle.
+    #expect(layout.surfaceWidth == 160 + 24)
+    #expect(layout.surfaceHeight == 120 + 24)
+    #expect(layout.box.x == 12 && layout.box.y == 12)
+    #expect(layout.spinner == nil && layout.progressBar == nil)
+  }
+
+  @Test func theHUDGrowsWithTheTextUpToFortyPercentOfTheOutput() {
+    let medium = ToastLayout(
+      toast: Toast("A message of moderate length"), outputWidth: 1280, outputHeight: 720)
+    #expect(medium.box.width > 160)
+    #expect(medium.box.width < 512)
+    #expect(medium.text.lineCount == 1)
+    let long = ToastLayout(
+      toast: Toast(String(repeating: "word ", count: 200)), outputWidth: 1280, outputHeight: 720)
+    #expect(long.box.width == 512)
+    #expect(long.text.lineCount == 3)
+    #expect(long.text.isEllipsized)
+    // On a narrow output the box still has the design's minimum width.
+    let narrow = ToastLayout(toast: Toast("Hello there"), outputWidth: 300, outputHeight: 600)
+    #expect(narrow.box.width == 160)
+  }
+
+  @Test func wrappingBreaksAtWordsAndInsideCJK() {
+    let words = ToastLayout(
+      toast: Toast("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda"),
+      outputWidth: 400, outputHeight: 400)
+    #expect(words.text.lineCount > 1)
+    #expect(words.text.width <= words.text.wrapWidth)
+    // No spaces at all: CJK still wraps, between characters.
+    let cjk = ToastLayout(
+      toast: Toast(String(repeating: "漢字", count: 30)), outputWidth: 400, outputHeight: 400)
+    #expect(cjk.text.lineCount == 3)
+    #expect(cjk.text.width <= cjk.text.wrapWidth)
+  }
+
+  @Test func manyShortLinesStillEndAtThree() {
+    let layout = ToastLayout(
+      toast: Toast("one\ntwo\nthree\nfour\nfive"), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.text.lineCount <= 3)
+  }
+
+  @Test func spinnerSitsAboveTheTextAndProgressBelow() throws {
+    var toast = Toast("Copying", showsSpinner: true)
+    toast.progress = 0.5
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let spinner = try #require(layout.spinner)
+    let bar = try #require(layout.progressBar)
+    #expect(spinner.width == 37 && spinner.height == 37)
+    #expect(spinner.midX == layout.box.midX)
+    #expect(spinner.y + spinner.height <= layout.textOrigin.y)
+    #expect(layout.textOrigin.y + layout.text.height <= bar.y)
+    #expect(bar.y + bar.height <= layout.box.y + layout.box.height - 10)
+    #expect(layout.box.contains(x: spinner.x, y: spinner.y))
+  }
+
+  @Test func offsetMovesTheBoxInsideALargerSurfaceAndStaysOnTheOutput() {
+    var toast = Toast("Here")
+    toast.offset = .init(x: 100, y: -40)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    #expect(layout.surfaceWidth == 184 + 200)
+    #expect(layout.surfaceHeight == 144 + 80)
+    // Centre of the surface plus the offset.
+    #expect(layout.box.midX == Double(layout.surfaceWidth) / 2 + 100)
+    #expect(layout.box.midY == Double(layout.surfaceHeight) / 2 - 40)
+    toast.offset = .init(x: 9000, y: 0)
+    let clamped = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    #expect(clamped.surfaceWidth <= 1280)
+  }
+
+  @Test func aModalHUDFillsTheConfiguredSurface() {
+    var toast = Toast("Wait")
+    toast.isModal = true
+    let layout = ToastLayout(
+      toast: toast, outputWidth: 1280, outputHeight: 720, surfaceSize: (1280, 720))
+    #expect(layout.coversOutput)
+    #expect(layout.surfaceWidth == 1280 && layout.surfaceHeight == 720)
+    #expect(layout.box.midX == 640 && layout.box.midY == 360)
+  }
+
+  @Test func theBannerPillFitsItsText() {
+    let short = ToastLayout(
+      toast: Toast("Hi", style: .banner), outputWidth: 1280, outputHeight: 720)
+    #expect(short.box.width == 120, "at least 100 + 20")
+    #expect(short.box.height == 40)
+    #expect(short.cornerRadius == 20)
+    #expect(short.box.y == 10)
+    let long = ToastLayout(
+      toast: Toast("Your files were copied to the backup disk", style: .banner),
+      outputWidth: 1280, outputHeight: 720)
+    #expect(long.box.width == (long.text.width + 20).rounded(.up))
+    let huge = ToastLayout(
+      toast: Toast(String(repeating: "wide ", count: 400), style: .banner), outputWidth: 800,
+      outputHeight: 600)
+    #expect(huge.box.width == 800 - 32, "the output width minus margins")
+    #expect(huge.text.lineCount == 1)
+    #expect(huge.text.isEllipsized)
+  }
+
+  @Test func theBannerBoxSlidesFiftyPixels() {
+    let layout = ToastLayout(
+      toast: Toast("Hi", style: .banner), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.box(at: Appearance(opacity: 1, slide: 0), style: .banner).y == -40)
+    #expect(layout.box(at: Appearance(opacity: 1, slide: 1), style: .banner).y == 10)
+    #expect(layout.box(at: Appearance(opacity: 1, slide: 0), style: .hud).y == 10)
+  }
+}
+
+struct TextTests {
+  @Test func hugeMessagesAreCut() {
+    let text = String(repeating: "x", count: 100_000)
+    let cut = TextBlock.truncated(text)
+    #expect(cut.unicodeScalars.count == TextBlock.maximumLength + 1)
+    #expect(cut.hasSuffix("…"))
+    #expect(TextBlock.truncated("short") == "short")
+    let layout = ToastLayout(toast: Toast(text), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.text.lineCount == 3)
+  }
+
+  @Test func markupIsCheckedAndBadMarkupShowsAsText() {
+    #expect(TextBlock.markupError("<b>bold</b> and <i>italic</i>") == nil)
+    #expect(TextBlock.markupError("<b>unclosed") != nil)
+    var toast = Toast("<b>unclosed")
+    toast.isMarkup = true
+    let literal = ToastLayout(toast: Toast("<b>unclosed"), outputWidth: 1280, outputHeight: 720)
+    let fallback = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    #expect(fallback.text.width == literal.text.width)
+    toast.text = "<b>bold</b>"
+    let bold = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    #expect(bold.text.width < literal.text.width, "tags are not shown")
+  }
+
+  @Test func replacementCharactersFromBadUTF8AreDrawn() {
+    let bytes: [UInt8] = [0x48, 0x69, 0xff, 0xfe, 0x21]
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(text.unicodeScalars.contains("\u{FFFD}"))
+    let layout = ToastLayout(toast: Toast(text), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.text.lineCount == 1)
+    #expect(layout.text.width > 0)
+  }
+}
+
+struct ColorTests {
+  @Test func hexColours() {
+    #expect(Toast.Color(hex: "#ff0000") == Toast.Color(red: 1, green: 0, blue: 0, alpha: 1))
+    #expect(Toast.Color(hex: "00ff0080")?.alpha == Double(0x80) / 255)
+    #expect(Toast.Color(hex: "#12345") == nil)
+    #expect(Toast.Color(hex: "#gg0000") == nil)
+    #expect(Toast.Color(hex: "") == nil)
+  }
+}

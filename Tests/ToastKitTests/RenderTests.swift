@@ -1,0 +1,96 @@
+import Glibc
+import Testing
+import ToastKit
+
+/// Offscreen renders compared with reference PNGs in References/.
+///
+/// After an intended change to the drawing, rewrite the references with
+/// `UPDATE_REFERENCES=1 swift test --filter RenderTests` and look at them.
+struct RenderTests {
+  static let directory: String = {
+    let file = #filePath
+    return String(file[..<file.lastIndex(of: "/")!]) + "/References"
+  }()
+
+  static func spinnerAndProgress() -> Toast {
+    var toast = Toast("Copying files…", showsSpinner: true)
+    toast.progress = 0.35
+    return toast
+  }
+
+  static func colored() -> Toast {
+    var toast = Toast("<b>Custom</b> <i>colours</i>")
+    toast.isMarkup = true
+    toast.background = Toast.Color(hex: "#aa2233dd")
+    toast.foreground = Toast.Color(hex: "#ffee88")
+    toast.font = "Serif 14"
+    return toast
+  }
+
+  static let cases: [(name: String, toast: Toast, scale: Int, appearance: Appearance)] = [
+    ("hud", Toast("Volume 40%"), 1, .resting),
+    (
+      "hud-spinner-progress", spinnerAndProgress(), 1,
+      Appearance(opacity: 1, slide: 1, spinnerPhase: 0.25)
+    ),
+    ("hud-scale2", Toast("Sharp at 2x"), 2, .resting),
+    (
+      "hud-long", Toast(String(repeating: "A long message wraps and ends. ", count: 12)), 1,
+      .resting
+    ),
+    ("hud-fading", Toast("Half"), 1, Appearance(opacity: 0.5, slide: 1)),
+    ("hud-colored", colored(), 1, .resting),
+    ("banner", Toast("Saved to ~/Documents", style: .banner), 1, .resting),
+    ("banner-sliding", Toast("Saved", style: .banner), 1, Appearance(opacity: 0.6, slide: 0.5)),
+    ("banner-scale2", Toast("Sharp banner", style: .banner), 2, .resting),
+  ]
+
+  @Test(arguments: cases.map(\.name))
+  func renderMatchesTheReference(_ name: String) throws {
+    let spec = try #require(Self.cases.first { $0.name == name })
+    let image = OffscreenImage.render(spec.toast, scale: spec.scale, appearance: spec.appearance)
+    let path = "\(Self.directory)/\(name).png"
+    if getenv("UPDATE_REFERENCES") != nil {
+      mkdir(Self.directory, 0o755)
+      #expect(image.writePNG(to: path))
+      return
+    }
+    let reference = try #require(
+      OffscreenImage(png: path), "missing \(path): run with UPDATE_REFERENCES=1")
+    #expect(reference.width == image.width && reference.height == image.height)
+    guard reference.width == image.width && reference.height == image.height else { return }
+    var differing = 0
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let a = image.pixel(x: x, y: y)
+        let b = reference.pixel(x: x, y: y)
+        let delta = [
+          abs(Int(a.alpha) - Int(b.alpha)), abs(Int(a.red) - Int(b.red)),
+          abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)),
+        ].max()!
+        if delta > 8 { differing += 1 }
+      }
+    }
+    #expect(
+      differing <= image.width * image.height / 200,
+      "\(differing) of \(image.width * image.height) pixels differ from \(path)")
+  }
+
+  @Test func aRenderIsNotEmptyAndNotJustTheBox() {
+    let image = OffscreenImage.render(Toast("Text"))
+    let layout = ToastLayout(toast: Toast("Text"), outputWidth: 1280, outputHeight: 720)
+    // Outside the box's shadow: transparent. In a corner of the box: the box colour.
+    #expect(image.pixel(x: 0, y: 0).alpha == 0)
+    let corner = image.pixel(x: Int(layout.box.x) + 12, y: Int(layout.box.y) + 12)
+    #expect(corner.alpha == 128)
+    // Somewhere in the middle: white text.
+    var white = 0
+    for y in Int(layout.box.y)..<Int(layout.box.y + layout.box.height) {
+      for x in Int(layout.box.x)..<Int(layout.box.x + layout.box.width)
+      where image.pixel(x: x, y: y).red > 200 {
+        white += 1
+      }
+    }
+    #expect(white > 30)
+  }
+}
