@@ -34,6 +34,10 @@ final class ToastSurface {
   private var exitOutcome: ToastOutcome?
   private var safetyTimer: EventLoop.Token?
   private(set) var isGone = false
+  /// What the last frame showed, to damage only what changed.
+  private var lastFrame: (appearance: Appearance, content: Int, width: Int32, height: Int32)?
+  /// Bumped whenever the toast or its layout changes.
+  private var contentVersion = 0
   /// How many frames were committed (for tests and benchmarks).
   private(set) var committedFrames = 0
   /// Called once when the toast is gone, with how it ended.
@@ -146,6 +150,7 @@ final class ToastSurface {
       layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
     }
     if old.box != layout.box { updateInputRegion() }
+    contentVersion += 1
     needsDraw = true
   }
 
@@ -272,10 +277,30 @@ final class ToastSurface {
     }
     try? surface.setBufferScale(Int32(scale))
     buffer.attach(to: surface)
-    try? surface.damageBuffer(x: 0, y: 0, width: buffer.width, height: buffer.height)
+    let damage = changedArea(appearance: appearance, buffer: buffer, scale: scale)
+    try? surface.damageBuffer(x: damage.x, y: damage.y, width: damage.width, height: damage.height)
+    lastFrame = (appearance, contentVersion, buffer.width, buffer.height)
     surface.commit()
     committedFrames += 1
     if committedFrames == 1 { onFirstFrame?() }
+  }
+
+  /// The part of the buffer that differs from the last frame: only the spinner
+  /// while nothing else moves, otherwise everything.
+  private func changedArea(appearance: Appearance, buffer: ShmBuffer, scale: Int)
+    -> (x: Int32, y: Int32, width: Int32, height: Int32)
+  {
+    if let last = lastFrame, let spinner = layout.spinner, last.content == contentVersion,
+      last.width == buffer.width, last.height == buffer.height,
+      last.appearance.opacity == appearance.opacity, last.appearance.slide == appearance.slide
+    {
+      let s = Double(scale)
+      return (
+        Int32((spinner.x * s).rounded(.down)) - 1, Int32((spinner.y * s).rounded(.down)) - 1,
+        Int32((spinner.width * s).rounded(.up)) + 2, Int32((spinner.height * s).rounded(.up)) + 2
+      )
+    }
+    return (0, 0, buffer.width, buffer.height)
   }
 
   private func finish(_ outcome: ToastOutcome) {

@@ -199,4 +199,31 @@ struct HUDTests {
     try desk.input.click(x: 50, y: 50)
     #expect(command.wait(timeout: 5) == 2)
   }
+
+  @Test func onAScaleTwoOutputTheHUDIsDrawnAtFullResolution() throws {
+    let desk = try Desk()
+    try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "2"])
+    let command = try desk.run(["--no-animation", "--timeout", "0", "Crisp"])
+    // The output is 640x360 logical: the 160x120 box is 320x240 pixels, centred.
+    let box = Box(x: 480, y: 240, width: 320, height: 240)
+    let shot = try #require(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
+    command.terminate()
+    // The pixels are the scale-2 rendering itself, not an enlarged scale-1 one.
+    let reference = composited(
+      Toast("Crisp"), over: HeadlessSway.background, outputWidth: 640, outputHeight: 360,
+      scale: 2)
+    let layout = ToastLayout(toast: Toast("Crisp"), outputWidth: 640, outputHeight: 360)
+    let origin = (x: box.x - Int(layout.box.x) * 2, y: box.y - Int(layout.box.y) * 2)
+    var mismatches = 0
+    for y in box.y..<(box.y + box.height) {
+      for x in box.x..<(box.x + box.width)
+      where !shot.pixel(x: x, y: y).isClose(
+        to: reference.blend(x - origin.x, y - origin.y), tolerance: 6)
+      {
+        mismatches += 1
+      }
+    }
+    #expect(mismatches < box.width * box.height / 100, "\(mismatches) pixels differ")
+  }
 }

@@ -88,4 +88,30 @@ struct PresenterTests {
     }
     #expect(filled, "the bar filled past 60%")
   }
+
+  /// Runs the presenter's loop for `seconds` and returns how often it woke up.
+  static func wakeUps(of presenter: ToastPresenter, during seconds: Double) throws -> Int {
+    let before = presenter.eventLoop.wakeUps
+    var done = false
+    presenter.eventLoop.addTimer(after: seconds) { done = true }
+    while !done { try presenter.dispatch() }
+    return presenter.eventLoop.wakeUps - before
+  }
+
+  @Test func aStillToastSleepsAndASpinnerDrivesFrames() throws {
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var still = Toast("Still", timeout: 0)
+    still.isAnimated = false
+    presenter.show(still)
+    _ = try waitUntil {
+      try presenter.dispatch(timeout: 0.05)
+      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
+    // Nothing moves: only the timer that ends the wait wakes the loop.
+    #expect(try Self.wakeUps(of: presenter, during: 0.5) <= 2)
+    presenter.update { $0.showsSpinner = true }
+    // The spinner turns: frame callbacks wake the loop many times a second.
+    #expect(try Self.wakeUps(of: presenter, during: 0.5) >= 10)
+  }
 }
