@@ -49,10 +49,12 @@ func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> RGB {
 
 /// An offscreen rendering of a toast composited over an opaque colour, as the
 /// compositor would show it at rest, in screen-pixel form.
-func composited(_ toast: Toast, over background: RGB) -> (
-  image: OffscreenImage, blend: (Int, Int) -> RGB
-) {
-  let image = OffscreenImage.render(toast)
+func composited(
+  _ toast: Toast, over background: RGB, outputWidth: Int = 1280, outputHeight: Int = 720,
+  scale: Int = 1
+) -> (image: OffscreenImage, blend: (Int, Int) -> RGB) {
+  let image = OffscreenImage.render(
+    toast, outputWidth: outputWidth, outputHeight: outputHeight, scale: scale)
   return (
     image,
     { x, y in
