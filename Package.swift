@@ -49,7 +49,7 @@ let package = Package(
       name: "TestSupport", dependencies: ["Wayland", "CWaylandClient", "CXkbCommon"],
       swiftSettings: strict),
     .executableTarget(
-      name: "wl-toast-demo", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
+      name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
 
     .testTarget(
       name: "ScannerTests", dependencies: ["WaylandScanner"],

@@ -1,8 +1,8 @@
-// wl-toast-demo: shows a surface on the user's compositor (WAYLAND_DISPLAY) or on
-// an embedded headless sway, saves a screenshot and prints its path.
+// wl-toast-demo: shows a HUD and a banner on the user's compositor (WAYLAND_DISPLAY)
+// or on an embedded headless sway, saves a screenshot of each and prints the paths.
 import Glibc
 import TestSupport
-import Wayland
+import ToastKit
 
 nonisolated(unsafe) var headless: HeadlessSway?
 
@@ -27,24 +27,38 @@ if let name = getenv("WAYLAND_DISPLAY").map({ String(cString: $0) }), !name.isEm
   print("No WAYLAND_DISPLAY: showing the demo on an embedded headless sway.")
 }
 
+var cwd = [CChar](repeating: 0, count: Int(PATH_MAX))
+let directory = (getcwd(&cwd, cwd.count).map { String(cString: $0) } ?? "/tmp") + "/out"
+mkdir(directory, 0o755)
+
+/// Runs the presenter's loop for `seconds` (animations keep running meanwhile).
+func wait(_ presenter: ToastPresenter, _ seconds: Double) throws {
+  var done = false
+  presenter.eventLoop.addTimer(after: seconds) { done = true }
+  while !done { try presenter.dispatch() }
+}
+
 do {
-  let surface = try ColorSurface(
-    socketPath: socket, width: 200, height: 100, argb: 0xffcc_3322, layer: .overlay)
-  guard try surface.pump(until: { surface.isMapped }) else { fail("the surface was not mapped") }
-  var cwd = [CChar](repeating: 0, count: Int(PATH_MAX))
-  let directory = (getcwd(&cwd, cwd.count).map { String(cString: $0) } ?? "/tmp") + "/out"
-  mkdir(directory, 0o755)
-  let path = directory + "/demo.png"
-  try Image.savePNG(socketPath: socket, to: path)
-  print("Screenshot: \(path)")
-  if headless == nil {
-    // Leave it on screen for a moment, sleeping in the event loop.
-    let loop = try EventLoop(display: surface.display)
-    var done = false
-    loop.addTimer(after: 3) { done = true }
-    try loop.run(until: { done })
-  }
-  surface.unmap()
+  let presenter = try ToastPresenter(display: socket)
+  var hud = Toast("Copying photos…", timeout: 0, showsSpinner: true)
+  hud.progress = 0.4
+  presenter.show(hud)
+  try wait(presenter, 0.5)
+  presenter.update { $0.progress = 0.7 }
+  try wait(presenter, 0.2)
+  let hudPath = directory + "/hud.png"
+  try Image.savePNG(socketPath: socket, to: hudPath)
+  print("HUD screenshot: \(hudPath)")
+  if headless == nil { try wait(presenter, 2) }
+
+  presenter.show(Toast("Saved to ~/Photos", style: .banner, timeout: 0))
+  try wait(presenter, 1)
+  let bannerPath = directory + "/banner.png"
+  try Image.savePNG(socketPath: socket, to: bannerPath)
+  print("Banner screenshot: \(bannerPath)")
+  if headless == nil { try wait(presenter, 2) }
+  presenter.hide()
+  _ = try presenter.runUntilHidden()
 } catch {
   fail("\(error)")
 }
