@@ -1,0 +1,103 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastKit
+
+/// The `wl-toast` command's contract: exit codes and one-line errors.
+@Suite(.serialized)
+struct CommandTests {
+  /// Runs wl-toast to completion with an environment; returns status and stderr.
+  static func run(_ arguments: [String], environment: [String: String]) throws -> (
+    status: Int32, stderr: String
+  ) {
+    let log = "/tmp/wl-toast-command-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
+    defer { unlink(log) }
+    let child = try ChildProcess(
+      [builtProduct("wl-toast")] + arguments, environment: environment, logPath: log)
+    let status = try #require(child.wait(timeout: 10), "wl-toast did not finish")
+    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    return (status, output)
+  }
+
+  @Test func usageErrorsExitSixtyFourWithOneLineNamingTheFlag() throws {
+    for (arguments, flag) in [
+      (["--timeout", "-1", "x"], "--timeout"), (["--progress", "150", "x"], "--progress"),
+      (["--background", "#12345", "x"], "--background"), (["--style", "toast", "x"], "--style"),
+      (["--bogus", "x"], "--bogus"),
+    ] {
+      let result = try Self.run(arguments, environment: currentEnvironment())
+      #expect(result.status == 64, "\(arguments)")
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.first?.hasPrefix("wl-toast: ") == true)
+      #expect(lines.first?.contains(flag) == true, "\(result.stderr)")
+    }
+  }
+
+  @Test func invalidMarkupIsAUsageError() throws {
+    let result = try Self.run(["--markup", "<b>open"], environment: currentEnvironment())
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("--markup"))
+  }
+
+  @Test func helpAndVersionNeedNoCompositor() throws {
+    var environment = currentEnvironment()
+    environment.removeValue(forKey: "WAYLAND_DISPLAY")
+    #expect(try Self.run(["--help"], environment: environment).status == 0)
+    #expect(try Self.run(["--version"], environment: environment).status == 0)
+  }
+
+  @Test func noCompositorIsAnErrorNamingTheDisplay() throws {
+    var environment = currentEnvironment()
+    environment["WAYLAND_DISPLAY"] = "/tmp/wl-toast-nothing-here"
+    let result = try Self.run(["Hello"], environment: environment)
+    #expect(result.status == 1)
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(result.stderr.contains("/tmp/wl-toast-nothing-here"))
+  }
+
+  @Test func aCompositorWithoutLayerShellIsAnErrorNamingIt() throws {
+    let weston = try HeadlessWeston()
+    var environment = currentEnvironment()
+    environment["WAYLAND_DISPLAY"] = weston.socketPath
+    let result = try Self.run(["Hello"], environment: environment)
+    #expect(result.status == 1)
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(result.stderr.contains("zwlr_layer_shell_v1"))
+  }
+
+  @Test func invalidUTF8AndHugeMessagesAreShownNotFatal() throws {
+    let sway = try HeadlessSway()
+    let tool = builtProduct("wl-toast")
+    // Bytes that are not UTF-8, straight from a shell.
+    let bad = try runCommand(
+      [
+        "sh", "-c", "exec \"$0\" --no-animation --timeout 0.1 \"$(printf 'bad \\377\\376 bytes')\"",
+        tool,
+      ],
+      environment: sway.clientEnvironment)
+    #expect(bad.status == 0)
+    let huge = String(repeating: "Big message ", count: 8_000)
+    let result = try Self.run(
+      ["--no-animation", "--timeout", "0.1", huge], environment: sway.clientEnvironment)
+    #expect(result.status == 0)
+  }
+
+  @Test func aSignalRemovesTheToastAndExitsZero() throws {
+    let desk = try Desk()
+    let command = try desk.run(["--no-animation", "--timeout", "0", "Until killed"])
+    let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
+    kill(command.pid, SIGTERM)
+    #expect(command.wait(timeout: 5) == 0)
+    #expect(try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == nil)
+  }
+
+  @Test func escapeDismissesATapToastThatHasFocus() throws {
+    let desk = try Desk()
+    let command = try desk.run(["--no-animation", "--timeout", "0", "--dismiss", "tap", "Esc"])
+    let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
+    try desk.input.press(keysym: 0xff1b)
+    #expect(command.wait(timeout: 5) == 2)
+  }
+}
