@@ -14,7 +14,9 @@ TEST_PACKAGES = sway swaybg grim weston xkb-data fonts-dejavu-core fonts-noto-cj
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build lint test demo clean
+PREFIX ?= /usr/local
+
+.PHONY: all deps build lint test demo install clean
 
 all: build
 
@@ -43,6 +45,11 @@ test: deps lint
 demo: deps
 	$(SWIFT) build --product wl-toast-demo
 	$$($(SWIFT) build --show-bin-path)/wl-toast-demo
+
+install: deps
+	$(SWIFT) build -c release --product wl-toast
+	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" "$(DESTDIR)$(PREFIX)/bin/wl-toast"
+	install -D -m 644 man/wl-toast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast.1"
 
 clean:
 	rm -rf .build out
