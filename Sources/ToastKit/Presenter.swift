@@ -74,6 +74,9 @@ public final class ToastPresenter {
   /// Whether a toast is on screen (or still fading out).
   public var isPresenting: Bool { current.map { !$0.isGone } ?? false }
 
+  /// How many frames the toast on screen has committed so far (for tests and benchmarks).
+  public var framesCommitted: Int { current?.committedFrames ?? 0 }
+
   /// The toast on screen, if any.
   public var toast: Toast? { isPresenting ? current?.toast : nil }
 
