@@ -41,13 +41,16 @@ struct BannerTests {
       return rows == 10...49
     }
     #expect(rested, "rests 10 px below the top edge, 40 px high: \(String(describing: rows))")
+    // Fully opaque, the pill is exactly its design colour from edge to edge.
     let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
-    let box = try #require(
-      try desk.screenshot {
-        try? presenter.dispatch(timeout: 0.02)
-        return $0.boundingBox(of: pill, tolerance: 3) != nil
-      }?.boundingBox(of: pill, tolerance: 3))
-    #expect(box.x == 580 && box.width == 120, "fitted to the text: \(box)")
+    let resting = Box(x: 580, y: 10, width: 120, height: 40)
+    var box: Box?
+    let opaque = try waitUntil(timeout: 5) {
+      try presenter.dispatch(timeout: 0.02)
+      box = try desk.sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
+      return box == resting
+    }
+    #expect(opaque, "fitted to the text: \(String(describing: box))")
   }
 
   @Test func theBannerSitsBelowABarThatReservesSpace() throws {
