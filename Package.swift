@@ -17,6 +17,7 @@ let package = Package(
       name: "CWaylandClient",
       linkerSettings: [.linkedLibrary("wayland-client")]
     ),
+    .target(name: "CSystem"),
     .systemLibrary(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(
@@ -40,7 +41,8 @@ let package = Package(
       name: "ToastKit", dependencies: ["Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon"],
       swiftSettings: strict),
     // The command: argument parsing (a library, for tests) and main.
-    .target(name: "ToastCommand", dependencies: ["ToastKit"], swiftSettings: strict),
+    .target(
+      name: "ToastCommand", dependencies: ["ToastKit", "Wayland", "CSystem"], swiftSettings: strict),
     .executableTarget(
       name: "wl-toast", dependencies: ["ToastCommand", "ToastKit"], swiftSettings: strict),
 
@@ -58,7 +60,8 @@ let package = Package(
       name: "ToastKitTests", dependencies: ["ToastKit", "ToastCommand", "CPangoCairo"],
       exclude: ["References"], swiftSettings: strict),
     .testTarget(
-      name: "ToastTests", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
+      name: "ToastTests", dependencies: ["ToastKit", "ToastCommand", "TestSupport"],
+      swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
   ]

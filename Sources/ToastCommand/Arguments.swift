@@ -1,9 +1,41 @@
 import ToastKit
 
+/// How the command hands a toast over and what it waits for.
+public struct ShowOptions: Equatable, Sendable {
+  /// The tag: one toast per tag, updated in place by later commands.
+  public var tag: String
+  /// Stay until the toast is gone and exit with its outcome.
+  public var wait: Bool
+  /// Also print the outcome (`expired`, `hidden`, `dismissed`, `replaced`); implies ``wait``.
+  public var printOutcome: Bool
+  /// Read standard input: each line updates the toast.
+  public var follow: Bool
+  /// How long an owner with no toast left stays, in seconds.
+  public var linger: Double
+
+  /// The defaults: tag `default`, no waiting, no following, a one-second linger.
+  public init(
+    tag: String = "default", wait: Bool = false, printOutcome: Bool = false, follow: Bool = false,
+    linger: Double = 1
+  ) {
+    self.tag = tag
+    self.wait = wait
+    self.printOutcome = printOutcome
+    self.follow = follow
+    self.linger = linger
+  }
+}
+
 /// What a `wl-toast` command line asks for.
 public enum Invocation: Equatable, Sendable {
-  /// Show this toast.
-  case show(Toast)
+  /// Show this toast (or update the one with the same tag).
+  case show(Toast, ShowOptions)
+  /// Hide the toast with a tag, at once or after some seconds (`wl-toast hide`).
+  case hide(tag: String, after: Double?)
+  /// Report whether a toast with a tag is showing (`wl-toast status`).
+  case status(tag: String)
+  /// Show sway's binding mode (and optionally workspace changes) as toasts (`wl-toast watch sway`).
+  case watchSway(workspaces: Bool)
   /// Print ``usageText`` and exit with ``ExitCode/success``.
   case help
   /// Print ``versionText`` and exit with ``ExitCode/success``.
@@ -34,6 +66,8 @@ public enum ExitCode {
   public static let error: Int32 = 1
   /// The user dismissed the toast (see `--dismiss tap`).
   public static let dismissed: Int32 = 2
+  /// A newer toast with the same tag replaced it (with `--wait`).
+  public static let replaced: Int32 = 3
   /// The command line was wrong (`EX_USAGE`).
   public static let usage: Int32 = 64
 }
@@ -47,6 +81,9 @@ public let versionText = "wl-toast 0.1.0"
 /// What `wl-toast --help` prints: the synopsis, every option and the exit statuses.
 public let usageText = """
   Usage: wl-toast [OPTIONS] MESSAGE...
+         wl-toast hide [--tag NAME] [--after SECONDS]
+         wl-toast status [--tag NAME]
+         wl-toast watch sway [--workspaces]
 
   Show MESSAGE in a toast on a Wayland compositor with layer-shell (sway, river,
   Hyprland). The words of MESSAGE are joined with single spaces; a message of
@@ -67,6 +104,14 @@ public let usageText = """
     --font "FAMILY SIZE"      the Pango font, e.g. "Sans Bold 15"
     --background #RRGGBB[AA]  the colour of the box
     --foreground #RRGGBB[AA]  the colour of the text (default: white)
+    --tag NAME                one toast per tag: later commands update it in place
+    --wait                    stay until the toast is gone; exit with its outcome
+    --print-outcome           with --wait, print expired|hidden|dismissed|replaced
+    --follow                  read standard input: each line updates the toast
+                              (plain text, or JSON with text, progress, style,
+                              spinner, timeout)
+    --linger SECONDS          keep the background owner this long after its
+                              last toast (0 to 60, default 1)
     -h, --help                print this help and exit
     -V, --version             print the version and exit
 
@@ -75,10 +120,17 @@ public let usageText = """
   anywhere before '--'; every argument after '--' is part of MESSAGE. A toast
   stays 2 s (hud) or 0.5 s (banner) unless --timeout says otherwise.
 
+  The first command for a tag shows the toast from a background owner and
+  returns once its first frame is on screen; later ones hand their content to
+  that owner and return at once. 'hide' exits 0 even when nothing showed;
+  'status' prints the toast as JSON and exits 0, or exits 1 when none shows.
+  To show the word "hide" itself, write: wl-toast -- hide
+
   Exit status:
-    0   the toast expired or was hidden
+    0   the toast expired or was hidden (or: handed over, without --wait)
     1   an error, such as no Wayland compositor
     2   the user dismissed the toast
+    3   a newer toast with the same tag replaced it (with --wait)
     64  a usage error
   """
 
@@ -90,7 +142,14 @@ public let usageText = """
 /// first mistake found.
 public func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
   if let request = helpOrVersion(in: arguments) { return .success(request) }
-  return Result { () throws(UsageError) in try parseToast(arguments) }
+  return Result { () throws(UsageError) in
+    switch arguments.first {
+    case "hide": try parseHide(Array(arguments.dropFirst()))
+    case "status": try parseStatus(Array(arguments.dropFirst()))
+    case "watch": try parseWatch(Array(arguments.dropFirst()))
+    default: try parseToast(arguments)
+    }
+  }
 }
 
 // MARK: - Options
@@ -109,6 +168,13 @@ private enum Option: String {
   case font = "--font"
   case background = "--background"
   case foreground = "--foreground"
+  case tag = "--tag"
+  case wait = "--wait"
+  case printOutcome = "--print-outcome"
+  case follow = "--follow"
+  case linger = "--linger"
+  case after = "--after"
+  case workspaces = "--workspaces"
   case help = "--help"
   case version = "--version"
 
@@ -122,7 +188,11 @@ private enum Option: String {
     case .dismiss: "tap|none"
     case .font: "FAMILY SIZE"
     case .background, .foreground: "#RRGGBB[AA]"
-    case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version: nil
+    case .tag: "NAME"
+    case .linger, .after: "SECONDS"
+    case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .wait, .printOutcome,
+      .follow, .workspaces:
+      nil
     }
   }
 }
@@ -187,6 +257,7 @@ private func helpOrVersion(in arguments: [String]) -> Invocation? {
 
 private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation {
   var toast = Toast("")
+  var options = ShowOptions()
   var words: [String] = []
   var index = arguments.startIndex
   while index < arguments.endIndex {
@@ -208,6 +279,12 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
         switch option {
         case .help: return .help
         case .version: return .version
+        case .wait: options.wait = true
+        case .printOutcome:
+          options.printOutcome = true
+          options.wait = true
+        case .follow: options.follow = true
+        case .workspaces: throw UsageError("--workspaces belongs to 'wl-toast watch sway'")
         default: setFlag(option, of: &toast)
         }
         continue
@@ -221,19 +298,122 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
       } else {
         throw UsageError("\(option.rawValue): missing value (\(valueName))")
       }
-      try setValue(value, of: option, in: &toast)
+      switch option {
+      case .tag: options.tag = try tagValue(value)
+      case .linger: options.linger = try seconds(value, of: option, maximum: 60)
+      case .after: throw UsageError("--after belongs to 'wl-toast hide'")
+      default: try setValue(value, of: option, in: &toast)
+      }
     }
   }
 
   let text = words.joined(separator: " ")
-  if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil {
+  if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
+    && !options.follow
+  {
     throw UsageError("missing MESSAGE (needed unless --spinner or --progress is given)")
   }
   if toast.dimsBackground && !toast.isModal {
     throw UsageError("--dim needs --modal")
   }
   toast.text = truncated(text, toScalars: maximumMessageScalars)
-  return .show(toast)
+  return .show(toast, options)
+}
+
+/// Parses the options of a subcommand: only those in `allowed`, no message words.
+private func parseSubcommand(
+  _ name: String, _ arguments: [String], allowed: Set<Option>,
+  words maximumWords: Int = 0
+) throws(UsageError) -> (values: [Option: String], flags: Set<Option>, words: [String]) {
+  var values: [Option: String] = [:]
+  var flags: Set<Option> = []
+  var words: [String] = []
+  var index = arguments.startIndex
+  while index < arguments.endIndex {
+    let argument = arguments[index]
+    index += 1
+    switch classify(argument) {
+    case .endOfOptions:
+      words += arguments[index...]
+      index = arguments.endIndex
+    case .word(let word):
+      words.append(word)
+    case .unknown(let option):
+      throw UsageError("\(name): unknown option \(quoted(option))")
+    case .option(let option, let inlineValue):
+      guard allowed.contains(option) else {
+        throw UsageError("\(name): \(option.rawValue) does not apply here")
+      }
+      guard let valueName = option.valueName else {
+        if let inlineValue {
+          throw UsageError("\(option.rawValue): takes no value, got \(quoted(inlineValue))")
+        }
+        flags.insert(option)
+        continue
+      }
+      if let inlineValue {
+        values[option] = inlineValue
+      } else if index < arguments.endIndex {
+        values[option] = arguments[index]
+        index += 1
+      } else {
+        throw UsageError("\(option.rawValue): missing value (\(valueName))")
+      }
+    }
+  }
+  if words.count > maximumWords {
+    throw UsageError("\(name): unexpected argument \(quoted(words[maximumWords]))")
+  }
+  return (values, flags, words)
+}
+
+private func parseHide(_ arguments: [String]) throws(UsageError) -> Invocation {
+  let parsed = try parseSubcommand("hide", arguments, allowed: [.tag, .after])
+  let tag = try parsed.values[.tag].map { (value) throws(UsageError) in try tagValue(value) }
+  let after = try parsed.values[.after].map { (value) throws(UsageError) in
+    try seconds(value, of: .after, maximum: 86_400)
+  }
+  return .hide(tag: tag ?? "default", after: after)
+}
+
+private func parseStatus(_ arguments: [String]) throws(UsageError) -> Invocation {
+  let parsed = try parseSubcommand("status", arguments, allowed: [.tag])
+  let tag = try parsed.values[.tag].map { (value) throws(UsageError) in try tagValue(value) }
+  return .status(tag: tag ?? "default")
+}
+
+private func parseWatch(_ arguments: [String]) throws(UsageError) -> Invocation {
+  let parsed = try parseSubcommand("watch", arguments, allowed: [.workspaces], words: 1)
+  guard parsed.words == ["sway"] else {
+    throw UsageError("watch: expected 'sway', got \(quoted(parsed.words.first ?? ""))")
+  }
+  return .watchSway(workspaces: parsed.flags.contains(.workspaces))
+}
+
+/// A tag: 1 to 64 printable characters.
+private func tagValue(_ value: String) throws(UsageError) -> String {
+  guard !value.isEmpty, value.unicodeScalars.count <= 64,
+    value.unicodeScalars.allSatisfy({
+      $0.properties.generalCategory != .control && $0 != " " && $0 != "\u{7f}"
+    })
+  else {
+    throw UsageError("--tag: expected 1 to 64 printable characters without spaces, got \(quoted(value))")
+  }
+  return value
+}
+
+/// Seconds from 0 to `maximum`.
+private func seconds(_ value: String, of option: Option, maximum: Double) throws(UsageError)
+  -> Double
+{
+  guard let number = decimal(value) else {
+    throw UsageError("\(option.rawValue): expected seconds, got \(quoted(value))")
+  }
+  guard number >= 0, number <= maximum else {
+    throw UsageError(
+      "\(option.rawValue): expected seconds from 0 to \(Int(maximum)), got \(quoted(value))")
+  }
+  return number == 0 ? 0 : number
 }
 
 private func setFlag(_ option: Option, of toast: inout Toast) {
@@ -288,8 +468,9 @@ private func setValue(
   case .background, .foreground:
     guard let color = Toast.Color(hex: value) else { throw bad("#RRGGBB or #RRGGBBAA") }
     if option == .background { toast.background = color } else { toast.foreground = color }
-  case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version:
-    preconditionFailure("\(option.rawValue) takes no value")
+  case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .wait,
+    .printOutcome, .follow, .linger, .after, .workspaces:
+    preconditionFailure("\(option.rawValue) is not a toast setting")
   }
 }
 

@@ -1,10 +1,10 @@
 import Wayland
 
 /// How a toast ended.
-public enum ToastOutcome: String, Equatable, Sendable {
+public enum ToastOutcome: String, Equatable, Sendable, CaseIterable {
   /// Its timeout ran out.
   case expired
-  /// The program hid it (``ToastPresenter/hide(animated:)``, a signal, or the compositor closed it).
+  /// The program hid it (``ToastPresenter/hide(tag:animated:)``, a signal, or the compositor closed it).
   case hidden
   /// The user dismissed it with a click, a tap or Escape.
   case dismissed
@@ -27,9 +27,10 @@ public struct ToastError: Error, CustomStringConvertible {
 
 /// Shows toasts on a Wayland compositor: the public face of ToastKit.
 ///
-/// One presenter shows one toast at a time; showing another replaces it, as a
-/// singleton message box would. Everything runs on the calling thread, in the
-/// presenter's event loop.
+/// Toasts are grouped by tag: one toast per tag is on screen at a time, and
+/// showing another with the same tag replaces it, as a singleton message box
+/// would. Different tags show side by side. Everything runs on the calling
+/// thread, in the presenter's event loop.
 ///
 /// ```swift
 /// let presenter = try ToastPresenter()
@@ -37,13 +38,20 @@ public struct ToastError: Error, CustomStringConvertible {
 /// let outcome = try presenter.runUntilHidden()
 /// ```
 public final class ToastPresenter {
+  /// The tag used when none is given.
+  public static let defaultTag = "default"
+
   private let session: Session
-  private var current: ToastSurface?
+  private var surfaces: [String: ToastSurface] = [:]
   private var lastOutcome: ToastOutcome?
   /// Called whenever a toast ends, with how it ended.
   public var onFinish: ((ToastOutcome) -> Void)?
-  /// Called when a toast's first frame has been committed to the compositor.
-  public var onFirstFrame: (() -> Void)?
+  /// Called whenever a toast ends, with its tag and how it ended.
+  public var onTagFinish: ((String, ToastOutcome) -> Void)?
+  /// Called when a toast's first frame has been committed to the compositor, with its tag.
+  public var onFirstFrame: ((String) -> Void)?
+  /// Called after any toast committed a frame, with its tag (for benchmarks).
+  public var onFrame: ((String) -> Void)?
 
   /// Connects to the compositor named by `display` (a socket name or path), or by
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
@@ -56,14 +64,16 @@ public final class ToastPresenter {
       throw ToastError(error)
     }
     session.onInput = { [unowned self] surface, event in
-      if let current, current.owns(surface) { current.handle(event) }
+      surfaces.values.first { $0.owns(surface) }?.handle(event)
     }
-    session.loop.beforeSleep = { [unowned self] in current?.drawIfNeeded() }
+    session.loop.beforeSleep = { [unowned self] in
+      for surface in surfaces.values { surface.drawIfNeeded() }
+    }
     session.loop.onSignal = { [unowned self] _ in
-      if let current {
-        current.hide(.hidden, animated: false)
-      } else {
+      if surfaces.isEmpty {
         session.loop.stop()
+      } else {
+        for surface in surfaces.values { surface.hide(.hidden, animated: false) }
       }
     }
   }
@@ -71,60 +81,74 @@ public final class ToastPresenter {
   /// The event loop the presenter runs in; add timers or file descriptors to it.
   public var eventLoop: EventLoop { session.loop }
 
-  /// Whether a toast is on screen (or still fading out).
-  public var isPresenting: Bool { current.map { !$0.isGone } ?? false }
+  /// Whether any toast is on screen (or still fading out).
+  public var isPresenting: Bool { !surfaces.isEmpty }
 
-  /// How many frames the toast on screen has committed so far (for tests and benchmarks).
-  public var framesCommitted: Int { current?.committedFrames ?? 0 }
+  /// Whether a toast with `tag` is on screen (or still fading out).
+  public func isPresenting(tag: String) -> Bool { surfaces[tag] != nil }
 
-  /// The toast on screen, if any.
-  public var toast: Toast? { isPresenting ? current?.toast : nil }
+  /// The tags of the toasts on screen.
+  public var tags: [String] { surfaces.keys.sorted() }
 
-  /// Shows a toast. A banner shown while a banner is visible takes its text and
-  /// width without sliding in again; otherwise the toast on screen is replaced
-  /// at once and the new one enters.
-  public func show(_ toast: Toast) {
-    if let current, !current.isGone, current.toast.style == .banner, toast.style == .banner,
-      current.toast.isModal == toast.isModal
+  /// The toast on screen with the default tag, if any.
+  public var toast: Toast? { toast(tag: Self.defaultTag) }
+
+  /// The toast on screen with `tag`, if any.
+  public func toast(tag: String) -> Toast? { surfaces[tag]?.toast }
+
+  /// How many frames the toast with `tag` has committed so far (for tests and benchmarks).
+  public func framesCommitted(tag: String = defaultTag) -> Int {
+    surfaces[tag]?.committedFrames ?? 0
+  }
+
+  /// Shows a toast. A banner shown while a banner with the same tag is visible
+  /// takes its text and width without sliding in again; otherwise the toast
+  /// with that tag is replaced at once and the new one enters.
+  public func show(_ toast: Toast, tag: String = defaultTag) {
+    if let current = surfaces[tag], !current.isExiting, current.toast.style == .banner,
+      toast.style == .banner, current.toast.isModal == toast.isModal
     {
       current.update(toast)
       return
     }
-    if let current, !current.isGone {
-      current.hide(.replaced, animated: false)
-    }
-    let surface = ToastSurface(toast: toast, session: session)
-    surface.onGone = { [unowned self, unowned surface] outcome in
-      lastOutcome = outcome
-      if current === surface { current = nil }
-      onFinish?(outcome)
-    }
-    surface.onFirstFrame = { [unowned self] in onFirstFrame?() }
-    current = surface
+    surfaces[tag]?.hide(.replaced, animated: false)
+    present(toast, tag: tag)
   }
 
-  /// Changes the toast on screen in place (text, progress, spinner, timeout…).
-  public func update(_ change: (inout Toast) -> Void) {
-    guard let current, !current.isGone else { return }
+  /// Shows `toast` with `tag`, changing the toast on screen in place when there
+  /// is one (no new surface, no entry animation, the timeout starts again), or
+  /// showing it as new otherwise.
+  public func update(to toast: Toast, tag: String = defaultTag) {
+    if let current = surfaces[tag], !current.isExiting {
+      current.update(toast)
+    } else {
+      surfaces[tag]?.hide(.replaced, animated: false)
+      present(toast, tag: tag)
+    }
+  }
+
+  /// Changes the toast on screen with `tag` in place (text, progress, spinner, timeout…).
+  public func update(tag: String = defaultTag, _ change: (inout Toast) -> Void) {
+    guard let current = surfaces[tag], !current.isExiting else { return }
     var toast = current.toast
     change(&toast)
     current.update(toast)
   }
 
-  /// Hides the toast on screen, fading it out unless `animated` is false.
-  public func hide(animated: Bool = true) {
-    current?.hide(.hidden, animated: animated)
+  /// Hides the toast with `tag`, fading it out unless `animated` is false.
+  public func hide(tag: String = defaultTag, animated: Bool = true) {
+    surfaces[tag]?.hide(.hidden, animated: animated)
   }
 
-  /// Hides the toast on screen after `delay` seconds.
-  public func hide(after delay: Double) {
-    current?.hide(after: delay, outcome: .hidden)
+  /// Hides the toast with `tag` after `delay` seconds.
+  public func hide(tag: String = defaultTag, after delay: Double) {
+    surfaces[tag]?.hide(after: delay, outcome: .hidden)
   }
 
   /// Runs the event loop until no toast is presenting, and returns how the last one ended.
   public func runUntilHidden() throws(ToastError) -> ToastOutcome {
     do {
-      try session.loop.run(until: { !isPresenting })
+      try session.loop.run(until: { surfaces.isEmpty })
       try session.display.roundtrip()
     } catch {
       throw ToastError(error)
@@ -139,5 +163,29 @@ public final class ToastPresenter {
     } catch {
       throw ToastError(error)
     }
+  }
+
+  /// Runs the event loop until `stop()` is called on it or `condition` holds.
+  public func run(until condition: () -> Bool = { false }) throws(ToastError) {
+    do {
+      try session.loop.run(until: condition)
+    } catch {
+      throw ToastError(error)
+    }
+  }
+
+  private func present(_ toast: Toast, tag: String) {
+    let surface = ToastSurface(toast: toast, session: session)
+    surface.onGone = { [unowned self, unowned surface] outcome in
+      if surfaces[tag] === surface { surfaces[tag] = nil }
+      lastOutcome = outcome
+      onFinish?(outcome)
+      onTagFinish?(tag, outcome)
+    }
+    surface.onFrame = { [unowned self, unowned surface] in
+      if surface.committedFrames == 1 { onFirstFrame?(tag) }
+      onFrame?(tag)
+    }
+    surfaces[tag] = surface
   }
 }

@@ -34,6 +34,8 @@ final class ToastSurface {
   private var exitOutcome: ToastOutcome?
   private var safetyTimer: EventLoop.Token?
   private(set) var isGone = false
+  /// Whether the toast is fading out (or gone).
+  var isExiting: Bool { isGone || exitOutcome != nil }
   /// What the last frame showed, to damage only what changed.
   private var lastFrame: (appearance: Appearance, content: Int, width: Int32, height: Int32)?
   /// Bumped whenever the toast or its layout changes.
@@ -42,8 +44,8 @@ final class ToastSurface {
   private(set) var committedFrames = 0
   /// Called once when the toast is gone, with how it ended.
   var onGone: ((ToastOutcome) -> Void)?
-  /// Called after the first frame is committed.
-  var onFirstFrame: (() -> Void)?
+  /// Called after each committed frame.
+  var onFrame: (() -> Void)?
 
   init(toast: Toast, session: Session) {
     self.toast = toast
@@ -282,7 +284,7 @@ final class ToastSurface {
     lastFrame = (appearance, contentVersion, buffer.width, buffer.height)
     surface.commit()
     committedFrames += 1
-    if committedFrames == 1 { onFirstFrame?() }
+    onFrame?()
   }
 
   /// The part of the buffer that differs from the last frame: only the spinner

@@ -1,16 +1,114 @@
 // wl-toast: show a toast on a Wayland compositor.
 //
-// Exit status: 0 the toast expired or was hidden, 2 the user dismissed it,
-// 1 an error (one line on standard error), 64 a usage error.
+// Exit status: 0 the toast expired or was hidden (or was handed over, without
+// --wait), 2 the user dismissed it, 3 a newer toast replaced it (--wait), 1 an
+// error (one line on standard error), 64 a usage error.
 import Glibc
 import ToastCommand
 import ToastKit
 
-func printError(_ message: String) {
-  let bytes = Array((message + "\n").utf8)
-  _ = write(2, bytes, bytes.count)
+/// The exit status of a toast's outcome.
+func status(of outcome: ToastOutcome) -> Int32 {
+  switch outcome {
+  case .expired, .hidden: ExitCode.success
+  case .dismissed: ExitCode.dismissed
+  case .replaced: ExitCode.replaced
+  }
 }
 
+func fail(_ message: String) -> Never {
+  printError("wl-toast: \(message)")
+  exit(ExitCode.error)
+}
+
+func makeClient(linger: Double = 1) -> Client {
+  do {
+    return Client(rendezvous: try Rendezvous(), linger: linger)
+  } catch {
+    fail(error.description)
+  }
+}
+
+/// Shows one toast, or with --follow one per line of standard input.
+func show(_ toast: Toast, _ options: ShowOptions) -> Never {
+  if toast.isMarkup, let problem = TextBlock.markupError(toast.text) {
+    printError("wl-toast: --markup: the message is not valid Pango markup: \(problem)")
+    exit(ExitCode.usage)
+  }
+  let client = makeClient(linger: options.linger)
+  func deliver(_ toast: Toast, wait: Bool) -> Client.Result {
+    do {
+      return try client.show(toast, tag: options.tag, wait: wait)
+    } catch {
+      fail(error.description)
+    }
+  }
+  func finish(_ result: Client.Result) -> Never {
+    guard case .outcome(let outcome) = result else { exit(ExitCode.success) }
+    if options.printOutcome { print(outcome.rawValue) }
+    exit(status(of: outcome))
+  }
+  guard options.follow else { finish(deliver(toast, wait: options.wait)) }
+
+  var current = toast
+  var delivered = false
+  var number = 0
+  var reader = LineReader(fd: 0)
+  while let line = reader.next() {
+    number += 1
+    do {
+      try current.apply(followLine: line)
+    } catch {
+      printError("wl-toast: line \(number): \(error.description); skipped")
+      continue
+    }
+    _ = deliver(current, wait: false)
+    delivered = true
+  }
+  // End of input: the toast finishes its timeout.
+  if options.wait {
+    finish(deliver(current, wait: true))
+  }
+  if !delivered && !current.text.isEmpty { _ = deliver(current, wait: false) }
+  exit(ExitCode.success)
+}
+
+/// Lines of a file descriptor, without their newline; invalid UTF-8 becomes U+FFFD.
+struct LineReader {
+  let fd: Int32
+  var buffer: [UInt8] = []
+  var atEnd = false
+
+  mutating func next() -> String? {
+    while true {
+      if let newline = buffer.firstIndex(of: 0x0A) {
+        var line = Array(buffer[..<newline])
+        buffer.removeSubrange(...newline)
+        if line.last == 0x0D { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
+      }
+      if atEnd {
+        guard !buffer.isEmpty else { return nil }
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+      }
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      let count = read(fd, &chunk, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 {
+        atEnd = true
+      } else {
+        buffer += chunk[0..<count]
+        // A line longer than the message limit is cut rather than kept growing.
+        if buffer.count > maximumMessageSize * 4 && buffer.firstIndex(of: 0x0A) == nil {
+          buffer.append(0x0A)
+        }
+      }
+    }
+  }
+}
+
+signal(SIGPIPE, SIG_IGN)
 switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
   printError("\(error)")
@@ -20,18 +118,28 @@ case .success(.help):
   print(usageText)
 case .success(.version):
   print(versionText)
-case .success(.show(let toast)):
-  if toast.isMarkup, let problem = TextBlock.markupError(toast.text) {
-    printError("wl-toast: --markup: the message is not valid Pango markup: \(problem)")
-    exit(ExitCode.usage)
-  }
+case .success(.show(let toast, let options)):
+  show(toast, options)
+case .success(.hide(let tag, let after)):
   do {
-    let presenter = try ToastPresenter()
-    presenter.show(toast)
-    let outcome = try presenter.runUntilHidden()
-    exit(outcome == .dismissed ? ExitCode.dismissed : ExitCode.success)
+    let reply = try makeClient().request(.hide(tag: tag, after: after))
+    if case .failed(let reason) = reply { fail(reason) }
   } catch {
-    printError("wl-toast: \(error)")
-    exit(ExitCode.error)
+    fail(error.description)
   }
+case .success(.status(let tag)):
+  do {
+    switch try makeClient().request(.status(tag: tag)) {
+    case .status(let toast?):
+      print(JSONValue.object(["tag": .string(tag), "toast": toast.json]).serialized)
+    case .failed(let reason):
+      fail(reason)
+    default:
+      exit(ExitCode.error)
+    }
+  } catch {
+    fail(error.description)
+  }
+case .success(.watchSway(let workspaces)):
+  exit(runSwayWatch(workspaces: workspaces))
 }

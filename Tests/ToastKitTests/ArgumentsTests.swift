@@ -5,7 +5,7 @@ import ToastKit
 
 /// The toast a command line shows, or nil when it asks for something else.
 private func toast(_ arguments: [String]) -> Toast? {
-  guard case .success(.show(let toast)) = parseArguments(arguments) else { return nil }
+  guard case .success(.show(let toast, _)) = parseArguments(arguments) else { return nil }
   return toast
 }
 
@@ -20,7 +20,7 @@ struct ArgumentsTests {
   // MARK: Message
 
   @Test func aMessageAloneGivesTheDefaults() {
-    #expect(parseArguments(["Saved"]) == .success(.show(Toast("Saved"))))
+    #expect(parseArguments(["Saved"]) == .success(.show(Toast("Saved"), ShowOptions())))
   }
 
   @Test func wordsAreJoinedWithSingleSpaces() {
@@ -84,7 +84,7 @@ struct ArgumentsTests {
       "-20,30", "--dismiss", "tap", "--modal", "--dim", "--markup", "--no-animation", "--font",
       "Sans Bold 15", "--background", "#00000080", "--foreground", "#ffcc00", "Copying", "files",
     ]
-    #expect(parseArguments(arguments) == .success(.show(expected)))
+    #expect(parseArguments(arguments) == .success(.show(expected, ShowOptions())))
   }
 
   @Test(arguments: [

@@ -27,7 +27,7 @@ struct BannerTests {
     // Let a few frames of the 0.8 s entry through, then stop drawing: the
     // compositor keeps showing the last frame, from the middle of the slide.
     let start = now()
-    while now() - start < 0.25 || presenter.framesCommitted < 3 {
+    while now() - start < 0.25 || presenter.framesCommitted() < 3 {
       try presenter.dispatch(timeout: 0.02)
     }
     let sliding = try #require(

@@ -1,0 +1,22 @@
+#define _GNU_SOURCE
+#include "CSystem.h"
+
+#include <stddef.h>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+int wlt_accept(int fd) {
+  return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+}
+
+long long wlt_peer_uid(int fd) {
+  struct ucred credentials;
+  socklen_t length = sizeof credentials;
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+  return (long long)credentials.uid;
+}
+
+int wlt_pipe(int fds[2]) {
+  return pipe2(fds, O_CLOEXEC);
+}

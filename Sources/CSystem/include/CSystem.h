@@ -1,0 +1,15 @@
+#ifndef WLTOAST_CSYSTEM_H
+#define WLTOAST_CSYSTEM_H
+
+#include <sys/types.h>
+
+/* Accepts a connection as a close-on-exec, non-blocking descriptor; -1 with errno. */
+int wlt_accept(int fd);
+
+/* The uid of the peer of a Unix socket, or -1 with errno set. */
+long long wlt_peer_uid(int fd);
+
+/* A close-on-exec pipe; 0, or -1 with errno. */
+int wlt_pipe(int fds[2]);
+
+#endif

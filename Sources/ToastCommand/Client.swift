@@ -1,0 +1,218 @@
+import CSystem
+import Glibc
+import ToastKit
+
+/// The command side: hands content to the owner of the display's toasts,
+/// becoming that owner (in a background process) when there is none.
+public final class Client {
+  /// What a delivery came to.
+  public enum Result: Equatable {
+    /// The owner took the content (and, for the first command, showed its first frame).
+    case accepted
+    /// The toast ended this way (only when waiting).
+    case outcome(ToastOutcome)
+  }
+
+  private let rendezvous: Rendezvous
+  private let linger: Double
+  private var connection: Int32?
+  /// The pipe from an owner this process started, while its answers are due.
+  private var ownerPipe: Int32?
+  private var pipeBuffer: [UInt8] = []
+  /// How long to wait for an answer before giving up, in seconds.
+  public var replyTimeout = 10.0
+
+  /// A client for the display in `WAYLAND_DISPLAY`.
+  public init(rendezvous: Rendezvous, linger: Double = 1) {
+    self.rendezvous = rendezvous
+    self.linger = linger
+  }
+
+  deinit {
+    if let connection { close(connection) }
+    if let ownerPipe { close(ownerPipe) }
+  }
+
+  /// Shows `toast` with `tag`: hands it to the running owner, or starts one.
+  /// Returns once the owner accepted it (a new owner: once its first frame is
+  /// committed), or with `wait`, once the toast is gone.
+  public func show(_ toast: Toast, tag: String, wait: Bool) throws(MessageError) -> Result {
+    for _ in 0..<3 {
+      let fd: Int32
+      if let connection {
+        fd = connection
+      } else {
+        switch try elect() {
+        case .connected(let socket):
+          fd = socket
+          connection = socket
+        case .owner(let listener):
+          return try startOwner(listener: listener, toast: toast, tag: tag, wait: wait)
+        }
+      }
+      // The owner may be exiting just now: then it closes without an answer; try again.
+      guard let reply = try exchange(.show(tag: tag, toast: toast, wait: wait), on: fd) else {
+        close(fd)
+        connection = nil
+        continue
+      }
+      switch reply {
+      case .failed(let reason):
+        throw MessageError(reason)
+      case .accepted where wait:
+        return try awaitOutcome(on: fd)
+      default:
+        return .accepted
+      }
+    }
+    throw MessageError("the owner of the toasts keeps going away; try again")
+  }
+
+  /// Sends a request that needs no new owner (`hide`, `status`); nil when no
+  /// owner runs.
+  public func request(_ request: OwnerRequest) throws(MessageError) -> OwnerReply? {
+    let fd: Int32?
+    do {
+      fd = try rendezvous.connect()
+    } catch {
+      throw MessageError(error.description)
+    }
+    guard let fd else { return nil }
+    defer { close(fd) }
+    return try exchange(request, on: fd)
+  }
+
+  // MARK: - Owner election
+
+  private func elect() throws(MessageError) -> Rendezvous.Election {
+    do {
+      return try rendezvous.connectOrListen()
+    } catch {
+      throw MessageError(error.description)
+    }
+  }
+
+  /// Forks the owner; the parent reads its answers from a pipe.
+  private func startOwner(
+    listener: Rendezvous.Listener, toast: Toast, tag: String, wait: Bool
+  ) throws(MessageError) -> Result {
+    var fds: [Int32] = [0, 0]
+    guard wlt_pipe(&fds) == 0 else {
+      close(listener.fd)
+      throw MessageError("cannot create a pipe: \(String(cString: strerror(errno)))")
+    }
+    let pid = fork()
+    if pid == 0 {
+      close(fds[0])
+      runOwner(listener: listener, toast: toast, tag: tag, notify: fds[1], wait: wait)
+    }
+    close(fds[1])
+    close(listener.fd)
+    guard pid > 0 else {
+      close(fds[0])
+      throw MessageError("cannot start the owner: \(String(cString: strerror(errno)))")
+    }
+    ownerPipe = fds[0]
+    guard let first = try readPipeReply() else {
+      throw MessageError("the toast owner exited before showing the toast")
+    }
+    switch first {
+    case .failed(let reason):
+      throw MessageError(reason)
+    case .accepted where wait:
+      guard let next = try readPipeReply() else {
+        throw MessageError("the toast owner exited unexpectedly")
+      }
+      if case .outcome(let outcome) = next { return .outcome(outcome) }
+      if case .failed(let reason) = next { throw MessageError(reason) }
+      throw MessageError("unexpected answer from the toast owner")
+    default:
+      // Later deliveries talk to the owner through its socket.
+      close(fds[0])
+      ownerPipe = nil
+      return .accepted
+    }
+  }
+
+  /// The owner process: detached from the terminal and the caller's output.
+  private func runOwner(
+    listener: Rendezvous.Listener, toast: Toast, tag: String, notify: Int32, wait: Bool
+  ) -> Never {
+    setsid()
+    let null = open("/dev/null", O_RDWR)
+    if null >= 0 {
+      for fd: Int32 in [0, 1, 2] { dup2(null, fd) }
+      if null > 2 { close(null) }
+    }
+    if let connection { close(connection) }
+    let owner: Owner
+    do {
+      owner = try Owner(rendezvous: rendezvous, listener: listener, linger: linger)
+    } catch {
+      rendezvous.removeSocket(of: listener)
+      let bytes = Array((OwnerReply.failed(error.description).encoded + "\n").utf8)
+      _ = write(notify, bytes, bytes.count)
+      exit(ExitCode.error)
+    }
+    owner.start(toast, tag: tag, notify: notify, wait: wait)
+    exit(owner.run())
+  }
+
+  // MARK: - Messages
+
+  private func exchange(_ request: OwnerRequest, on fd: Int32) throws(MessageError) -> OwnerReply? {
+    let bytes = Array((request.encoded + "\n").utf8)
+    guard bytes.count <= maximumMessageSize else {
+      throw MessageError("the message is too large to hand over")
+    }
+    guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return nil }
+    return try receive(on: fd, timeout: replyTimeout)
+  }
+
+  private func awaitOutcome(on fd: Int32) throws(MessageError) -> Result {
+    while true {
+      guard let reply = try receive(on: fd, timeout: -1) else {
+        throw MessageError("the toast owner went away before the toast ended")
+      }
+      switch reply {
+      case .outcome(let outcome): return .outcome(outcome)
+      case .failed(let reason): throw MessageError(reason)
+      default: continue
+      }
+    }
+  }
+
+  /// One reply packet; nil when the owner closed the connection.
+  private func receive(on fd: Int32, timeout: Double) throws(MessageError) -> OwnerReply? {
+    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    let milliseconds = timeout < 0 ? Int32(-1) : Int32(timeout * 1000)
+    var ready: Int32
+    repeat {
+      ready = poll(&pfd, 1, milliseconds)
+    } while ready < 0 && errno == EINTR
+    guard ready > 0 else { throw MessageError("the toast owner did not answer") }
+    var buffer = [UInt8](repeating: 0, count: maximumMessageSize)
+    let count = recv(fd, &buffer, buffer.count, 0)
+    guard count > 0 else { return nil }
+    var text = String(decoding: buffer[0..<count], as: UTF8.self)
+    if text.hasSuffix("\n") { text.removeLast() }
+    return try OwnerReply(decoding: text)
+  }
+
+  /// One newline-terminated reply from the owner's pipe; nil at its end.
+  private func readPipeReply() throws(MessageError) -> OwnerReply? {
+    guard let fd = ownerPipe else { return nil }
+    while true {
+      if let newline = pipeBuffer.firstIndex(of: 0x0A) {
+        let line = String(decoding: pipeBuffer[..<newline], as: UTF8.self)
+        pipeBuffer.removeSubrange(...newline)
+        return try OwnerReply(decoding: line)
+      }
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let count = read(fd, &chunk, chunk.count)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      pipeBuffer += chunk[0..<count]
+    }
+  }
+}

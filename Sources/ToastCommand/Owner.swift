@@ -1,0 +1,190 @@
+import CSystem
+import Glibc
+import ToastKit
+import Wayland
+
+/// The background process that shows a display's toasts for every command:
+/// it listens on the rendezvous socket, applies each command's content to the
+/// toast with its tag, answers status questions, tells waiting commands how
+/// their toast ended, and exits a little after its last toast is gone.
+public final class Owner {
+  private let presenter: ToastPresenter
+  private let rendezvous: Rendezvous
+  private let listener: Rendezvous.Listener
+  private let linger: Double
+  private var clients: [Int32: EventLoop.Token] = [:]
+  /// Descriptors waiting for the outcome of the toast with a tag.
+  private var waiters: [String: [Int32]] = [:]
+  /// Descriptors to tell once the toast with a tag has committed its first frame.
+  private var firstFrameWaiters: [String: [(fd: Int32, keep: Bool)]] = [:]
+  private var lingerTimer: EventLoop.Token?
+  private var failure: String?
+
+  /// Connects to the compositor and starts listening on `listener`.
+  public init(
+    rendezvous: Rendezvous, listener: Rendezvous.Listener, linger: Double,
+    display: String? = nil
+  ) throws(ToastError) {
+    presenter = try ToastPresenter(display: display)
+    self.rendezvous = rendezvous
+    self.listener = listener
+    self.linger = linger
+    presenter.onTagFinish = { [unowned self] tag, outcome in finished(tag, outcome) }
+    presenter.onFirstFrame = { [unowned self] tag in
+      for (fd, keep) in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
+        send(.accepted, to: fd)
+        if keep { waiters[tag, default: []].append(fd) } else { close(fd) }
+      }
+    }
+    presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in acceptClients() }
+  }
+
+  /// Shows the toast of the command that started the owner; `notify` (a pipe to
+  /// that command) hears `accepted` after the first frame, then the outcome if
+  /// `wait` is set.
+  public func start(_ toast: Toast, tag: String, notify: Int32, wait: Bool) {
+    presenter.update(to: toast, tag: tag)
+    firstFrameWaiters[tag, default: []].append((notify, wait))
+  }
+
+  /// Runs until the last toast is gone and the linger has passed, or the
+  /// compositor connection fails; returns the exit status.
+  public func run() -> Int32 {
+    do {
+      try presenter.run()
+    } catch {
+      failure = error.description
+    }
+    rendezvous.removeSocket(of: listener)
+    close(listener.fd)
+    let reason = failure ?? "the owner stopped"
+    for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
+    for (fd, _) in firstFrameWaiters.values.joined() { send(.failed(reason), to: fd) }
+    return failure == nil ? ExitCode.success : ExitCode.error
+  }
+
+  // MARK: - Clients
+
+  private func acceptClients() {
+    while true {
+      let fd = wlt_accept(listener.fd)
+      guard fd >= 0 else { return }
+      // Only the user's own processes may talk to the owner.
+      guard peerUID(fd) == getuid() else {
+        close(fd)
+        continue
+      }
+      cancelLinger()
+      clients[fd] = presenter.eventLoop.addSource(fd: fd) { [unowned self] events in
+        readRequest(from: fd, events: events)
+      }
+    }
+  }
+
+  private func readRequest(from fd: Int32, events: Int16) {
+    var buffer = [UInt8](repeating: 0, count: maximumMessageSize + 1)
+    let count = recv(fd, &buffer, buffer.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT))
+    if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+    guard count > 0 else {
+      drop(fd)
+      return
+    }
+    guard count <= maximumMessageSize else {
+      send(.failed("message too large (limit \(maximumMessageSize) bytes)"), to: fd)
+      return
+    }
+    var text = String(decoding: buffer[0..<count], as: UTF8.self)
+    if text.hasSuffix("\n") { text.removeLast() }
+    let request: OwnerRequest
+    do {
+      request = try OwnerRequest(decoding: text)
+    } catch {
+      send(.failed("malformed request: \(error.description)"), to: fd)
+      return
+    }
+    handle(request, from: fd)
+  }
+
+  private func handle(_ request: OwnerRequest, from fd: Int32) {
+    switch request {
+    case .show(let tag, let toast, let wait):
+      if toast.isMarkup, let problem = TextBlock.markupError(toast.text) {
+        send(.failed("--markup: the message is not valid Pango markup: \(problem)"), to: fd)
+        return
+      }
+      // Commands waiting on the content shown so far learn it was replaced.
+      for waiter in waiters.removeValue(forKey: tag) ?? [] {
+        send(.outcome(.replaced), to: waiter)
+        release(waiter)
+      }
+      presenter.update(to: toast, tag: tag)
+      send(.accepted, to: fd)
+      if wait {
+        // The connection now only waits; stop reading from it.
+        if let token = clients.removeValue(forKey: fd) { presenter.eventLoop.remove(token) }
+        waiters[tag, default: []].append(fd)
+      }
+    case .hide(let tag, let after):
+      if let after, after > 0 {
+        presenter.hide(tag: tag, after: after)
+      } else {
+        presenter.hide(tag: tag)
+      }
+      send(.accepted, to: fd)
+      scheduleLingerIfIdle()
+    case .status(let tag):
+      send(.status(presenter.toast(tag: tag)), to: fd)
+      scheduleLingerIfIdle()
+    }
+  }
+
+  private func finished(_ tag: String, _ outcome: ToastOutcome) {
+    // A replaced toast's waiters were told when the new content arrived.
+    for fd in waiters.removeValue(forKey: tag) ?? [] {
+      send(.outcome(outcome), to: fd)
+      release(fd)
+    }
+    for (fd, _) in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
+      send(.failed("the toast ended before it was shown"), to: fd)
+      release(fd)
+    }
+    scheduleLingerIfIdle()
+  }
+
+  private func drop(_ fd: Int32) {
+    if let token = clients.removeValue(forKey: fd) { presenter.eventLoop.remove(token) }
+    for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
+    close(fd)
+    scheduleLingerIfIdle()
+  }
+
+  /// Closes a waiter's descriptor unless it is also a client still being read.
+  private func release(_ fd: Int32) {
+    if clients[fd] == nil { close(fd) }
+  }
+
+  private func send(_ reply: OwnerReply, to fd: Int32) {
+    let bytes = Array((reply.encoded + "\n").utf8)
+    // Sockets without SIGPIPE; the starting command's pipe with a plain write.
+    if Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) < 0 && errno == ENOTSOCK {
+      _ = write(fd, bytes, bytes.count)
+    }
+  }
+
+  // MARK: - Lifetime
+
+  private func scheduleLingerIfIdle() {
+    guard !presenter.isPresenting, waiters.values.allSatisfy(\.isEmpty),
+      firstFrameWaiters.isEmpty, lingerTimer == nil
+    else { return }
+    lingerTimer = presenter.eventLoop.addTimer(after: linger) { [unowned self] in
+      lingerTimer = nil
+      if !presenter.isPresenting && clients.isEmpty { presenter.eventLoop.stop() }
+    }
+  }
+
+  private func cancelLinger() {
+    if let lingerTimer { presenter.eventLoop.remove(lingerTimer) }
+    lingerTimer = nil
+  }
+}

@@ -1,0 +1,197 @@
+import CSystem
+import Glibc
+
+/// Why the per-user socket could not be used, in one line.
+public struct RendezvousError: Error, Equatable, CustomStringConvertible {
+  /// The message.
+  public var description: String
+
+  init(_ description: String) { self.description = description }
+
+  static func system(_ call: String, _ path: String) -> RendezvousError {
+    RendezvousError("\(call) \(path): \(String(cString: strerror(errno)))")
+  }
+}
+
+/// Where the owner of a display's toasts listens: a socket in a directory
+/// private to the user, `$XDG_RUNTIME_DIR/wl-toast/` (or `/tmp/wl-toast-UID/`).
+///
+/// Nothing that is not the user's own socket in the user's own 0700 directory is
+/// ever followed, and peers on both sides are checked with `SO_PEERCRED`.
+public struct Rendezvous: Sendable {
+  /// The private directory.
+  public let directory: String
+  /// The socket of the owner for this display.
+  public let socketPath: String
+  /// The lock file that elects one owner.
+  public let lockPath: String
+
+  /// The rendezvous for the Wayland display `display` (or `WAYLAND_DISPLAY`).
+  public init(display: String? = nil) throws(RendezvousError) {
+    let name =
+      display ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap {
+        $0.isEmpty ? nil : $0
+      } ?? "wayland-0"
+    if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/")
+    {
+      directory = runtime + "/wl-toast"
+    } else {
+      directory = "/tmp/wl-toast-\(getuid())"
+    }
+    // A display path can be long or hold slashes: name the socket by a hash then.
+    let safe = name.utf8.allSatisfy { $0 >= 0x2d && $0 < 0x7f && $0 != 0x2f } && name.count <= 32
+    let key = safe ? name : "display-" + hex(fnv1a(name))
+    socketPath = directory + "/" + key + ".sock"
+    lockPath = directory + "/" + key + ".lock"
+    guard socketPath.utf8.count < 108 else {
+      throw RendezvousError("the socket path \(socketPath) is too long")
+    }
+  }
+
+  /// Creates the private directory if needed and checks that it is ours and private.
+  public func prepareDirectory() throws(RendezvousError) {
+    if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+      throw .system("cannot create", directory)
+    }
+    var info = stat()
+    guard lstat(directory, &info) == 0 else { throw .system("cannot inspect", directory) }
+    guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0
+    else {
+      throw RendezvousError(
+        "refusing to use \(directory): it is not a private directory owned by you")
+    }
+  }
+
+  /// What is at the socket path.
+  enum SocketState {
+    case absent
+    case ours
+  }
+
+  func inspectSocket() throws(RendezvousError) -> SocketState {
+    var info = stat()
+    guard lstat(socketPath, &info) == 0 else {
+      if errno == ENOENT { return .absent }
+      throw .system("cannot inspect", socketPath)
+    }
+    guard info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else {
+      throw RendezvousError("refusing to use \(socketPath): it is not a socket owned by you")
+    }
+    return .ours
+  }
+
+  /// Connects to a running owner; nil when there is none (no socket, or a stale one).
+  public func connect() throws(RendezvousError) -> Int32? {
+    try prepareDirectory()
+    guard try inspectSocket() == .ours else { return nil }
+    let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw .system("cannot create a socket for", socketPath) }
+    var address = unixAddress(socketPath)
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard result == 0 else {
+      let code = errno
+      close(fd)
+      if code == ECONNREFUSED || code == ENOENT { return nil }
+      errno = code
+      throw .system("cannot connect to", socketPath)
+    }
+    guard peerUID(fd) == getuid() else {
+      close(fd)
+      throw RendezvousError("refusing \(socketPath): its owner runs as another user")
+    }
+    return fd
+  }
+
+  /// The outcome of an election.
+  public enum Election {
+    /// An owner runs: a connected socket to it.
+    case connected(Int32)
+    /// This process won: a listening socket; become the owner.
+    case owner(Listener)
+  }
+
+  /// A listening socket and the identity of the file it is bound to.
+  public struct Listener: Sendable {
+    /// The listening descriptor.
+    public let fd: Int32
+    let inode: ino_t
+  }
+
+  /// Connects to the owner or, when there is none, becomes it: under an exclusive
+  /// lock, so that commands started at once end with exactly one owner.
+  public func connectOrListen() throws(RendezvousError) -> Election {
+    if let fd = try connect() { return .connected(fd) }
+    let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard lock >= 0 else { throw .system("cannot open", lockPath) }
+    defer { close(lock) }  // closing releases the lock
+    while flock(lock, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw .system("cannot lock", lockPath) }
+    }
+    if let fd = try connect() { return .connected(fd) }
+    // No owner answers: whatever socket is left is stale.
+    if try inspectSocket() == .ours { unlink(socketPath) }
+    // Non-blocking: the owner accepts every pending connection, then returns to its loop.
+    let fd = socket(
+      AF_UNIX,
+      Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard fd >= 0 else { throw .system("cannot create a socket for", socketPath) }
+    var address = unixAddress(socketPath)
+    let previous = umask(0o177)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    umask(previous)
+    var info = stat()
+    guard bound == 0, listen(fd, 64) == 0, lstat(socketPath, &info) == 0 else {
+      let error = RendezvousError.system("cannot listen on", socketPath)
+      close(fd)
+      throw error
+    }
+    return .owner(Listener(fd: fd, inode: info.st_ino))
+  }
+
+  /// Removes the socket if it is still the one `listener` is bound to (a newer
+  /// owner's socket stays).
+  public func removeSocket(of listener: Listener) {
+    var info = stat()
+    if lstat(socketPath, &info) == 0, info.st_ino == listener.inode { unlink(socketPath) }
+  }
+}
+
+/// The uid of the process at the other end of a Unix socket, or nil.
+public func peerUID(_ fd: Int32) -> uid_t? {
+  let uid = wlt_peer_uid(fd)
+  return uid < 0 ? nil : uid_t(uid)
+}
+
+func unixAddress(_ path: String) -> sockaddr_un {
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+    let bytes = Array(path.utf8.prefix(buffer.count - 1))
+    buffer.copyBytes(from: bytes)
+    buffer[bytes.count] = 0
+  }
+  return address
+}
+
+func fnv1a(_ text: String) -> UInt64 {
+  var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+  for byte in text.utf8 {
+    hash ^= UInt64(byte)
+    hash = hash &* 0x100_0000_01b3
+  }
+  return hash
+}
+
+func hex(_ value: UInt64) -> String {
+  let digits = String(value, radix: 16)
+  return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+}

@@ -1,0 +1,287 @@
+import Glibc
+
+/// A failure to talk to sway over its IPC socket, with a one-line message
+/// such as `SWAYSOCK is not set` or `cannot connect to /run/sway.sock: ...`.
+public struct SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// What went wrong, on one line.
+  public var message: String
+
+  /// Creates an error with the given message.
+  public init(_ message: String) {
+    self.message = message
+  }
+
+  /// The message.
+  public var description: String { message }
+}
+
+/// The message and event types of the sway (i3) IPC protocol that wl-toast uses.
+public enum SwayIPCMessageType {
+  /// Runs the payload as sway commands.
+  public static let runCommand: UInt32 = 0
+  /// Asks for the list of workspaces.
+  public static let getWorkspaces: UInt32 = 1
+  /// Subscribes to the events named in the payload, a JSON array of names.
+  public static let subscribe: UInt32 = 2
+  /// Asks for sway's version.
+  public static let getVersion: UInt32 = 7
+  /// The bit set in the type of every event (as opposed to a reply).
+  public static let eventBit: UInt32 = 0x8000_0000
+  /// A workspace event: focus changed, a workspace was created, emptied, renamed...
+  public static let workspaceEvent: UInt32 = 0x8000_0000
+  /// A binding mode event: the mode changed.
+  public static let modeEvent: UInt32 = 0x8000_0002
+
+  /// Whether a message of this type is an event rather than the reply to a request.
+  public static func isEvent(_ type: UInt32) -> Bool {
+    type & eventBit != 0
+  }
+}
+
+/// The frame of every sway IPC message: the magic `i3-ipc`, the payload's
+/// length and the message type (both 32-bit, native byte order), then the
+/// payload (JSON, or a command).
+public enum SwayIPCFrame {
+  /// The six bytes every frame starts with.
+  public static let magic: [UInt8] = Array("i3-ipc".utf8)
+  /// The size of the header: the magic, the length and the type.
+  public static let headerSize = 14
+  /// The longest payload accepted from sway, in bytes (16 MiB).
+  public static let maximumPayloadSize = 16 * 1024 * 1024
+
+  /// The bytes of one message.
+  public static func encode(type: UInt32, payload: String) -> [UInt8] {
+    let body = Array(payload.utf8)
+    var bytes = magic
+    bytes.reserveCapacity(headerSize + body.count)
+    withUnsafeBytes(of: UInt32(truncatingIfNeeded: body.count)) { bytes.append(contentsOf: $0) }
+    withUnsafeBytes(of: type) { bytes.append(contentsOf: $0) }
+    bytes.append(contentsOf: body)
+    return bytes
+  }
+}
+
+/// Splits the bytes read from a sway IPC socket into messages, however the
+/// reads cut them.
+public struct SwayIPCDecoder {
+  private var buffer: [UInt8] = []
+  /// Where the first byte not yet decoded is in `buffer`.
+  private var start = 0
+
+  /// Creates a decoder with nothing buffered.
+  public init() {}
+
+  /// The number of bytes received but not yet returned as a message.
+  public var bufferedByteCount: Int { buffer.count - start }
+
+  /// Adds bytes read from the socket.
+  public mutating func append(_ bytes: [UInt8]) {
+    if start > 0 && start >= buffer.count / 2 {
+      buffer.removeFirst(start)
+      start = 0
+    }
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// The next complete message, or nil when more bytes are needed.
+  ///
+  /// Throws when the stream cannot be a sway IPC stream: a frame that does not
+  /// start with `i3-ipc`, or a payload longer than
+  /// ``SwayIPCFrame/maximumPayloadSize``. The stream cannot be resynchronised,
+  /// so every later call throws too.
+  public mutating func next() throws(SwayIPCError) -> (type: UInt32, payload: String)? {
+    let available = buffer.count - start
+    let magic = SwayIPCFrame.magic
+    for index in 0..<min(available, magic.count) where buffer[start + index] != magic[index] {
+      throw SwayIPCError("bad sway IPC message: it does not start with \"i3-ipc\"")
+    }
+    guard available >= SwayIPCFrame.headerSize else { return nil }
+    let (length, type) = buffer.withUnsafeBytes { raw in
+      (
+        raw.loadUnaligned(fromByteOffset: start + 6, as: UInt32.self),
+        raw.loadUnaligned(fromByteOffset: start + 10, as: UInt32.self)
+      )
+    }
+    guard length <= SwayIPCFrame.maximumPayloadSize else {
+      throw SwayIPCError(
+        "bad sway IPC message: a payload of \(length) bytes is over the 16 MiB limit")
+    }
+    let total = SwayIPCFrame.headerSize + Int(length)
+    guard available >= total else { return nil }
+    let body = buffer[(start + SwayIPCFrame.headerSize)..<(start + total)]
+    let payload = String(decoding: body, as: UTF8.self)
+    start += total
+    if start == buffer.count {
+      buffer.removeAll(keepingCapacity: true)
+      start = 0
+    }
+    return (type, payload)
+  }
+}
+
+/// A connection to sway's IPC socket (a Unix stream socket).
+///
+/// Requests and replies go through ``request(type:payload:)``; after a
+/// subscription, events arrive on ``fileDescriptor``: wait for it with `poll()`
+/// and take them with ``readAvailable()``.
+public final class SwayIPCConnection {
+  /// The socket, for `poll()`; closed when the connection is released.
+  public let fileDescriptor: Int32
+  /// The path of the socket.
+  public let socketPath: String
+  private var decoder = SwayIPCDecoder()
+  /// Events that arrived while ``request(type:payload:)`` waited for its reply.
+  private var pending: [(type: UInt32, payload: String)] = []
+  private var closed = false
+
+  /// Connects to sway at `socketPath`, or at `$SWAYSOCK` when it is nil.
+  public init(socketPath: String?) throws(SwayIPCError) {
+    let path: String
+    if let socketPath {
+      path = socketPath
+    } else if let value = getenv("SWAYSOCK"), value.pointee != 0 {
+      path = String(cString: value)
+    } else {
+      throw SwayIPCError("SWAYSOCK is not set: is sway running?")
+    }
+    guard !path.isEmpty else {
+      throw SwayIPCError("cannot connect to sway: the IPC socket path is empty")
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    let utf8 = Array(path.utf8)
+    guard utf8.count < capacity else {
+      throw SwayIPCError("cannot connect to \(path): the path is too long")
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: utf8)
+      raw[utf8.count] = 0
+    }
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else {
+      throw SwayIPCError("cannot connect to \(path): \(Self.errorText())")
+    }
+    var result: Int32
+    repeat {
+      result = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+    } while result != 0 && errno == EINTR
+    guard result == 0 else {
+      let text = Self.errorText()
+      close(descriptor)
+      throw SwayIPCError("cannot connect to \(path): \(text)")
+    }
+    fileDescriptor = descriptor
+    self.socketPath = path
+  }
+
+  deinit {
+    close(fileDescriptor)
+  }
+
+  /// Whether messages are already decoded and waiting, so that
+  /// ``readAvailable()`` returns them without the socket becoming readable
+  /// (events that arrived during ``request(type:payload:)``).
+  public var hasBufferedMessages: Bool { !pending.isEmpty }
+
+  /// Sends one message.
+  public func send(type: UInt32, payload: String) throws(SwayIPCError) {
+    let bytes = SwayIPCFrame.encode(type: type, payload: payload)
+    var sent = 0
+    while sent < bytes.count {
+      let result = bytes.withUnsafeBytes { raw in
+        Glibc.send(
+          fileDescriptor, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+      }
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw SwayIPCError("cannot write to sway's IPC socket: \(Self.errorText())")
+      }
+      sent += result
+    }
+  }
+
+  /// The messages that have arrived, without waiting: an empty array when
+  /// nothing complete has arrived yet.
+  ///
+  /// Throws when sway has closed the connection (once the messages that came
+  /// before the end have been returned) or sent something that is not IPC.
+  public func readAvailable() throws(SwayIPCError) -> [(type: UInt32, payload: String)] {
+    var messages = pending
+    pending.removeAll()
+    while !closed {
+      guard let bytes = try receive(blocking: false) else { break }
+      if bytes.isEmpty {
+        closed = true
+        break
+      }
+      decoder.append(bytes)
+    }
+    while let message = try decoder.next() { messages.append(message) }
+    if closed && messages.isEmpty {
+      throw SwayIPCError("sway closed the IPC connection")
+    }
+    return messages
+  }
+
+  /// Sends a request and waits for its reply, returning the reply's payload.
+  ///
+  /// Events that arrive meanwhile are kept for ``readAvailable()``.
+  public func request(type: UInt32, payload: String) throws(SwayIPCError) -> String {
+    try send(type: type, payload: payload)
+    while true {
+      while let message = try decoder.next() {
+        if SwayIPCMessageType.isEvent(message.type) {
+          pending.append(message)
+        } else {
+          return message.payload
+        }
+      }
+      if closed { throw SwayIPCError("sway closed the IPC connection") }
+      guard let bytes = try receive(blocking: true) else { continue }
+      if bytes.isEmpty {
+        closed = true
+      } else {
+        decoder.append(bytes)
+      }
+    }
+  }
+
+  /// Subscribes to the named events (`mode`, `workspace`, ...), checking that
+  /// sway answers `{"success": true}`.
+  public func subscribe(to events: [String]) throws(SwayIPCError) {
+    let payload = JSONValue.array(events.map { .string($0) }).serialized
+    let reply = try request(type: SwayIPCMessageType.subscribe, payload: payload)
+    let success: Bool?
+    do {
+      success = try JSONValue.parse(reply)["success"]?.boolValue
+    } catch {
+      success = nil
+    }
+    guard success == true else {
+      throw SwayIPCError("sway refused the subscription to \(payload): \(reply)")
+    }
+  }
+
+  /// One read: the bytes, an empty array at the end of the stream, or nil
+  /// when a non-blocking read finds nothing (or a read was interrupted).
+  private func receive(blocking: Bool) throws(SwayIPCError) -> [UInt8]? {
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    let count = chunk.withUnsafeMutableBytes { raw in
+      recv(fileDescriptor, raw.baseAddress, raw.count, blocking ? 0 : Int32(MSG_DONTWAIT))
+    }
+    if count < 0 {
+      if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return nil }
+      throw SwayIPCError("cannot read sway's IPC socket: \(Self.errorText())")
+    }
+    return Array(chunk[0..<count])
+  }
+
+  private static func errorText() -> String {
+    String(cString: strerror(errno))
+  }
+}

@@ -1,0 +1,130 @@
+/// What `wl-toast watch sway` shows besides binding modes.
+public struct SwayWatchOptions: Equatable, Sendable {
+  /// Whether to show a toast ("Workspace 3") when the focus moves to another workspace.
+  public var workspaces: Bool = false
+
+  /// Creates options; by default only binding modes are shown.
+  public init(workspaces: Bool = false) {
+    self.workspaces = workspaces
+  }
+}
+
+/// What `wl-toast watch sway` does with the toast after an event.
+public enum SwayWatchAction: Equatable, Sendable {
+  /// Shows `text`, replacing what is shown; a sticky toast stays until hidden,
+  /// another one hides after the usual timeout.
+  case show(text: String, sticky: Bool)
+  /// Hides the toast.
+  case hide
+}
+
+/// The logic of `wl-toast watch sway`, without the socket: turns sway IPC
+/// events into what to show.
+///
+/// Entering a binding mode other than `default` shows its name until the mode
+/// ends; returning to `default` hides it. With ``SwayWatchOptions/workspaces``,
+/// focusing a workspace shows "Workspace NAME" briefly, except while a mode is
+/// shown (the mode keeps priority). Events it cannot read are ignored.
+public struct SwayWatcher {
+  /// What to show.
+  public let options: SwayWatchOptions
+  /// The binding mode sway is in, nil for `default` (or before any mode event).
+  public private(set) var activeMode: String?
+
+  /// Creates a watcher; nothing is shown until the first event.
+  public init(options: SwayWatchOptions = SwayWatchOptions()) {
+    self.options = options
+  }
+
+  /// The events to subscribe to: `["mode"]`, plus `"workspace"` when workspaces are shown.
+  public var subscriptions: [String] {
+    options.workspaces ? ["mode", "workspace"] : ["mode"]
+  }
+
+  /// Takes one event (its type with the event bit, and its JSON payload) and
+  /// returns what to do, or nil to leave the toast as it is.
+  public mutating func handle(eventType: UInt32, payload: String) -> SwayWatchAction? {
+    switch eventType {
+    case SwayIPCMessageType.modeEvent:
+      return handleMode(payload)
+    case SwayIPCMessageType.workspaceEvent where options.workspaces:
+      return handleWorkspace(payload)
+    default:
+      return nil
+    }
+  }
+
+  private mutating func handleMode(_ payload: String) -> SwayWatchAction? {
+    guard let event = try? JSONValue.parse(payload),
+      let name = event["change"]?.stringValue, !name.isEmpty
+    else { return nil }
+    if name == "default" {
+      activeMode = nil
+      return .hide
+    }
+    let markup = event["pango_markup"]?.boolValue ?? false
+    let text = markup ? plainText(fromMarkup: name) : name
+    activeMode = name
+    return .show(text: text.isEmpty ? name : text, sticky: true)
+  }
+
+  private func handleWorkspace(_ payload: String) -> SwayWatchAction? {
+    guard activeMode == nil, let event = try? JSONValue.parse(payload),
+      event["change"]?.stringValue == "focus",
+      let name = event["current"]?["name"]?.stringValue, !name.isEmpty
+    else { return nil }
+    return .show(text: "Workspace \(name)", sticky: false)
+  }
+}
+
+/// The text of Pango markup: the tags dropped and the five XML entities (and
+/// numeric character references) replaced. Used for mode names that sway
+/// declares as markup (`mode --pango_markup`).
+func plainText(fromMarkup markup: String) -> String {
+  var result = ""
+  var inTag = false
+  var entity: String?
+  for character in markup {
+    if inTag {
+      if character == ">" { inTag = false }
+      continue
+    }
+    if var name = entity {
+      if character == ";" {
+        result += decodeEntity(name) ?? "&\(name);"
+        entity = nil
+      } else if name.count < 10 {
+        name.append(character)
+        entity = name
+      } else {
+        result += "&" + name + String(character)
+        entity = nil
+      }
+      continue
+    }
+    switch character {
+    case "<": inTag = true
+    case "&": entity = ""
+    default: result.append(character)
+    }
+  }
+  if let entity { result += "&" + entity }
+  return result
+}
+
+private func decodeEntity(_ name: String) -> String? {
+  switch name {
+  case "amp": return "&"
+  case "lt": return "<"
+  case "gt": return ">"
+  case "quot": return "\""
+  case "apos": return "'"
+  default: break
+  }
+  guard name.hasPrefix("#") else { return nil }
+  let digits = name.dropFirst()
+  let value =
+    digits.hasPrefix("x") || digits.hasPrefix("X")
+    ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+  return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+}

@@ -1,0 +1,65 @@
+import Glibc
+import ToastKit
+
+/// `wl-toast watch sway`: follows sway's IPC events and shows the binding mode
+/// (and, when asked, workspace changes) as toasts, until sway exits or a signal.
+///
+/// Returns the exit status; errors are one line on standard error.
+public func runSwayWatch(workspaces: Bool) -> Int32 {
+  var watcher = SwayWatcher(options: SwayWatchOptions(workspaces: workspaces))
+  let connection: SwayIPCConnection
+  let presenter: ToastPresenter
+  do {
+    connection = try SwayIPCConnection(socketPath: nil)
+    try connection.subscribe(to: watcher.subscriptions)
+  } catch {
+    printError("wl-toast: watch sway: \(error)")
+    return ExitCode.error
+  }
+  do {
+    presenter = try ToastPresenter()
+  } catch {
+    printError("wl-toast: \(error)")
+    return ExitCode.error
+  }
+  var failure: String?
+  let loop = presenter.eventLoop
+  loop.onSignal = { _ in loop.stop() }
+  loop.addSource(fd: connection.fileDescriptor) { _ in
+    let messages: [(type: UInt32, payload: String)]
+    do {
+      messages = try connection.readAvailable()
+    } catch {
+      failure = "\(error)"
+      loop.stop()
+      return
+    }
+    for message in messages {
+      switch watcher.handle(eventType: message.type, payload: message.payload) {
+      case .show(let text, let sticky):
+        let toast = Toast(text, style: .banner, timeout: sticky ? 0 : 1)
+        presenter.update(to: toast, tag: sticky ? "sway-mode" : "sway-workspace")
+      case .hide:
+        presenter.hide(tag: "sway-mode")
+      case nil:
+        break
+      }
+    }
+  }
+  do {
+    try presenter.run()
+  } catch {
+    failure = error.description
+  }
+  if let failure {
+    printError("wl-toast: watch sway: \(failure)")
+    return ExitCode.error
+  }
+  return ExitCode.success
+}
+
+/// Writes one line to standard error.
+public func printError(_ message: String) {
+  let bytes = Array((message + "\n").utf8)
+  _ = write(2, bytes, bytes.count)
+}
