@@ -48,7 +48,7 @@ let package = Package(
 
     // Test support: headless compositors, screenshots, virtual input.
     .target(
-      name: "TestSupport", dependencies: ["Wayland", "CWaylandClient", "CXkbCommon"],
+      name: "TestSupport", dependencies: ["Wayland", "CWaylandClient", "CXkbCommon", "CSystem"],
       swiftSettings: strict),
     .executableTarget(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// A failure of the test harness, with a message that says what to fix.
@@ -103,7 +104,7 @@ public func runCommand(
   _ arguments: [String], environment: [String: String], timeout: Double = 20
 ) throws -> (status: Int32, output: String) {
   var fds: [Int32] = [0, 0]
-  guard pipe(&fds) == 0 else { throw HarnessError("pipe failed") }
+  guard wlt_pipe(&fds) == 0 else { throw HarnessError("pipe failed") }
   let child: ChildProcess
   do {
     child = try ChildProcess(arguments, environment: environment, stdoutFD: fds[1])

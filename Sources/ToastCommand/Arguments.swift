@@ -397,7 +397,8 @@ private func tagValue(_ value: String) throws(UsageError) -> String {
       $0.properties.generalCategory != .control && $0 != " " && $0 != "\u{7f}"
     })
   else {
-    throw UsageError("--tag: expected 1 to 64 printable characters without spaces, got \(quoted(value))")
+    throw UsageError(
+      "--tag: expected 1 to 64 printable characters without spaces, got \(quoted(value))")
   }
   return value
 }

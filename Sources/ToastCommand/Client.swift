@@ -144,7 +144,9 @@ public final class Client {
       for fd: Int32 in [0, 1, 2] { dup2(null, fd) }
       if null > 2 { close(null) }
     }
-    if let connection { close(connection) }
+    // Keep nothing of the caller's but the listener and the pipe back to it: an
+    // inherited pipe would keep a caller's `$(...)` or test harness waiting.
+    wlt_close_other_fds(listener.fd, notify)
     let owner: Owner
     do {
       owner = try Owner(rendezvous: rendezvous, listener: listener, linger: linger)

@@ -63,7 +63,9 @@ public enum OwnerRequest: Equatable, Sendable {
       self = .show(tag: tag, toast: toast, wait: value["wait"]?.boolValue ?? false)
     case "hide":
       let after = value["after"]
-      guard after == nil || after!.isNull || (after!.doubleValue.map { $0 >= 0 && $0 <= 86_400 } ?? false)
+      guard
+        after == nil || after!.isNull
+          || (after!.doubleValue.map { $0 >= 0 && $0 <= 86_400 } ?? false)
       else { throw MessageError("bad after") }
       self = .hide(tag: tag, after: after?.doubleValue)
     case "status":
@@ -80,8 +82,9 @@ public enum OwnerReply: Equatable, Sendable {
   case accepted
   /// The request was refused or failed; the reason in one line.
   case failed(String)
-  /// The toast showing with the tag asked about, or nil.
-  case status(Toast?)
+  /// The toast showing with the tag asked about (or nil), the owner's process
+  /// id and how many surfaces it has created so far.
+  case status(Toast?, pid: Int32, surfaces: Int)
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
 
@@ -92,8 +95,11 @@ public enum OwnerReply: Equatable, Sendable {
       return JSONValue.object(["ok": .bool(true)]).serialized
     case .failed(let reason):
       return JSONValue.object(["ok": .bool(false), "error": .string(reason)]).serialized
-    case .status(let toast):
-      return JSONValue.object(["ok": .bool(true), "toast": toast?.json ?? .null]).serialized
+    case .status(let toast, let pid, let surfaces):
+      return JSONValue.object([
+        "ok": .bool(true), "toast": toast?.json ?? .null, "pid": .number(Double(pid)),
+        "surfaces": .number(Double(surfaces)),
+      ]).serialized
     case .outcome(let outcome):
       return JSONValue.object(["outcome": .string(outcome.rawValue)]).serialized
     }
@@ -112,12 +118,14 @@ public enum OwnerReply: Equatable, Sendable {
     } else if value["ok"]?.boolValue == false {
       self = .failed(value["error"]?.stringValue ?? "the owner refused the request")
     } else if value["ok"]?.boolValue == true, let json = value["toast"] {
+      let pid = Int32(value["pid"]?.doubleValue ?? 0)
+      let surfaces = Int(value["surfaces"]?.doubleValue ?? 0)
       if json.isNull {
-        self = .status(nil)
+        self = .status(nil, pid: pid, surfaces: surfaces)
       } else {
         var toast = Toast("")
         try toast.apply(json)
-        self = .status(toast)
+        self = .status(toast, pid: pid, surfaces: surfaces)
       }
     } else if value["ok"]?.boolValue == true {
       self = .accepted

@@ -133,7 +133,9 @@ public final class Owner {
       send(.accepted, to: fd)
       scheduleLingerIfIdle()
     case .status(let tag):
-      send(.status(presenter.toast(tag: tag)), to: fd)
+      send(
+        .status(presenter.toast(tag: tag), pid: getpid(), surfaces: presenter.surfacesCreated),
+        to: fd)
       scheduleLingerIfIdle()
     }
   }

@@ -90,6 +90,9 @@ public final class ToastPresenter {
   /// The tags of the toasts on screen.
   public var tags: [String] { surfaces.keys.sorted() }
 
+  /// How many toast surfaces this presenter has created (in-place updates create none).
+  public private(set) var surfacesCreated = 0
+
   /// The toast on screen with the default tag, if any.
   public var toast: Toast? { toast(tag: Self.defaultTag) }
 
@@ -176,6 +179,7 @@ public final class ToastPresenter {
 
   private func present(_ toast: Toast, tag: String) {
     let surface = ToastSurface(toast: toast, session: session)
+    surfacesCreated += 1
     surface.onGone = { [unowned self, unowned surface] outcome in
       if surfaces[tag] === surface { surfaces[tag] = nil }
       lastOutcome = outcome

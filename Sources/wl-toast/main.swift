@@ -130,8 +130,12 @@ case .success(.hide(let tag, let after)):
 case .success(.status(let tag)):
   do {
     switch try makeClient().request(.status(tag: tag)) {
-    case .status(let toast?):
-      print(JSONValue.object(["tag": .string(tag), "toast": toast.json]).serialized)
+    case .status(let toast?, let pid, let surfaces):
+      print(
+        JSONValue.object([
+          "tag": .string(tag), "toast": toast.json, "owner": .number(Double(pid)),
+          "surfaces": .number(Double(surfaces)),
+        ]).serialized)
     case .failed(let reason):
       fail(reason)
     default:

@@ -84,17 +84,21 @@ struct CommandTests {
 
   @Test func aSignalRemovesTheToastAndExitsZero() throws {
     let desk = try Desk()
-    let command = try desk.run(["--no-animation", "--timeout", "0", "Until killed"])
+    let command = try desk.run(["--wait", "--no-animation", "--timeout", "0", "Until killed"])
     let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
     _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
-    kill(command.pid, SIGTERM)
+    // The toast lives in the background owner: stop that one.
+    let owner = try #require(try desk.status()?.owner)
+    kill(owner, SIGTERM)
     #expect(command.wait(timeout: 5) == 0)
     #expect(try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == nil)
   }
 
   @Test func escapeDismissesATapToastThatHasFocus() throws {
     let desk = try Desk()
-    let command = try desk.run(["--no-animation", "--timeout", "0", "--dismiss", "tap", "Esc"])
+    let command = try desk.run([
+      "--wait", "--no-animation", "--timeout", "0", "--dismiss", "tap", "Esc",
+    ])
     let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
     _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
     try desk.input.press(keysym: 0xff1b)

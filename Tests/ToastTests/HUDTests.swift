@@ -127,7 +127,7 @@ struct HUDTests {
   @Test func theTimeoutEndsTheToastWithStatusZero() throws {
     let desk = try Desk()
     let start = now()
-    let command = try desk.run(["--timeout", "0.3", "Brief"])
+    let command = try desk.run(["--wait", "--timeout", "0.3", "Brief"])
     #expect(command.wait(timeout: 5) == 0)
     // Fade in 0.25 s, hold 0.3 s, fade out 0.25 s.
     #expect(now() - start >= 0.8)
@@ -136,7 +136,7 @@ struct HUDTests {
 
   @Test func aClickOnATapToastDismissesItWithStatusTwo() throws {
     let desk = try Desk()
-    let command = try desk.run(["--timeout", "0", "--dismiss", "tap", "Tap me"])
+    let command = try desk.run(["--wait", "--timeout", "0", "--dismiss", "tap", "Tap me"])
     let box = Self.expectedBox(Toast("Tap me"))
     _ = try #require(
       try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
@@ -158,7 +158,7 @@ struct HUDTests {
     try desk.input.click(x: box.x + 10, y: box.y + 10)
     #expect(try below.pump { below.pointerEvents.count >= 3 })
     #expect(below.pointerEvents.contains(.button(code: 0x110, pressed: true)))
-    #expect(command.isRunning, "the toast stays")
+    #expect(try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == box, "it stays")
     command.terminate()
   }
 
@@ -175,13 +175,17 @@ struct HUDTests {
     // A roundtrip on the surface below shows no button reached it.
     _ = try below.pump(timeout: 0.3) { false }
     #expect(!below.pointerEvents.contains(.button(code: 0x110, pressed: true)))
-    #expect(command.isRunning, "a click without --dismiss tap does not end a modal toast")
+    #expect(
+      try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) != nil,
+      "a click without --dismiss tap does not end a modal toast")
     command.terminate()
   }
 
   @Test func escapeDismissesAModalToast() throws {
     let desk = try Desk()
-    let command = try desk.run(["--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc"])
+    let command = try desk.run([
+      "--wait", "--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc",
+    ])
     let dimmed = blend(Renderer.dim, over: HeadlessSway.background)
     _ = try #require(
       try desk.screenshot { $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3) })
@@ -192,7 +196,7 @@ struct HUDTests {
   @Test func aModalTapAnywhereDismisses() throws {
     let desk = try Desk()
     let command = try desk.run([
-      "--no-animation", "--timeout", "0", "--modal", "--dismiss", "tap", "Anywhere",
+      "--wait", "--no-animation", "--timeout", "0", "--modal", "--dismiss", "tap", "Anywhere",
     ])
     _ = try #require(
       try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil })

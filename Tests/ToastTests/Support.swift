@@ -1,5 +1,6 @@
 import Glibc
 import TestSupport
+import ToastCommand
 import ToastKit
 
 /// A headless sway plus the pointer and keyboard a user would have.
@@ -25,6 +26,52 @@ final class Desk {
       logPath: sway.runtimeDirectory + "/wl-toast.log")
   }
 
+  /// Runs `wl-toast` to completion; returns its status, standard output and standard error.
+  func runToEnd(_ arguments: [String], stdin: String? = nil, timeout: Double = 20) throws -> (
+    status: Int32, output: String, errors: String
+  ) {
+    let log = sway.runtimeDirectory + "/stderr-\(UInt32.random(in: 0...UInt32.max))"
+    var command = [builtProduct("wl-toast")] + arguments
+    if let stdin {
+      let input = sway.runtimeDirectory + "/stdin-\(UInt32.random(in: 0...UInt32.max))"
+      try writeFile(input, stdin)
+      command = ["sh", "-c", "exec \"$@\" < \"\(input)\" 2> \"\(log)\"", "sh"] + command
+    } else {
+      command = ["sh", "-c", "exec \"$@\" 2> \"\(log)\"", "sh"] + command
+    }
+    let result = try runCommand(command, environment: sway.clientEnvironment, timeout: timeout)
+    let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    return (result.status, result.output, errors)
+  }
+
+  /// What `wl-toast status` says of a tag: the toast's fields, the owner's pid and
+  /// how many surfaces it created; nil when none is showing.
+  func status(tag: String = "default") throws -> (
+    text: String, progress: Double?, owner: Int32, surfaces: Int
+  )? {
+    let result = try runToEnd(["status", "--tag", tag])
+    guard result.status == 0 else { return nil }
+    let value = try JSONValue.parse(result.output.trimmingNewline)
+    return (
+      value["toast"]?["text"]?.stringValue ?? "", value["toast"]?["progress"]?.doubleValue,
+      Int32(value["owner"]?.doubleValue ?? 0), Int(value["surfaces"]?.doubleValue ?? 0)
+    )
+  }
+
+  /// The wl-toast processes (owners) serving this sway.
+  func ownerProcesses() -> [Int32] {
+    let tool = builtProduct("wl-toast")
+    var owners: [Int32] = []
+    for entry in listProcesses() {
+      guard let environment = readFile("/proc/\(entry)/environ"),
+        let exe = resolveLink("/proc/\(entry)/exe"), exe == tool
+      else { continue }
+      let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+      if variables.contains("WAYLAND_DISPLAY=\(sway.socketPath)") { owners.append(entry) }
+    }
+    return owners
+  }
+
   /// Takes screenshots until `condition` holds for one; returns it, or nil on timeout.
   func screenshot(timeout: Double = 5, until condition: (Image) -> Bool) throws -> Image? {
     var found: Image?
@@ -35,6 +82,31 @@ final class Desk {
     }
     return found
   }
+}
+
+func listProcesses() -> [Int32] {
+  guard let directory = opendir("/proc") else { return [] }
+  defer { closedir(directory) }
+  var pids: [Int32] = []
+  while let entry = readdir(directory) {
+    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+      String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+    }
+    if let pid = Int32(name) { pids.append(pid) }
+  }
+  return pids
+}
+
+func resolveLink(_ path: String) -> String? {
+  var buffer = [CChar](repeating: 0, count: 4096)
+  let count = readlink(path, &buffer, buffer.count - 1)
+  guard count > 0 else { return nil }
+  return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+extension String {
+  /// The string without one trailing newline.
+  var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }
 
 /// `top` drawn with its alpha over an opaque `bottom`, as the compositor blends it.

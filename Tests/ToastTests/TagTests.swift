@@ -1,0 +1,244 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastCommand
+import ToastKit
+
+/// One toast per tag across commands: the background owner, its socket, and the
+/// commands for scripts.
+@Suite(.serialized)
+struct TagTests {
+  static let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+
+  @Test func tenRapidCommandsEndWithOneOwnerShowingTheTenth() throws {
+    let desk = try Desk()
+    for index in 1...10 {
+      let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Volume \(index)0%"])
+      #expect(result.status == 0, "\(result.errors)")
+    }
+    let status = try #require(try desk.status())
+    #expect(status.text == "Volume 100%")
+    #expect(status.surfaces == 1, "updated in place, never a second surface")
+    #expect(desk.ownerProcesses() == [status.owner])
+    // One box on screen, the size of the tenth text's box.
+    let expected = HUDTests.expectedBox(Toast("Volume 100%"))
+    #expect(
+      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected } != nil)
+  }
+
+  @Test func commandsStartedAtOnceElectOneOwner() throws {
+    let desk = try Desk()
+    let commands = try (1...8).map { index in
+      try desk.run(["--no-animation", "--timeout", "0", "Racer \(index)"])
+    }
+    for command in commands { #expect(command.wait(timeout: 10) == 0) }
+    let status = try #require(try desk.status())
+    #expect(status.text.hasPrefix("Racer "))
+    #expect(status.surfaces == 1)
+    #expect(desk.ownerProcesses() == [status.owner])
+  }
+
+  @Test func aSecondTagShowsASecondToast() throws {
+    let desk = try Desk()
+    #expect(
+      try desk.runToEnd([
+        "--tag", "left", "--offset", "-300,0", "--no-animation", "--timeout", "0", "Left",
+      ]).status == 0)
+    #expect(
+      try desk.runToEnd([
+        "--tag", "right", "--offset", "300,0", "--no-animation", "--timeout", "0", "Right",
+      ]).status == 0)
+    var left = Toast("Left")
+    left.offset = .init(x: -300, y: 0)
+    var right = Toast("Right")
+    right.offset = .init(x: 300, y: 0)
+    let leftBox = HUDTests.expectedBox(left)
+    let rightBox = HUDTests.expectedBox(right)
+    let shot = try #require(
+      try desk.screenshot {
+        $0.pixel(x: leftBox.x + 5, y: leftBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
+          && $0.pixel(x: rightBox.x + 5, y: rightBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
+      })
+    #expect(shot.pixel(x: 640, y: 360) == HeadlessSway.background)
+    #expect(try desk.status(tag: "left")?.text == "Left")
+    #expect(try desk.status(tag: "right")?.text == "Right")
+    #expect(desk.ownerProcesses().count == 1, "one owner serves both tags")
+  }
+
+  @Test func statusBeforeDuringAndAfter() throws {
+    let desk = try Desk()
+    let before = try desk.runToEnd(["status"])
+    #expect(before.status == 1)
+    #expect(before.output.isEmpty)
+    #expect(try desk.runToEnd(["--timeout", "0", "--progress", "40", "Showing"]).status == 0)
+    let during = try desk.runToEnd(["status"])
+    #expect(during.status == 0)
+    let value = try JSONValue.parse(during.output.trimmingNewline)
+    #expect(value["toast"]?["text"]?.stringValue == "Showing")
+    #expect(value["toast"]?["progress"]?.doubleValue == 40)
+    #expect(try desk.runToEnd(["hide"]).status == 0)
+    #expect(try waitUntil { try desk.runToEnd(["status"]).status == 1 })
+  }
+
+  @Test func hideAfterHidesOnTime() throws {
+    let desk = try Desk()
+    #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Later"]).status == 0)
+    let start = now()
+    #expect(try desk.runToEnd(["hide", "--after", "0.5"]).status == 0)
+    #expect(try desk.status() != nil, "still there right after")
+    #expect(try waitUntil { try desk.status() == nil })
+    let elapsed = now() - start
+    #expect(elapsed >= 0.5 && elapsed < 1.5, "hidden after \(elapsed) s")
+    // Nothing to hide is not an error.
+    #expect(try desk.runToEnd(["hide", "--tag", "nothing"]).status == 0)
+  }
+
+  @Test func waitReportsHowTheToastEnded() throws {
+    let desk = try Desk()
+    // Expiry: 0.
+    let expired = try desk.runToEnd(["--wait", "--print-outcome", "--timeout", "0.2", "Brief"])
+    #expect(expired.status == 0)
+    #expect(expired.output == "expired\n")
+    // Hidden by `wl-toast hide`: 0.
+    let hidden = try desk.run(["--wait", "--tag", "h", "--timeout", "0", "Hide me"])
+    _ = try waitUntil { try desk.status(tag: "h") != nil }
+    #expect(try desk.runToEnd(["hide", "--tag", "h"]).status == 0)
+    #expect(hidden.wait(timeout: 5) == 0)
+    // Replaced by a newer toast with the same tag: 3.
+    let replaced = try desk.run(["--wait", "--tag", "r", "--timeout", "0", "Old"])
+    _ = try waitUntil { try desk.status(tag: "r")?.text == "Old" }
+    #expect(try desk.runToEnd(["--tag", "r", "--timeout", "0", "New"]).status == 0)
+    #expect(replaced.wait(timeout: 5) == 3)
+    #expect(try desk.status(tag: "r")?.text == "New")
+    #expect(try desk.runToEnd(["hide", "--tag", "r"]).status == 0)
+    #expect(try waitUntil { try desk.status(tag: "r") == nil })
+    // Dismissed by a click: 2.
+    let tapped = try desk.run(["--wait", "--tag", "t", "--dismiss", "tap", "--timeout", "0", "Tap"])
+    let box = HUDTests.expectedBox(Toast("Tap"))
+    _ = try #require(try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
+    try desk.input.click(x: box.x + 10, y: box.y + 10)
+    #expect(tapped.wait(timeout: 5) == 2)
+  }
+
+  @Test func followWithAThousandLinesKeepsOneSurfaceAndShowsTheLast() throws {
+    let desk = try Desk()
+    var lines = (1...1000).map { "line \($0)" }
+    lines.insert("{\"progress\": 150}", at: 500)
+    lines.insert("{\"text\": \"json text\", \"progress\": 30, \"spinner\": true}", at: 10)
+    let result = try desk.runToEnd(
+      ["--follow", "--tag", "f", "--timeout", "0", "--no-animation"],
+      stdin: lines.joined(separator: "\n") + "\n", timeout: 60)
+    #expect(result.status == 0)
+    #expect(
+      result.errors.contains("line 502: progress"), "the bad line is reported: \(result.errors)")
+    #expect(result.errors.split(separator: "\n").count == 1)
+    let status = try #require(try desk.status(tag: "f"))
+    #expect(status.text == "line 1000")
+    #expect(status.progress == 30, "fields set by a JSON line stay")
+    #expect(status.surfaces == 1)
+  }
+
+  @Test func aKilledOwnersStaleSocketIsRecovered() throws {
+    let desk = try Desk()
+    #expect(try desk.runToEnd(["--timeout", "0", "First"]).status == 0)
+    let first = try #require(try desk.status())
+    kill(first.owner, SIGKILL)
+    _ = waitUntil { desk.ownerProcesses().isEmpty }
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    #expect(access(rendezvous.socketPath, F_OK) == 0, "the dead owner left its socket")
+    let result = try desk.runToEnd(["--timeout", "0", "Second"])
+    #expect(result.status == 0, "\(result.errors)")
+    let second = try #require(try desk.status())
+    #expect(second.text == "Second")
+    #expect(second.owner != first.owner)
+  }
+
+  @Test func aMalformedMessageIsRefusedAndChangesNothing() throws {
+    let desk = try Desk()
+    #expect(try desk.runToEnd(["--timeout", "0", "Intact"]).status == 0)
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    let fd = try #require(try rendezvous.connect())
+    defer { close(fd) }
+    for garbage in [
+      "not json", "{\"v\":1,\"op\":\"show\",\"tag\":\"default\",\"toast\":{\"progress\":\"x\"}}",
+      "{\"v\":2}",
+    ] {
+      let bytes = Array(garbage.utf8)
+      #expect(send(fd, bytes, bytes.count, 0) == bytes.count)
+      var reply = [UInt8](repeating: 0, count: 4096)
+      let count = recv(fd, &reply, reply.count, 0)
+      let text = String(decoding: reply[0..<max(count, 0)], as: UTF8.self)
+      #expect(text.contains("\"ok\":false"), "\(garbage) -> \(text)")
+    }
+    // Too large: refused as well.
+    let huge = [UInt8](repeating: 0x20, count: maximumMessageSize + 10)
+    #expect(send(fd, huge, huge.count, 0) == huge.count)
+    var reply = [UInt8](repeating: 0, count: 4096)
+    let count = recv(fd, &reply, reply.count, 0)
+    #expect(String(decoding: reply[0..<max(count, 0)], as: UTF8.self).contains("too large"))
+    #expect(try desk.status()?.text == "Intact")
+  }
+
+  @Test func aSocketOfAnotherUserIsNeverFollowed() throws {
+    let desk = try Desk()
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    try rendezvous.prepareDirectory()
+    unlink(rendezvous.socketPath)
+    // Someone else's socket where ours would be.
+    let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+    defer {
+      close(fd)
+      unlink(rendezvous.socketPath)
+    }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      let bytes = Array(rendezvous.socketPath.utf8)
+      buffer.copyBytes(from: bytes)
+      buffer[bytes.count] = 0
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    #expect(bound == 0)
+    #expect(listen(fd, 4) == 0)
+    #expect(chown(rendezvous.socketPath, 65534, 65534) == 0)
+    let result = try desk.runToEnd(["--timeout", "0", "Hello"])
+    #expect(result.status == 1)
+    #expect(result.errors.contains("not a socket owned by you"), "\(result.errors)")
+    #expect(result.errors.split(separator: "\n").count == 1)
+  }
+
+  @Test func watchSwayShowsTheBindingMode() throws {
+    let sway = try HeadlessSway(
+      extraConfig: "mode \"resize\" {\n  bindsym Escape mode \"default\"\n}")
+    let watcher = try ChildProcess(
+      [builtProduct("wl-toast"), "watch", "sway"], environment: sway.clientEnvironment,
+      logPath: sway.runtimeDirectory + "/watch.log")
+    defer { watcher.terminate() }
+    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    // The watcher is subscribed once its banner shows for a mode change; retry the
+    // mode switch until then (the subscription is not observable from outside).
+    let shown = try waitUntil(timeout: 10) {
+      try sway.swaymsg(["mode", "resize"])
+      return try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
+        != nil
+    }
+    #expect(shown, "a banner with the mode's name")
+    let layout = ToastLayout(
+      toast: Toast("resize", style: .banner), outputWidth: 1280, outputHeight: 720)
+    #expect(
+      try waitUntil {
+        try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)?.width
+          == Int(layout.box.width)
+      })
+    try sway.swaymsg(["mode", "default"])
+    #expect(
+      try waitUntil {
+        try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3) == nil
+      })
+    #expect(watcher.isRunning)
+  }
+}
