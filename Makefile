@@ -16,7 +16,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps build lint test demo install clean
+.PHONY: all deps build lint test demo bench install clean
 
 all: build
 
@@ -45,6 +45,13 @@ test: deps lint
 demo: deps
 	$(SWIFT) build --product wl-toast-demo
 	$$($(SWIFT) build --show-bin-path)/wl-toast-demo
+
+# Release build, then timings on an embedded headless sway (see Sources/wl-toast-bench).
+bench: deps
+	$(SWIFT) build -c release --product wl-toast
+	$(SWIFT) build -c release --product wl-toast-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/wl-toast-bench" \
+	  "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" 50
 
 install: deps
 	$(SWIFT) build -c release --product wl-toast

@@ -53,6 +53,9 @@ let package = Package(
     .executableTarget(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
 
+    .executableTarget(
+      name: "wl-toast-bench", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
+
     .testTarget(
       name: "ScannerTests", dependencies: ["WaylandScanner"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),

@@ -37,6 +37,17 @@ public final class Owner {
       }
     }
     presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in acceptClients() }
+    // For benchmarks: WL_TOAST_TRACE names a file that gets the monotonic time
+    // (nanoseconds) of every committed frame.
+    if let path = getenv("WL_TOAST_TRACE") {
+      let trace = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+      if trace >= 0 {
+        presenter.onFrame = { tag in
+          let line = Array("\(MonotonicTime.now.nanoseconds) \(tag)\n".utf8)
+          _ = write(trace, line, line.count)
+        }
+      }
+    }
   }
 
   /// Shows the toast of the command that started the owner; `notify` (a pipe to

@@ -25,7 +25,7 @@ public func runSwayWatch(workspaces: Bool) -> Int32 {
   var failure: String?
   let loop = presenter.eventLoop
   loop.onSignal = { _ in loop.stop() }
-  loop.addSource(fd: connection.fileDescriptor) { _ in
+  let readEvents = {
     let messages: [(type: UInt32, payload: String)]
     do {
       messages = try connection.readAvailable()
@@ -46,6 +46,9 @@ public func runSwayWatch(workspaces: Bool) -> Int32 {
       }
     }
   }
+  loop.addSource(fd: connection.fileDescriptor) { _ in readEvents() }
+  // Events that arrived while subscribing are already buffered.
+  if connection.hasBufferedMessages { readEvents() }
   do {
     try presenter.run()
   } catch {
