@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "ToastKit", targets: ["ToastKit"]),
     .library(name: "Wayland", targets: ["Wayland"]),
     .executable(name: "wl-toast", targets: ["wl-toast"]),
+    .executable(name: "wl-toast-owner", targets: ["wl-toast-owner"]),
     .executable(name: "wl-toast-demo", targets: ["wl-toast-demo"]),
   ],
   targets: [
@@ -37,14 +38,25 @@ let package = Package(
       plugins: ["WaylandScannerPlugin"]),
 
     // The toast: model, layout, drawing and animation (pure), the surface and the presenter.
+    .target(name: "ToastModel", swiftSettings: strict),
     .target(
-      name: "ToastKit", dependencies: ["Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon"],
+      name: "ToastKit",
+      dependencies: ["ToastModel", "Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon"],
       swiftSettings: strict),
     // The command: argument parsing (a library, for tests) and main.
     .target(
-      name: "ToastCommand", dependencies: ["ToastKit", "Wayland", "CSystem"], swiftSettings: strict),
+      name: "ToastCommand", dependencies: ["ToastModel", "CSystem"], swiftSettings: strict),
+    // The background owner and `watch sway`: the part that links Wayland, Pango and Cairo.
+    .target(
+      name: "ToastOwner", dependencies: ["ToastCommand", "ToastKit", "Wayland", "CSystem"],
+      swiftSettings: strict),
+    // Two programs: the light command (a fast update path) and the owner it starts.
     .executableTarget(
-      name: "wl-toast", dependencies: ["ToastCommand", "ToastKit"], swiftSettings: strict),
+      name: "wl-toast", dependencies: ["ToastCommand"], swiftSettings: strict,
+      linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+    .executableTarget(
+      name: "wl-toast-owner", dependencies: ["ToastOwner"], swiftSettings: strict,
+      linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
 
     // Test support: headless compositors, screenshots, virtual input.
     .target(
@@ -60,10 +72,11 @@ let package = Package(
       name: "ScannerTests", dependencies: ["WaylandScanner"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     .testTarget(
-      name: "ToastKitTests", dependencies: ["ToastKit", "ToastCommand", "CPangoCairo"],
+      name: "ToastKitTests",
+      dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "CPangoCairo"],
       exclude: ["References"], swiftSettings: strict),
     .testTarget(
-      name: "ToastTests", dependencies: ["ToastKit", "ToastCommand", "TestSupport"],
+      name: "ToastTests", dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),

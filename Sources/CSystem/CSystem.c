@@ -30,3 +30,9 @@ int wlt_close_other_fds(int keep1, int keep2) {
   result |= close_range((unsigned)high + 1, ~0U, 0);
   return result;
 }
+
+int wlt_set_cloexec(int fd, int on) {
+  int flags = fcntl(fd, F_GETFD);
+  if (flags < 0) return -1;
+  return fcntl(fd, F_SETFD, on ? (flags | FD_CLOEXEC) : (flags & ~FD_CLOEXEC));
+}

@@ -1,4 +1,4 @@
-import ToastKit
+import ToastModel
 
 /// How the command hands a toast over and what it waits for.
 public struct ShowOptions: Equatable, Sendable {

@@ -1,6 +1,6 @@
 import CSystem
 import Glibc
-import ToastKit
+import ToastModel
 
 /// The command side: hands content to the owner of the display's toasts,
 /// becoming that owner (in a background process) when there is none.
@@ -59,6 +59,8 @@ public final class Client {
       switch reply {
       case .failed(let reason):
         throw MessageError(reason)
+      case .refused(let reason):
+        throw MessageError(reason, isUsage: true)
       case .accepted where wait:
         return try awaitOutcome(on: fd)
       default:
@@ -119,6 +121,8 @@ public final class Client {
     switch first {
     case .failed(let reason):
       throw MessageError(reason)
+    case .refused(let reason):
+      throw MessageError(reason, isUsage: true)
     case .accepted where wait:
       guard let next = try readPipeReply() else {
         throw MessageError("the toast owner exited unexpectedly")
@@ -134,7 +138,9 @@ public final class Client {
     }
   }
 
-  /// The owner process: detached from the terminal and the caller's output.
+  /// The owner process: detached from the terminal and the caller's output, it
+  /// becomes `wl-toast-owner`, which links Wayland, Pango and Cairo (this
+  /// command does not, so that updates start fast).
   private func runOwner(
     listener: Rendezvous.Listener, toast: Toast, tag: String, notify: Int32, wait: Bool
   ) -> Never {
@@ -147,17 +153,19 @@ public final class Client {
     // Keep nothing of the caller's but the listener and the pipe back to it: an
     // inherited pipe would keep a caller's `$(...)` or test harness waiting.
     wlt_close_other_fds(listener.fd, notify)
-    let owner: Owner
-    do {
-      owner = try Owner(rendezvous: rendezvous, listener: listener, linger: linger)
-    } catch {
-      rendezvous.removeSocket(of: listener)
-      let bytes = Array((OwnerReply.failed(error.description).encoded + "\n").utf8)
-      _ = write(notify, bytes, bytes.count)
-      exit(ExitCode.error)
-    }
-    owner.start(toast, tag: tag, notify: notify, wait: wait)
-    exit(owner.run())
+    wlt_set_cloexec(listener.fd, 0)
+    wlt_set_cloexec(notify, 0)
+    let arguments = [
+      ownerProgram(), "serve", String(listener.fd), String(listener.inode), String(notify), tag,
+      String(linger), wait ? "wait" : "nowait", toast.json.serialized,
+    ]
+    execProgram(arguments)
+    let bytes = Array(
+      (OwnerReply.failed("cannot start \(arguments[0]): \(String(cString: strerror(errno)))")
+        .encoded + "\n").utf8)
+    _ = write(notify, bytes, bytes.count)
+    rendezvous.removeSocket(of: listener)
+    _exit(ExitCode.error)
   }
 
   // MARK: - Messages
@@ -217,4 +225,27 @@ public final class Client {
       pipeBuffer += chunk[0..<count]
     }
   }
+}
+
+/// The path of `wl-toast-owner`: beside this program (as installed and as built).
+public func ownerProgram() -> String {
+  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+  let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+  guard count > 0 else { return "wl-toast-owner" }
+  let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  guard let slash = path.lastIndex(of: "/") else { return "wl-toast-owner" }
+  return String(path[...slash]) + "wl-toast-owner"
+}
+
+/// Replaces this process with `arguments[0]`; returns only when that failed.
+public func execProgram(_ arguments: [String]) {
+  let argv = arguments.map { strdup($0) } + [nil]
+  execv(arguments[0], argv)
+  for pointer in argv { free(pointer) }
+}
+
+/// Writes one line to standard error.
+public func printError(_ message: String) {
+  let bytes = Array((message + "\n").utf8)
+  _ = write(2, bytes, bytes.count)
 }

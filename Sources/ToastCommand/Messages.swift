@@ -1,11 +1,17 @@
-import ToastKit
+import ToastModel
 
 /// A malformed message or follow line, in one line.
 public struct MessageError: Error, Equatable, CustomStringConvertible {
   /// What is wrong.
   public var description: String
+  /// Whether the content itself was refused (a usage error, such as bad markup).
+  public var isUsage: Bool
 
-  init(_ description: String) { self.description = description }
+  /// Creates an error.
+  public init(_ description: String, isUsage: Bool = false) {
+    self.description = description
+    self.isUsage = isUsage
+  }
 }
 
 /// The largest message the owner reads; anything longer is refused.
@@ -80,8 +86,10 @@ public enum OwnerRequest: Equatable, Sendable {
 public enum OwnerReply: Equatable, Sendable {
   /// The request was carried out.
   case accepted
-  /// The request was refused or failed; the reason in one line.
+  /// The request failed; the reason in one line.
   case failed(String)
+  /// The content was refused as a usage error (such as invalid markup); the reason in one line.
+  case refused(String)
   /// The toast showing with the tag asked about (or nil), the owner's process
   /// id and how many surfaces it has created so far.
   case status(Toast?, pid: Int32, surfaces: Int)
@@ -95,6 +103,10 @@ public enum OwnerReply: Equatable, Sendable {
       return JSONValue.object(["ok": .bool(true)]).serialized
     case .failed(let reason):
       return JSONValue.object(["ok": .bool(false), "error": .string(reason)]).serialized
+    case .refused(let reason):
+      return JSONValue.object([
+        "ok": .bool(false), "error": .string(reason), "usage": .bool(true),
+      ]).serialized
     case .status(let toast, let pid, let surfaces):
       return JSONValue.object([
         "ok": .bool(true), "toast": toast?.json ?? .null, "pid": .number(Double(pid)),
@@ -116,7 +128,8 @@ public enum OwnerReply: Equatable, Sendable {
     if let outcome = value["outcome"]?.stringValue.flatMap(ToastOutcome.init(rawValue:)) {
       self = .outcome(outcome)
     } else if value["ok"]?.boolValue == false {
-      self = .failed(value["error"]?.stringValue ?? "the owner refused the request")
+      let reason = value["error"]?.stringValue ?? "the owner refused the request"
+      self = value["usage"]?.boolValue == true ? .refused(reason) : .failed(reason)
     } else if value["ok"]?.boolValue == true, let json = value["toast"] {
       let pid = Int32(value["pid"]?.doubleValue ?? 0)
       let surfaces = Int(value["surfaces"]?.doubleValue ?? 0)
@@ -164,7 +177,7 @@ extension Toast {
       switch key {
       case "text":
         guard let text = value.stringValue else { throw bad("a string") }
-        toast.text = TextBlock.truncated(text)
+        toast.text = Toast.truncated(text)
       case "markup":
         guard let flag = value.boolValue else { throw bad("true or false") }
         toast.isMarkup = flag
@@ -251,7 +264,7 @@ extension Toast {
       }
       try apply(value)
     } else {
-      text = TextBlock.truncated(line)
+      text = Toast.truncated(line)
     }
   }
 }

@@ -118,7 +118,14 @@ public struct Rendezvous: Sendable {
   public struct Listener: Sendable {
     /// The listening descriptor.
     public let fd: Int32
-    let inode: ino_t
+    /// The inode of the socket file it is bound to.
+    public let inode: UInt64
+
+    /// A listener handed over from another process.
+    public init(fd: Int32, inode: UInt64) {
+      self.fd = fd
+      self.inode = inode
+    }
   }
 
   /// Connects to the owner or, when there is none, becomes it: under an exclusive
@@ -154,14 +161,14 @@ public struct Rendezvous: Sendable {
       close(fd)
       throw error
     }
-    return .owner(Listener(fd: fd, inode: info.st_ino))
+    return .owner(Listener(fd: fd, inode: UInt64(info.st_ino)))
   }
 
   /// Removes the socket if it is still the one `listener` is bound to (a newer
   /// owner's socket stays).
   public func removeSocket(of listener: Listener) {
     var info = stat()
-    if lstat(socketPath, &info) == 0, info.st_ino == listener.inode { unlink(socketPath) }
+    if lstat(socketPath, &info) == 0, UInt64(info.st_ino) == listener.inode { unlink(socketPath) }
   }
 }
 

@@ -1,17 +1,5 @@
 import Wayland
 
-/// How a toast ended.
-public enum ToastOutcome: String, Equatable, Sendable, CaseIterable {
-  /// Its timeout ran out.
-  case expired
-  /// The program hid it (``ToastPresenter/hide(tag:animated:)``, a signal, or the compositor closed it).
-  case hidden
-  /// The user dismissed it with a click, a tap or Escape.
-  case dismissed
-  /// A newer toast took its place.
-  case replaced
-}
-
 /// Why a toast could not be shown, in one line a user can act on.
 public struct ToastError: Error, CustomStringConvertible {
   /// The message.

@@ -6,7 +6,7 @@ import CPangoCairo
 /// literal text, so a toast never fails to show because of its message.
 public final class TextBlock {
   /// The longest message shaped, in Unicode scalars; longer ones are cut with "…".
-  public static let maximumLength = 4096
+  public static let maximumLength = Toast.maximumTextLength
 
   let layout: OpaquePointer
   /// The width given to Pango for wrapping, in logical pixels.
@@ -102,16 +102,6 @@ public final class TextBlock {
   }
 
   /// `text` cut to ``maximumLength`` scalars, ending in "…" when cut.
-  public static func truncated(_ text: String) -> String {
-    var count = 0
-    var end = text.unicodeScalars.startIndex
-    while end != text.unicodeScalars.endIndex {
-      count += 1
-      if count > maximumLength {
-        return String(text.unicodeScalars[..<end]) + "…"
-      }
-      end = text.unicodeScalars.index(after: end)
-    }
-    return text
-  }
+  public static func truncated(_ text: String) -> String { Toast.truncated(text) }
+
 }

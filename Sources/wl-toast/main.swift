@@ -5,7 +5,7 @@
 // error (one line on standard error), 64 a usage error.
 import Glibc
 import ToastCommand
-import ToastKit
+import ToastModel
 
 /// The exit status of a toast's outcome.
 func status(of outcome: ToastOutcome) -> Int32 {
@@ -31,16 +31,13 @@ func makeClient(linger: Double = 1) -> Client {
 
 /// Shows one toast, or with --follow one per line of standard input.
 func show(_ toast: Toast, _ options: ShowOptions) -> Never {
-  if toast.isMarkup, let problem = TextBlock.markupError(toast.text) {
-    printError("wl-toast: --markup: the message is not valid Pango markup: \(problem)")
-    exit(ExitCode.usage)
-  }
   let client = makeClient(linger: options.linger)
   func deliver(_ toast: Toast, wait: Bool) -> Client.Result {
     do {
       return try client.show(toast, tag: options.tag, wait: wait)
     } catch {
-      fail(error.description)
+      printError("wl-toast: \(error.description)")
+      exit(error.isUsage ? ExitCode.usage : ExitCode.error)
     }
   }
   func finish(_ result: Client.Result) -> Never {
@@ -145,5 +142,8 @@ case .success(.status(let tag)):
     fail(error.description)
   }
 case .success(.watchSway(let workspaces)):
-  exit(runSwayWatch(workspaces: workspaces))
+  // The watcher shows toasts itself: it runs in the program that links Wayland.
+  let program = ownerProgram()
+  execProgram([program, "watch", "sway"] + (workspaces ? ["--workspaces"] : []))
+  fail("cannot start \(program): \(String(cString: strerror(errno)))")
 }

@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import ToastCommand
+@testable import ToastOwner
 
 @Suite("SwayIPC frames")
 struct SwayIPCFrameTests {

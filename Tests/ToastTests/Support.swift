@@ -58,9 +58,9 @@ final class Desk {
     )
   }
 
-  /// The wl-toast processes (owners) serving this sway.
+  /// The wl-toast owner processes serving this sway.
   func ownerProcesses() -> [Int32] {
-    let tool = builtProduct("wl-toast")
+    let tool = builtProduct("wl-toast-owner")
     var owners: [Int32] = []
     for entry in listProcesses() {
       guard let environment = readFile("/proc/\(entry)/environ"),

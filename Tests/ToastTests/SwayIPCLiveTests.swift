@@ -2,6 +2,7 @@ import Glibc
 import TestSupport
 import Testing
 import ToastCommand
+import ToastOwner
 
 /// The sway IPC client and the watcher against a real headless sway.
 @Suite(.serialized)

@@ -1,3 +1,5 @@
+import ToastCommand
+
 /// What `wl-toast watch sway` shows besides binding modes.
 public struct SwayWatchOptions: Equatable, Sendable {
   /// Whether to show a toast ("Workspace 3") when the focus moves to another workspace.

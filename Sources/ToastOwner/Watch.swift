@@ -1,4 +1,5 @@
 import Glibc
+import ToastCommand
 import ToastKit
 
 /// `wl-toast watch sway`: follows sway's IPC events and shows the binding mode
@@ -59,10 +60,4 @@ public func runSwayWatch(workspaces: Bool) -> Int32 {
     return ExitCode.error
   }
   return ExitCode.success
-}
-
-/// Writes one line to standard error.
-public func printError(_ message: String) {
-  let bytes = Array((message + "\n").utf8)
-  _ = write(2, bytes, bytes.count)
 }

@@ -135,3 +135,34 @@ public struct Toast: Equatable, Sendable {
     timeout ?? (style == .hud ? 2 : 0.5)
   }
 }
+
+extension Toast {
+  /// The longest message shown, in Unicode scalars; longer ones are cut with "…".
+  public static let maximumTextLength = 4096
+
+  /// `text` cut to ``maximumTextLength`` scalars, ending in "…" when cut.
+  public static func truncated(_ text: String) -> String {
+    var count = 0
+    var end = text.unicodeScalars.startIndex
+    while end != text.unicodeScalars.endIndex {
+      count += 1
+      if count > maximumTextLength {
+        return String(text.unicodeScalars[..<end]) + "…"
+      }
+      end = text.unicodeScalars.index(after: end)
+    }
+    return text
+  }
+}
+
+/// How a toast ended.
+public enum ToastOutcome: String, Equatable, Sendable, CaseIterable {
+  /// Its timeout ran out.
+  case expired
+  /// The program hid it (a hide call or command, a signal, or the compositor closed it).
+  case hidden
+  /// The user dismissed it with a click, a tap or Escape.
+  case dismissed
+  /// A newer toast took its place.
+  case replaced
+}

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import ToastCommand
 import ToastKit
 import Wayland
 
@@ -48,6 +49,12 @@ public final class Owner {
         }
       }
     }
+  }
+
+  /// Why the owner refuses to show `toast` (a usage error), or nil.
+  public static func problem(with toast: Toast) -> String? {
+    guard toast.isMarkup, let problem = TextBlock.markupError(toast.text) else { return nil }
+    return "--markup: the message is not valid Pango markup: \(problem)"
   }
 
   /// Shows the toast of the command that started the owner; `notify` (a pipe to
@@ -119,8 +126,8 @@ public final class Owner {
   private func handle(_ request: OwnerRequest, from fd: Int32) {
     switch request {
     case .show(let tag, let toast, let wait):
-      if toast.isMarkup, let problem = TextBlock.markupError(toast.text) {
-        send(.failed("--markup: the message is not valid Pango markup: \(problem)"), to: fd)
+      if let problem = Owner.problem(with: toast) {
+        send(.refused(problem), to: fd)
         return
       }
       // Commands waiting on the content shown so far learn it was replaced.

@@ -1,4 +1,5 @@
 import Glibc
+import ToastCommand
 
 /// A failure to talk to sway over its IPC socket, with a one-line message
 /// such as `SWAYSOCK is not set` or `cannot connect to /run/sway.sock: ...`.
