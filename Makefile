@@ -49,13 +49,16 @@ demo: deps
 # Release build, then timings on an embedded headless sway (see Sources/wl-toast-bench).
 bench: deps
 	$(SWIFT) build -c release --product wl-toast
+	$(SWIFT) build -c release --product wl-toast-owner
 	$(SWIFT) build -c release --product wl-toast-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/wl-toast-bench" \
 	  "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" 50
 
 install: deps
 	$(SWIFT) build -c release --product wl-toast
+	$(SWIFT) build -c release --product wl-toast-owner
 	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" "$(DESTDIR)$(PREFIX)/bin/wl-toast"
+	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast-owner" "$(DESTDIR)$(PREFIX)/bin/wl-toast-owner"
 	install -D -m 644 man/wl-toast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast.1"
 
 clean:
