@@ -19,6 +19,8 @@ public final class ChildProcess {
   /// The command line, for messages.
   public let arguments: [String]
   private var status: Int32?
+  /// The peak resident memory in KiB, once the process has ended.
+  public private(set) var peakMemoryKiB = 0
 
   /// Starts `arguments[0]` (looked up in PATH) with the given environment; its
   /// standard output and error go to `logPath` (or are inherited when nil) and
@@ -67,7 +69,14 @@ public final class ChildProcess {
   public var exitStatus: Int32? {
     if status == nil {
       var raw: Int32 = 0
-      if waitpid(pid, &raw, WNOHANG) == pid { status = Self.decode(raw) }
+      var usage = rusage()
+      let result = wait4(pid, &raw, WNOHANG, &usage)
+      if result == pid {
+        status = Self.decode(raw)
+        peakMemoryKiB = usage.ru_maxrss
+      } else if result < 0 && errno == ECHILD {
+        status = -1  // reaped elsewhere: gone, status unknown
+      }
     }
     return status
   }

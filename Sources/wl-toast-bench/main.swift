@@ -46,12 +46,10 @@ func run(_ extra: [String]) -> (start: UInt64, exit: UInt64, rss: Int) {
   } catch {
     fail("\(error)")
   }
-  var status: Int32 = 0
-  var usage = rusage()
-  guard wait4(child.pid, &status, 0, &usage) == child.pid else { fail("wait4 failed") }
+  guard let status = child.wait(timeout: 10) else { fail("wl-toast \(extra) did not finish") }
   let end = MonotonicTime.now.nanoseconds
-  guard status == 0 else { fail("wl-toast \(extra) exited with status \(status >> 8)") }
-  return (start, end, usage.ru_maxrss)
+  guard status == 0 else { fail("wl-toast \(extra) exited with status \(status)") }
+  return (start, end, child.peakMemoryKiB)
 }
 
 /// Waits for the first frame after `index` frames and returns its time.
