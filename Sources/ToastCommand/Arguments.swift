@@ -454,7 +454,7 @@ private func setValue(
     guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]) else {
       throw bad("X,Y (two integers)")
     }
-    guard abs(x) <= 10_000, abs(y) <= 10_000 else {
+    guard x.magnitude <= 10_000, y.magnitude <= 10_000 else {
       throw bad("X and Y from -10000 to 10000")
     }
     toast.offset = Toast.Offset(x: x, y: y)

@@ -19,6 +19,7 @@ public final class Client {
   /// The pipe from an owner this process started, while its answers are due.
   private var ownerPipe: Int32?
   private var pipeBuffer: [UInt8] = []
+  private var ownerPID: pid_t = 0
   /// How long to wait for an answer before giving up, in seconds.
   public var replyTimeout = 10.0
 
@@ -115,7 +116,8 @@ public final class Client {
       throw MessageError("cannot start the owner: \(String(cString: strerror(errno)))")
     }
     ownerPipe = fds[0]
-    guard let first = try readPipeReply() else {
+    ownerPID = pid
+    guard let first = try readPipeReply(timeout: replyTimeout) else {
       throw MessageError("the toast owner exited before showing the toast")
     }
     switch first {
@@ -124,7 +126,7 @@ public final class Client {
     case .refused(let reason):
       throw MessageError(reason, isUsage: true)
     case .accepted where wait:
-      guard let next = try readPipeReply() else {
+      guard let next = try readPipeReply(timeout: -1) else {
         throw MessageError("the toast owner exited unexpectedly")
       }
       if case .outcome(let outcome) = next { return .outcome(outcome) }
@@ -209,14 +211,25 @@ public final class Client {
     return try OwnerReply(decoding: text)
   }
 
-  /// One newline-terminated reply from the owner's pipe; nil at its end.
-  private func readPipeReply() throws(MessageError) -> OwnerReply? {
+  /// One newline-terminated reply from the owner's pipe; nil at its end. An
+  /// owner that does not answer within `timeout` seconds (a frozen compositor)
+  /// is stopped.
+  private func readPipeReply(timeout: Double) throws(MessageError) -> OwnerReply? {
     guard let fd = ownerPipe else { return nil }
+    let deadline = MonotonicClock.seconds + timeout
     while true {
       if let newline = pipeBuffer.firstIndex(of: 0x0A) {
         let line = String(decoding: pipeBuffer[..<newline], as: UTF8.self)
         pipeBuffer.removeSubrange(...newline)
         return try OwnerReply(decoding: line)
+      }
+      if timeout >= 0 {
+        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let left = deadline - MonotonicClock.seconds
+        if left <= 0 || poll(&pfd, 1, Int32(left * 1000) + 1) == 0 {
+          kill(ownerPID, SIGKILL)
+          throw MessageError("the toast owner did not answer; is the compositor responding?")
+        }
       }
       var chunk = [UInt8](repeating: 0, count: 4096)
       let count = read(fd, &chunk, chunk.count)
@@ -244,8 +257,30 @@ public func execProgram(_ arguments: [String]) {
   for pointer in argv { free(pointer) }
 }
 
+/// Makes sure descriptors 0, 1 and 2 are open (on /dev/null if need be), so
+/// that no socket or pipe of ours ever lands on them.
+public func reserveStandardDescriptors() {
+  while true {
+    let fd = open("/dev/null", O_RDWR)
+    if fd < 0 { return }
+    if fd > 2 {
+      close(fd)
+      return
+    }
+  }
+}
+
 /// Writes one line to standard error.
 public func printError(_ message: String) {
   let bytes = Array((message + "\n").utf8)
   _ = write(2, bytes, bytes.count)
+}
+
+/// The monotonic clock, in seconds.
+enum MonotonicClock {
+  static var seconds: Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
 }

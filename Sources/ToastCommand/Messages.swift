@@ -131,8 +131,8 @@ public enum OwnerReply: Equatable, Sendable {
       let reason = value["error"]?.stringValue ?? "the owner refused the request"
       self = value["usage"]?.boolValue == true ? .refused(reason) : .failed(reason)
     } else if value["ok"]?.boolValue == true, let json = value["toast"] {
-      let pid = Int32(value["pid"]?.doubleValue ?? 0)
-      let surfaces = Int(value["surfaces"]?.doubleValue ?? 0)
+      let pid = value["pid"]?.doubleValue.flatMap { Int32(exactly: $0) } ?? 0
+      let surfaces = value["surfaces"]?.doubleValue.flatMap { Int(exactly: $0) } ?? 0
       if json.isNull {
         self = .status(nil, pid: pid, surfaces: surfaces)
       } else {

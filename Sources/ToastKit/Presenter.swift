@@ -150,7 +150,9 @@ public final class ToastPresenter {
   /// Runs one iteration of the event loop, waiting at most `timeout` seconds (-1: no limit).
   public func dispatch(timeout: Double = -1) throws(ToastError) {
     do {
-      try session.loop.iterate(timeoutMilliseconds: timeout < 0 ? -1 : Int32(timeout * 1000))
+      let milliseconds =
+        timeout < 0 || !timeout.isFinite ? -1 : Int32(min(timeout * 1000, 2_000_000_000))
+      try session.loop.iterate(timeoutMilliseconds: milliseconds)
     } catch {
       throw ToastError(error)
     }

@@ -22,6 +22,8 @@ final class ToastSurface {
   private var layout: ToastLayout
   private var configuredSize: (width: Int, height: Int)?
   private var pendingSerial: UInt32?
+  /// A new size was asked for: draw again only once the compositor configured it.
+  private var awaitingResize = false
   private var frameCallback: WlCallback?
   private var needsDraw = false
   private var enteredOutputs: [WlOutput] = []
@@ -72,6 +74,7 @@ final class ToastSurface {
       switch event {
       case .configure(let serial, let width, let height):
         pendingSerial = serial
+        awaitingResize = false
         configuredSize = (Int(width), Int(height))
         needsDraw = true
       case .closed:
@@ -150,6 +153,11 @@ final class ToastSurface {
       && (old.surfaceWidth != layout.surfaceWidth || old.surfaceHeight != layout.surfaceHeight)
     {
       layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
+      if configuredSize != nil {
+        // Ask now; the frame at the new size follows the configure.
+        awaitingResize = true
+        surface.commit()
+      }
     }
     if old.box != layout.box { updateInputRegion() }
     contentVersion += 1
@@ -201,11 +209,10 @@ final class ToastSurface {
     if let expiryTimer { session.loop.remove(expiryTimer) }
     expiryTimer = nil
     let timeout = toast.effectiveTimeout
-    guard timeout > 0, let timeline else { return }
+    guard timeout > 0, timeout.isFinite, let timeline else { return }
     let start = max(timeline.restingAt, MonotonicTime.now.seconds)
-    expiryTimer = session.loop.addTimer(
-      at: MonotonicTime(nanoseconds: UInt64((start + timeout) * 1e9))
-    ) { [weak self] in
+    let wait = start - MonotonicTime.now.seconds + timeout
+    expiryTimer = session.loop.addTimer(after: wait) { [weak self] in
       self?.hide(.expired)
     }
   }
@@ -235,7 +242,9 @@ final class ToastSurface {
 
   /// Draws a frame if something changed and no frame callback is pending.
   func drawIfNeeded() {
-    guard !isGone, needsDraw, frameCallback == nil, let configuredSize else { return }
+    guard !isGone, needsDraw, frameCallback == nil, !awaitingResize, let configuredSize else {
+      return
+    }
     let now = MonotonicTime.now.seconds
     if let timeline, timeline.isFinished(at: now), let exitOutcome {
       finish(exitOutcome)

@@ -16,9 +16,17 @@ public final class Owner {
   private var clients: [Int32: EventLoop.Token] = [:]
   /// Descriptors waiting for the outcome of the toast with a tag.
   private var waiters: [String: [Int32]] = [:]
-  /// Descriptors to tell once the toast with a tag has committed its first frame.
-  private var firstFrameWaiters: [String: [(fd: Int32, keep: Bool)]] = [:]
+  /// The starting command's pipe, told once the toast with a tag has committed
+  /// its first frame; `keep` for a waiting command, `replaced` once newer
+  /// content arrived before that frame.
+  private struct Starter {
+    var fd: Int32
+    var keep: Bool
+    var replaced = false
+  }
+  private var firstFrameWaiters: [String: [Starter]] = [:]
   private var lingerTimer: EventLoop.Token?
+  private var listening: EventLoop.Token?
   private var failure: String?
 
   /// Connects to the compositor and starts listening on `listener`.
@@ -32,12 +40,24 @@ public final class Owner {
     self.linger = linger
     presenter.onTagFinish = { [unowned self] tag, outcome in finished(tag, outcome) }
     presenter.onFirstFrame = { [unowned self] tag in
-      for (fd, keep) in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
-        send(.accepted, to: fd)
-        if keep { waiters[tag, default: []].append(fd) } else { close(fd) }
+      for starter in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
+        send(.accepted, to: starter.fd)
+        if starter.keep && starter.replaced { send(.outcome(.replaced), to: starter.fd) }
+        if starter.keep && !starter.replaced {
+          waiters[tag, default: []].append(starter.fd)
+        } else {
+          close(starter.fd)
+        }
       }
     }
-    presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in acceptClients() }
+    // A signal ends the owner: toasts go at once (outcome hidden), then the loop stops.
+    presenter.eventLoop.onSignal = { [unowned self] _ in
+      for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
+      presenter.eventLoop.stop()
+    }
+    listening = presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in
+      acceptClients()
+    }
     // For benchmarks: WL_TOAST_TRACE names a file that gets the monotonic time
     // (nanoseconds) of every committed frame.
     if let path = getenv("WL_TOAST_TRACE") {
@@ -62,7 +82,7 @@ public final class Owner {
   /// `wait` is set.
   public func start(_ toast: Toast, tag: String, notify: Int32, wait: Bool) {
     presenter.update(to: toast, tag: tag)
-    firstFrameWaiters[tag, default: []].append((notify, wait))
+    firstFrameWaiters[tag, default: []].append(Starter(fd: notify, keep: wait))
   }
 
   /// Runs until the last toast is gone and the linger has passed, or the
@@ -77,7 +97,7 @@ public final class Owner {
     close(listener.fd)
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
-    for (fd, _) in firstFrameWaiters.values.joined() { send(.failed(reason), to: fd) }
+    for starter in firstFrameWaiters.values.joined() { send(.failed(reason), to: starter.fd) }
     return failure == nil ? ExitCode.success : ExitCode.error
   }
 
@@ -86,7 +106,10 @@ public final class Owner {
   private func acceptClients() {
     while true {
       let fd = wlt_accept(listener.fd)
-      guard fd >= 0 else { return }
+      guard fd >= 0 else {
+        if errno == EMFILE || errno == ENFILE { pauseListening() }
+        return
+      }
       // Only the user's own processes may talk to the owner.
       guard peerUID(fd) == getuid() else {
         close(fd)
@@ -131,17 +154,17 @@ public final class Owner {
         return
       }
       // Commands waiting on the content shown so far learn it was replaced.
-      for waiter in waiters.removeValue(forKey: tag) ?? [] {
+      for waiter in waiters.removeValue(forKey: tag) ?? [] where waiter != fd {
         send(.outcome(.replaced), to: waiter)
-        release(waiter)
+        drop(waiter)
+      }
+      if let starters = firstFrameWaiters[tag] {
+        firstFrameWaiters[tag] = starters.map { Starter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
       presenter.update(to: toast, tag: tag)
       send(.accepted, to: fd)
-      if wait {
-        // The connection now only waits; stop reading from it.
-        if let token = clients.removeValue(forKey: fd) { presenter.eventLoop.remove(token) }
-        waiters[tag, default: []].append(fd)
-      }
+      // A waiting connection stays watched, so a command that goes away is dropped.
+      if wait { waiters[tag, default: []].append(fd) }
     case .hide(let tag, let after):
       if let after, after > 0 {
         presenter.hide(tag: tag, after: after)
@@ -162,13 +185,24 @@ public final class Owner {
     // A replaced toast's waiters were told when the new content arrived.
     for fd in waiters.removeValue(forKey: tag) ?? [] {
       send(.outcome(outcome), to: fd)
-      release(fd)
+      drop(fd)
     }
-    for (fd, _) in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
-      send(.failed("the toast ended before it was shown"), to: fd)
-      release(fd)
+    for starter in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
+      send(.failed("the toast ended before it was shown"), to: starter.fd)
+      close(starter.fd)
     }
     scheduleLingerIfIdle()
+  }
+
+  /// Out of descriptors: stop accepting for a moment instead of spinning.
+  private func pauseListening() {
+    if let listening { presenter.eventLoop.remove(listening) }
+    listening = nil
+    presenter.eventLoop.addTimer(after: 0.1) { [unowned self] in
+      listening = presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in
+        acceptClients()
+      }
+    }
   }
 
   private func drop(_ fd: Int32) {
@@ -176,11 +210,6 @@ public final class Owner {
     for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
     close(fd)
     scheduleLingerIfIdle()
-  }
-
-  /// Closes a waiter's descriptor unless it is also a client still being read.
-  private func release(_ fd: Int32) {
-    if clients[fd] == nil { close(fd) }
   }
 
   private func send(_ reply: OwnerReply, to fd: Int32) {

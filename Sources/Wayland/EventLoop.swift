@@ -18,7 +18,8 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
 
   /// This time moved by a number of seconds (negative moves back, not before zero).
   public func adding(seconds: Double) -> MonotonicTime {
-    let delta = seconds * 1e9
+    // NaN counts as zero; anything beyond a century is a century.
+    let delta = (seconds.isNaN ? 0 : min(max(seconds, -3e9), 3e9)) * 1e9
     if delta >= 0 { return MonotonicTime(nanoseconds: nanoseconds &+ UInt64(delta)) }
     return MonotonicTime(nanoseconds: nanoseconds - min(nanoseconds, UInt64(-delta)))
   }
@@ -147,6 +148,11 @@ public final class EventLoop {
     try display.dispatchPending()
     fireDueTimers()
     beforeSleep?()
+    // A handler may have stopped the loop: do not go to sleep then.
+    if stopped {
+      _ = wl_display_flush(wl)
+      return
+    }
     while wl_display_prepare_read(wl) != 0 {
       try display.dispatchPending()
     }

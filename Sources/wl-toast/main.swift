@@ -106,6 +106,7 @@ struct LineReader {
 }
 
 signal(SIGPIPE, SIG_IGN)
+reserveStandardDescriptors()
 switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
 case .failure(let error):
   printError("\(error)")

@@ -23,7 +23,7 @@ struct CommandTests {
     for (arguments, flag) in [
       (["--timeout", "-1", "x"], "--timeout"), (["--progress", "150", "x"], "--progress"),
       (["--background", "#12345", "x"], "--background"), (["--style", "toast", "x"], "--style"),
-      (["--bogus", "x"], "--bogus"),
+      (["--bogus", "x"], "--bogus"), (["--offset", "-9223372036854775808,0", "x"], "--offset"),
     ] {
       let result = try Self.run(arguments, environment: currentEnvironment())
       #expect(result.status == 64, "\(arguments)")
@@ -91,6 +91,8 @@ struct CommandTests {
     let owner = try #require(try desk.status()?.owner)
     kill(owner, SIGTERM)
     #expect(command.wait(timeout: 5) == 0)
+    // The owner leaves at once, without waiting out its linger.
+    #expect(waitUntil(timeout: 0.8) { desk.ownerProcesses().isEmpty })
     #expect(try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == nil)
   }
 
@@ -103,5 +105,18 @@ struct CommandTests {
     _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
     try desk.input.press(keysym: 0xff1b)
     #expect(command.wait(timeout: 5) == 2)
+  }
+
+  @Test func closedStandardDescriptorsStillGiveOneOwner() throws {
+    let desk = try Desk()
+    let tool = builtProduct("wl-toast")
+    for text in ["One", "Two"] {
+      let result = try runCommand(
+        ["sh", "-c", "exec \"$0\" --no-animation --timeout 0 \"$1\" <&- >&- 2>&-", tool, text],
+        environment: desk.sway.clientEnvironment)
+      #expect(result.status == 0)
+    }
+    #expect(try desk.status()?.text == "Two")
+    #expect(desk.ownerProcesses().count == 1)
   }
 }
