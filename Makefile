@@ -16,7 +16,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps build lint test demo bench install clean
+.PHONY: all deps build lint test demo bench docs install clean
 
 all: build
 
@@ -53,6 +53,17 @@ bench: deps
 	$(SWIFT) build -c release --product wl-toast-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/wl-toast-bench" \
 	  "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" 50
+
+# API documentation of the libraries with DocC (from the toolchain) into out/docs.
+docs: deps
+	rm -rf out/symbol-graphs out/docs && mkdir -p out/symbol-graphs
+	$(SWIFT) build --target ToastKit -Xswiftc -emit-symbol-graph \
+	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/out/symbol-graphs
+	rm -f out/symbol-graphs/WaylandScanner* out/symbol-graphs/wayland_scanner*
+	$$(dirname $$(readlink -f $(SWIFT)))/docc convert --analyze \
+	  --additional-symbol-graph-dir out/symbol-graphs --fallback-display-name wl-toast \
+	  --fallback-bundle-identifier org.wl-toast --output-path out/docs
+	@echo "Documentation: out/docs"
 
 install: deps
 	$(SWIFT) build -c release --product wl-toast
