@@ -70,12 +70,17 @@ public struct Image: Sendable {
 
   /// The smallest rectangle holding every pixel close to `color`, or nil when none is.
   public func boundingBox(of color: RGB, tolerance: Int = 6) -> Box? {
+    boundingBox { x, y in pixel(x: x, y: y).isClose(to: color, tolerance: tolerance) }
+  }
+
+  /// The smallest rectangle holding every pixel for which `matches` holds, or nil.
+  public func boundingBox(where matches: (_ x: Int, _ y: Int) -> Bool) -> Box? {
     var minX = Int.max
     var minY = Int.max
     var maxX = -1
     var maxY = -1
     for y in 0..<height {
-      for x in 0..<width where pixel(x: x, y: y).isClose(to: color, tolerance: tolerance) {
+      for x in 0..<width where matches(x, y) {
         minX = min(minX, x)
         maxX = max(maxX, x)
         minY = min(minY, y)

@@ -258,54 +258,23 @@ private func helpOrVersion(in arguments: [String]) -> Invocation? {
 private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation {
   var toast = Toast("")
   var options = ShowOptions()
-  var words: [String] = []
-  var index = arguments.startIndex
-  while index < arguments.endIndex {
-    let argument = arguments[index]
-    index += 1
-    switch classify(argument) {
-    case .endOfOptions:
-      words += arguments[index...]
-      index = arguments.endIndex
-    case .word(let word):
-      words.append(word)
-    case .unknown(let name):
-      throw UsageError("unknown option \(quoted(name))")
-    case .option(let option, let inlineValue):
-      guard let valueName = option.valueName else {
-        if let inlineValue {
-          throw UsageError("\(option.rawValue): takes no value, got \(quoted(inlineValue))")
-        }
-        switch option {
-        case .help: return .help
-        case .version: return .version
-        case .wait: options.wait = true
-        case .printOutcome:
-          options.printOutcome = true
-          options.wait = true
-        case .follow: options.follow = true
-        case .workspaces: throw UsageError("--workspaces belongs to 'wl-toast watch sway'")
-        default: setFlag(option, of: &toast)
-        }
-        continue
-      }
-      let value: String
-      if let inlineValue {
-        value = inlineValue
-      } else if index < arguments.endIndex {
-        value = arguments[index]
-        index += 1
-      } else {
-        throw UsageError("\(option.rawValue): missing value (\(valueName))")
-      }
-      switch option {
-      case .tag: options.tag = try tagValue(value)
-      case .linger: options.linger = try seconds(value, of: option, maximum: 60)
-      case .after: throw UsageError("--after belongs to 'wl-toast hide'")
-      default: try setValue(value, of: option, in: &toast)
-      }
+  let scanned = try scan(arguments, command: nil) { (item) throws(UsageError) in
+    switch item {
+    case .flag(.wait): options.wait = true
+    case .flag(.printOutcome):
+      options.printOutcome = true
+      options.wait = true
+    case .flag(.follow): options.follow = true
+    case .flag(.workspaces): throw UsageError("--workspaces belongs to 'wl-toast watch sway'")
+    case .flag(.help), .flag(.version): break  // found earlier by helpOrVersion
+    case .flag(let option): setFlag(option, of: &toast)
+    case .value(.tag, let value): options.tag = try tagValue(value)
+    case .value(.linger, let value): options.linger = try seconds(value, of: .linger, maximum: 60)
+    case .value(.after, _): throw UsageError("--after belongs to 'wl-toast hide'")
+    case .value(let option, let value): try setValue(value, of: option, in: &toast)
     }
   }
+  let words = scanned
 
   let text = words.joined(separator: " ")
   if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
@@ -320,13 +289,20 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
   return .show(toast, options)
 }
 
-/// Parses the options of a subcommand: only those in `allowed`, no message words.
-private func parseSubcommand(
-  _ name: String, _ arguments: [String], allowed: Set<Option>,
-  words maximumWords: Int = 0
-) throws(UsageError) -> (values: [Option: String], flags: Set<Option>, words: [String]) {
-  var values: [Option: String] = [:]
-  var flags: Set<Option> = []
+/// An option met on the command line.
+private enum Item {
+  /// A flag such as `--spinner`.
+  case flag(Option)
+  /// An option with its value.
+  case value(Option, String)
+}
+
+/// Walks the arguments in order: hands each option to `handle`, returns the
+/// message words. `command` names a subcommand in messages.
+private func scan(
+  _ arguments: [String], command: String?, _ handle: (Item) throws(UsageError) -> Void
+) throws(UsageError) -> [String] {
+  let prefix = command.map { "\($0): " } ?? ""
   var words: [String] = []
   var index = arguments.startIndex
   while index < arguments.endIndex {
@@ -338,27 +314,42 @@ private func parseSubcommand(
       index = arguments.endIndex
     case .word(let word):
       words.append(word)
-    case .unknown(let option):
-      throw UsageError("\(name): unknown option \(quoted(option))")
+    case .unknown(let name):
+      throw UsageError("\(prefix)unknown option \(quoted(name))")
     case .option(let option, let inlineValue):
-      guard allowed.contains(option) else {
-        throw UsageError("\(name): \(option.rawValue) does not apply here")
-      }
       guard let valueName = option.valueName else {
         if let inlineValue {
           throw UsageError("\(option.rawValue): takes no value, got \(quoted(inlineValue))")
         }
-        flags.insert(option)
+        try handle(.flag(option))
         continue
       }
       if let inlineValue {
-        values[option] = inlineValue
+        try handle(.value(option, inlineValue))
       } else if index < arguments.endIndex {
-        values[option] = arguments[index]
+        try handle(.value(option, arguments[index]))
         index += 1
       } else {
         throw UsageError("\(option.rawValue): missing value (\(valueName))")
       }
+    }
+  }
+  return words
+}
+
+/// Parses the options of a subcommand: only those in `allowed`, at most `maximumWords` words.
+private func parseSubcommand(
+  _ name: String, _ arguments: [String], allowed: Set<Option>,
+  words maximumWords: Int = 0
+) throws(UsageError) -> (values: [Option: String], flags: Set<Option>, words: [String]) {
+  var values: [Option: String] = [:]
+  var flags: Set<Option> = []
+  let words = try scan(arguments, command: name) { (item) throws(UsageError) in
+    switch item {
+    case .flag(let option) where allowed.contains(option): flags.insert(option)
+    case .value(let option, let value) where allowed.contains(option): values[option] = value
+    case .flag(let option), .value(let option, _):
+      throw UsageError("\(name): \(option.rawValue) does not apply here")
     }
   }
   if words.count > maximumWords {

@@ -57,11 +57,7 @@ public final class Client {
         connection = nil
         continue
       }
-      switch reply {
-      case .failed(let reason):
-        throw MessageError(reason)
-      case .refused(let reason):
-        throw MessageError(reason, isUsage: true)
+      switch try reply.checked() {
       case .accepted where wait:
         return try awaitOutcome(on: fd)
       default:
@@ -120,11 +116,7 @@ public final class Client {
     guard let first = try readPipeReply(timeout: replyTimeout) else {
       throw MessageError("the toast owner exited before showing the toast")
     }
-    switch first {
-    case .failed(let reason):
-      throw MessageError(reason)
-    case .refused(let reason):
-      throw MessageError(reason, isUsage: true)
+    switch try first.checked() {
     case .accepted where wait:
       guard let next = try readPipeReply(timeout: -1) else {
         throw MessageError("the toast owner exited unexpectedly")

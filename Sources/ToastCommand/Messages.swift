@@ -96,6 +96,15 @@ public enum OwnerReply: Equatable, Sendable {
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
 
+  /// The reply itself, or the error a failure or refusal stands for.
+  public func checked() throws(MessageError) -> OwnerReply {
+    switch self {
+    case .failed(let reason): throw MessageError(reason)
+    case .refused(let reason): throw MessageError(reason, isUsage: true)
+    default: return self
+    }
+  }
+
   /// The reply as JSON text.
   public var encoded: String {
     switch self {
@@ -174,13 +183,16 @@ extension Toast {
       func bad(_ expectation: String) -> MessageError {
         MessageError("\(key): expected \(expectation)")
       }
+      func flag() throws(MessageError) -> Bool {
+        guard let flag = value.boolValue else { throw bad("true or false") }
+        return flag
+      }
       switch key {
       case "text":
         guard let text = value.stringValue else { throw bad("a string") }
         toast.text = Toast.truncated(text)
       case "markup":
-        guard let flag = value.boolValue else { throw bad("true or false") }
-        toast.isMarkup = flag
+        toast.isMarkup = try flag()
       case "style":
         guard let style = value.stringValue.flatMap(Style.init(rawValue:)) else {
           throw bad("\"hud\" or \"banner\"")
@@ -196,8 +208,7 @@ extension Toast {
           toast.timeout = seconds
         }
       case "spinner":
-        guard let flag = value.boolValue else { throw bad("true or false") }
-        toast.showsSpinner = flag
+        toast.showsSpinner = try flag()
       case "progress":
         if value.isNull {
           toast.progress = nil
@@ -213,14 +224,11 @@ extension Toast {
         }
         toast.dismissal = dismissal
       case "modal":
-        guard let flag = value.boolValue else { throw bad("true or false") }
-        toast.isModal = flag
+        toast.isModal = try flag()
       case "dim":
-        guard let flag = value.boolValue else { throw bad("true or false") }
-        toast.dimsBackground = flag
+        toast.dimsBackground = try flag()
       case "animated":
-        guard let flag = value.boolValue else { throw bad("true or false") }
-        toast.isAnimated = flag
+        toast.isAnimated = try flag()
       case "offset":
         guard case .array(let pair) = value, pair.count == 2,
           let x = pair[0].doubleValue, let y = pair[1].doubleValue,

@@ -75,15 +75,7 @@ struct HUDTests {
     // What the user sees is the text as Pango shaped and drew it offscreen.
     let reference = composited(Toast(message), over: HeadlessSway.background)
     let origin = (x: box.x - Int(layout.box.x), y: box.y - Int(layout.box.y))
-    var mismatches = 0
-    for y in box.y..<(box.y + box.height) {
-      for x in box.x..<(box.x + box.width)
-      where !shot.pixel(x: x, y: y).isClose(
-        to: reference.blend(x - origin.x, y - origin.y), tolerance: 6)
-      {
-        mismatches += 1
-      }
-    }
+    let mismatches = shot.mismatches(in: box, from: reference.blend, origin: origin)
     #expect(mismatches < box.width * box.height / 100, "\(mismatches) pixels differ")
     // The party popper is drawn in colour; text and boxes are white.
     #expect(shot.colorfulPixels(in: box.insetBy(10)) > 20)
@@ -219,15 +211,7 @@ struct HUDTests {
       scale: 2)
     let layout = ToastLayout(toast: Toast("Crisp"), outputWidth: 640, outputHeight: 360)
     let origin = (x: box.x - Int(layout.box.x) * 2, y: box.y - Int(layout.box.y) * 2)
-    var mismatches = 0
-    for y in box.y..<(box.y + box.height) {
-      for x in box.x..<(box.x + box.width)
-      where !shot.pixel(x: x, y: y).isClose(
-        to: reference.blend(x - origin.x, y - origin.y), tolerance: 6)
-      {
-        mismatches += 1
-      }
-    }
+    let mismatches = shot.mismatches(in: box, from: reference.blend, origin: origin)
     #expect(mismatches < box.width * box.height / 100, "\(mismatches) pixels differ")
   }
 }

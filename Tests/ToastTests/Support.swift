@@ -188,21 +188,25 @@ extension Image {
 
   /// The bounding box of pixels that differ from `other` by more than `tolerance`.
   func difference(from other: Image, tolerance: Int = 8) -> Box? {
-    var minX = Int.max
-    var minY = Int.max
-    var maxX = -1
-    var maxY = -1
-    for y in 0..<height {
-      for x in 0..<width
-      where !pixel(x: x, y: y).isClose(to: other.pixel(x: x, y: y), tolerance: tolerance) {
-        minX = min(minX, x)
-        maxX = max(maxX, x)
-        minY = min(minY, y)
-        maxY = max(maxY, y)
+    boundingBox { x, y in
+      !pixel(x: x, y: y).isClose(to: other.pixel(x: x, y: y), tolerance: tolerance)
+    }
+  }
+
+  /// How many pixels of `box` differ from a reference drawn with its own origin at `origin`.
+  func mismatches(
+    in box: Box, from reference: (Int, Int) -> RGB, origin: (x: Int, y: Int), tolerance: Int = 6
+  ) -> Int {
+    var count = 0
+    for y in box.y..<(box.y + box.height) {
+      for x in box.x..<(box.x + box.width)
+      where !pixel(x: x, y: y).isClose(
+        to: reference(x - origin.x, y - origin.y), tolerance: tolerance)
+      {
+        count += 1
       }
     }
-    guard maxX >= 0 else { return nil }
-    return Box(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    return count
   }
 }
 
