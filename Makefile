@@ -9,7 +9,7 @@ CONFIG ?= debug
 # Build: the C libraries. Tests and demo: a headless compositor, screenshots, fonts.
 BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
   wayland-protocols
-TEST_PACKAGES = sway swaybg grim weston xkb-data fonts-dejavu-core fonts-noto-cjk \
+TEST_PACKAGES = sway swaybg grim weston jq xkb-data fonts-dejavu-core fonts-noto-cjk \
   fonts-noto-color-emoji
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -22,8 +22,13 @@ public final class HeadlessSway {
   private let process: ChildProcess
   private var stopped = false
 
-  /// Starts sway and waits until its IPC answers.
-  public init(width: Int = 1280, height: Int = 720, extraConfig: String = "") throws {
+  /// Starts sway and waits until its IPC answers. `extraConfig` is appended to
+  /// the config; `environment` adds or replaces variables of sway (and so of
+  /// the programs its bindings run).
+  public init(
+    width: Int = 1280, height: Int = 720, extraConfig: String = "",
+    environment extra: [String: String] = [:]
+  ) throws {
     outputWidth = width
     outputHeight = height
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-sway")
@@ -56,6 +61,7 @@ public final class HeadlessSway {
     environment["WLR_BACKENDS"] = "headless"
     environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
     environment["WLR_RENDERER"] = "pixman"
+    environment.merge(extra) { $1 }
     let command =
       (asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [])
       + ["sway", "-c", config]

@@ -1,0 +1,87 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastKit
+
+/// The files in Examples/, used for real.
+@Suite(.serialized)
+struct ExamplesTests {
+  static let examples: String = {
+    // #filePath is ROOT/Tests/ToastTests/ExamplesTests.swift.
+    var path = #filePath
+    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+    return path + "/Examples"
+  }()
+
+  /// A directory of programs for sway's bindings: wl-toast and a stand-in pactl
+  /// that reports the volume at 55%.
+  static func binDirectory() throws -> String {
+    let bin = try makeTemporaryDirectory(prefix: "wl-toast-bin")
+    chmod(bin, 0o755)
+    try writeFile(
+      bin + "/pactl",
+      """
+      #!/bin/sh
+      case "$1" in
+      get-sink-volume) echo "Volume: front-left: 36044 /  55% / -15.58 dB,   front-right: 36044 /  55% / -15.58 dB" ;;
+      get-sink-mute|get-source-mute) echo "Mute: no" ;;
+      esac
+      exit 0
+
+      """, mode: 0o755)
+    symlink(builtProduct("wl-toast"), bin + "/wl-toast")
+    return bin
+  }
+
+  @Test func theSwayConfigShowsTheVolumeWhenTheVolumeKeyIsPressed() throws {
+    let bin = try Self.binDirectory()
+    defer { removeTree(bin) }
+    let path = bin + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
+    let sway = try HeadlessSway(
+      extraConfig: "set $mod Mod4\ninclude \(Self.examples)/sway-config",
+      environment: ["PATH": path])
+    let input = try VirtualInput(
+      socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
+    try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
+    var toast = Toast("Volume 55%")
+    toast.progress = 0.55
+    let box = HUDTests.expectedBox(toast)
+    let color = HUDTests.boxColor
+    // The key the config binds: XF86AudioRaiseVolume.
+    try input.press(keysym: 0x1008_ff13)
+    var seen: Box?
+    let shown = try waitUntil(timeout: 5) {
+      seen = try sway.screenshot().boundingBox(of: color, tolerance: 3)
+      return seen == box
+    }
+    #expect(shown, "a HUD for 'Volume 55%' with a bar: \(String(describing: seen))")
+  }
+
+  @Test func theWindowPipelineShowsTheFocusedWindowsTitle() throws {
+    let sway = try HeadlessSway()
+    var environment = sway.clientEnvironment
+    let bin = try Self.binDirectory()
+    defer { removeTree(bin) }
+    environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    let pipeline = try ChildProcess(
+      ["sh", "\(Self.examples)/follow-pipeline.sh", "windows"], environment: environment,
+      logPath: sway.runtimeDirectory + "/pipeline.log")
+    defer { pipeline.terminate() }
+    // A real window: weston's flower demo, whose title is "Flower".
+    var window: ChildProcess?
+    defer { window?.terminate() }
+    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    let expected = ToastLayout(
+      toast: Toast("Flower", style: .banner), outputWidth: 1280, outputHeight: 720)
+    var seen: Box?
+    let shown = try waitUntil(timeout: 10) {
+      // The pipeline subscribes on its own time; open the window again until it sees one.
+      if window == nil || window?.isRunning == false {
+        window = try ChildProcess(["weston-flower"], environment: environment)
+      }
+      seen = try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
+      return seen?.width == Int(expected.box.width)
+    }
+    #expect(shown, "a banner as wide as 'Flower' needs: \(String(describing: seen))")
+  }
+}
