@@ -119,4 +119,19 @@ struct CommandTests {
     #expect(try desk.status()?.text == "Two")
     #expect(desk.ownerProcesses().count == 1)
   }
+
+  @Test func aLostCompositorEndsAWaitingCommandWithOneLine() throws {
+    let desk = try Desk()
+    let log = "/tmp/wl-toast-lost-\(getpid()).log"
+    defer { unlink(log) }
+    let command = try ChildProcess(
+      [builtProduct("wl-toast"), "--wait", "--timeout", "0", "Until the compositor goes"],
+      environment: desk.sway.clientEnvironment, logPath: log)
+    #expect(try waitUntil { try desk.status() != nil })
+    desk.sway.stop()
+    #expect(command.wait(timeout: 5) == 1)
+    let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    #expect(errors.split(separator: "\n").count == 1)
+    #expect(errors.contains("lost the connection"), "\(errors)")
+  }
 }
