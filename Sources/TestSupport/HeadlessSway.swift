@@ -1,4 +1,5 @@
 import Glibc
+import Wayland
 
 /// A headless sway of its own for one test or suite: private runtime
 /// directory, pixman renderer, one 1280x720 output, no input devices.
@@ -159,7 +160,8 @@ public final class HeadlessWeston {
     let path = socketPath
     let ready = waitUntil(timeout: 15) {
       guard process.isRunning else { return true }
-      return access(path, F_OK) == 0
+      // The socket file appears at bind(); ready means a client can connect.
+      return access(path, F_OK) == 0 && (try? Display(name: path)) != nil
     }
     guard ready, process.isRunning else {
       let tail =
