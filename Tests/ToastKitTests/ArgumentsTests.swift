@@ -382,3 +382,55 @@ struct ArgumentsTests {
     #expect(truncated("", toScalars: 5) == "")
   }
 }
+
+struct SubcommandArgumentsTests {
+  @Test func tagsWaitFollowAndLinger() {
+    let result = parseArguments([
+      "--tag", "volume", "--print-outcome", "--follow", "--linger", "0.2", "Volume",
+    ])
+    guard case .success(.show(let toast, let options)) = result else {
+      Issue.record("\(result)")
+      return
+    }
+    #expect(toast.text == "Volume")
+    #expect(
+      options
+        == ShowOptions(tag: "volume", wait: true, printOutcome: true, follow: true, linger: 0.2))
+    // --follow needs no message.
+    #expect(
+      (try? parseArguments(["--follow"]).get()) == .show(Toast(""), ShowOptions(follow: true)))
+  }
+
+  @Test func hideStatusAndWatch() {
+    #expect(parseArguments(["hide"]) == .success(.hide(tag: "default", after: nil)))
+    #expect(
+      parseArguments(["hide", "--tag", "v", "--after", "0.5"])
+        == .success(.hide(tag: "v", after: 0.5)))
+    #expect(parseArguments(["status", "--tag=rec"]) == .success(.status(tag: "rec")))
+    #expect(parseArguments(["watch", "sway"]) == .success(.watchSway(workspaces: false)))
+    #expect(
+      parseArguments(["watch", "sway", "--workspaces"]) == .success(.watchSway(workspaces: true)))
+    // The literal word after --.
+    #expect((try? parseArguments(["--", "hide"]).get()) == .show(Toast("hide"), ShowOptions()))
+  }
+
+  @Test(arguments: [
+    (["hide", "--spinner"], "hide: --spinner does not apply here"),
+    (["hide", "--after", "-1"], "--after: expected seconds from 0 to 86400, got '-1'"),
+    (["hide", "extra"], "hide: unexpected argument 'extra'"),
+    (["status", "--bogus"], "status: unknown option '--bogus'"),
+    (["watch", "river"], "watch: expected 'sway', got 'river'"),
+    (["watch"], "watch: expected 'sway', got ''"),
+    (["--tag", "", "x"], "--tag: expected 1 to 64 printable characters without spaces, got ''"),
+    (
+      ["--tag", "a b", "x"],
+      "--tag: expected 1 to 64 printable characters without spaces, got 'a b'"
+    ),
+    (["--linger", "61", "x"], "--linger: expected seconds from 0 to 60, got '61'"),
+    (["--after", "1", "x"], "--after belongs to 'wl-toast hide'"),
+    (["--workspaces", "x"], "--workspaces belongs to 'wl-toast watch sway'"),
+  ])
+  func subcommandMistakes(_ arguments: [String], _ message: String) {
+    #expect(parseArguments(arguments) == .failure(UsageError(message)))
+  }
+}

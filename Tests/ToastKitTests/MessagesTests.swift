@@ -1,0 +1,125 @@
+import Testing
+import ToastCommand
+import ToastModel
+
+struct MessagesTests {
+  static func fullToast() -> Toast {
+    var toast = Toast("Copying “photos” 📷", style: .banner, timeout: 3, showsSpinner: true)
+    toast.progress = 0.42
+    toast.offset = .init(x: -20, y: 35)
+    toast.dismissal = .tap
+    toast.isModal = true
+    toast.dimsBackground = true
+    toast.isAnimated = false
+    toast.isMarkup = true
+    toast.font = "Sans Bold 13"
+    toast.background = Toast.Color(hex: "#102030c0")
+    toast.foreground = Toast.Color(hex: "#ffeeddff")
+    return toast
+  }
+
+  @Test func aToastSurvivesTheWire() throws {
+    let toast = Self.fullToast()
+    var decoded = Toast("")
+    try decoded.apply(try JSONValue.parse(toast.json.serialized))
+    #expect(decoded == toast)
+    #expect(toast.json["progress"]?.doubleValue == 42, "progress travels in percent")
+  }
+
+  @Test(arguments: [
+    OwnerRequest.show(tag: "volume", toast: MessagesTests.fullToast(), wait: true),
+    .show(tag: "default", toast: Toast("x"), wait: false),
+    .hide(tag: "a", after: 0.5), .hide(tag: "a", after: nil), .status(tag: "ünïcödé"),
+  ])
+  func requestsRoundTrip(_ request: OwnerRequest) throws {
+    #expect(try OwnerRequest(decoding: request.encoded) == request)
+  }
+
+  @Test(arguments: [
+    OwnerReply.accepted, .failed("no"), .refused("--markup: bad"), .outcome(.dismissed),
+    .status(nil, pid: 42, surfaces: 1), .status(Toast("On"), pid: 7, surfaces: 3),
+  ])
+  func repliesRoundTrip(_ reply: OwnerReply) throws {
+    #expect(try OwnerReply(decoding: reply.encoded) == reply)
+  }
+
+  @Test func checkedTurnsFailuresIntoErrors() throws {
+    #expect(try OwnerReply.accepted.checked() == .accepted)
+    #expect(throws: MessageError("no")) { try OwnerReply.failed("no").checked() }
+    #expect(throws: MessageError("bad", isUsage: true)) {
+      try OwnerReply.refused("bad").checked()
+    }
+  }
+
+  @Test(arguments: [
+    ("", "invalid JSON"), ("[]", "not a wl-toast version 1 message"),
+    ("{\"v\":2,\"op\":\"show\",\"tag\":\"a\"}", "not a wl-toast version 1 message"),
+    ("{\"v\":1,\"op\":\"show\"}", "missing or bad tag"),
+    ("{\"v\":1,\"op\":\"fly\",\"tag\":\"a\"}", "unknown op"),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\"}", "show without a toast"),
+    ("{\"v\":1,\"op\":\"hide\",\"tag\":\"a\",\"after\":-1}", "bad after"),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"style\":\"toast\"}}", "style"),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"colour\":1}}", "unknown field colour"),
+  ])
+  func malformedRequestsAreRefused(_ text: String, _ reason: String) {
+    do {
+      _ = try OwnerRequest(decoding: text)
+      Issue.record("accepted \(text)")
+    } catch {
+      #expect(error.description.contains(reason), "\(text): \(error)")
+    }
+  }
+
+  @Test func followLinesSetTextOrFields() throws {
+    var toast = Toast("start")
+    try toast.apply(followLine: "plain text line")
+    #expect(toast.text == "plain text line")
+    try toast.apply(followLine: "  {\"progress\": 30, \"spinner\": true, \"timeout\": null}")
+    #expect(toast.progress == 0.3)
+    #expect(toast.showsSpinner)
+    #expect(toast.timeout == nil)
+    #expect(toast.text == "plain text line", "fields not named stay")
+    try toast.apply(followLine: "{\"text\": \"json\", \"style\": \"banner\", \"progress\": null}")
+    #expect(toast.text == "json" && toast.style == .banner && toast.progress == nil)
+    // A line that only looks like JSON at the end is text.
+    try toast.apply(followLine: "not {json}")
+    #expect(toast.text == "not {json}")
+  }
+
+  @Test func aBadFollowLineChangesNothing() {
+    var toast = Toast("kept")
+    toast.progress = 0.1
+    for line in [
+      "{\"progress\": 150}", "{\"progress\": \"high\"}", "{\"text\": 5}", "{\"timeout\": -1}",
+      "{broken", "{\"spinner\": \"yes\"}", "{\"text\": \"new\", \"progress\": 101}",
+    ] {
+      #expect(throws: MessageError.self) { try toast.apply(followLine: line) }
+    }
+    #expect(toast.text == "kept" && toast.progress == 0.1)
+  }
+
+  @Test func hugeTextIsCut() throws {
+    var toast = Toast("")
+    try toast.apply(followLine: String(repeating: "y", count: 10_000))
+    #expect(toast.text.unicodeScalars.count == Toast.maximumTextLength + 1)
+  }
+}
+
+struct RendezvousTests {
+  @Test func socketNamesComeFromTheDisplay() throws {
+    let plain = try Rendezvous(display: "wayland-1")
+    #expect(
+      plain.socketPath.hasSuffix("/wl-toast/wayland-1.sock")
+        || plain.socketPath.hasSuffix("/wayland-1.sock"))
+    #expect(plain.lockPath.hasSuffix("/wayland-1.lock"))
+    // A path (or a long name) is hashed: stable, short, no slashes.
+    let path = try Rendezvous(display: "/tmp/some/dir/wayland-9")
+    let again = try Rendezvous(display: "/tmp/some/dir/wayland-9")
+    let other = try Rendezvous(display: "/tmp/other/wayland-9")
+    #expect(path.socketPath == again.socketPath)
+    #expect(path.socketPath != other.socketPath)
+    let name = path.socketPath.split(separator: "/").last!
+    #expect(name.hasPrefix("display-") && name.hasSuffix(".sock"))
+    #expect(path.socketPath.utf8.count < 108)
+  }
+}
