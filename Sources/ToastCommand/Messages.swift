@@ -49,12 +49,7 @@ public enum OwnerRequest: Equatable, Sendable {
 
   /// Reads a message; throws a one-line reason for anything malformed.
   public init(decoding text: String) throws(MessageError) {
-    let value: JSONValue
-    do {
-      value = try JSONValue.parse(text)
-    } catch {
-      throw MessageError(error.description)
-    }
+    let value = try decodeJSON(text)
     guard case .object = value, value["v"]?.doubleValue == 1 else {
       throw MessageError("not a wl-toast version 1 message")
     }
@@ -128,12 +123,7 @@ public enum OwnerReply: Equatable, Sendable {
 
   /// Reads a reply.
   public init(decoding text: String) throws(MessageError) {
-    let value: JSONValue
-    do {
-      value = try JSONValue.parse(text)
-    } catch {
-      throw MessageError(error.description)
-    }
+    let value = try decodeJSON(text)
     if let outcome = value["outcome"]?.stringValue.flatMap(ToastOutcome.init(rawValue:)) {
       self = .outcome(outcome)
     } else if value["ok"]?.boolValue == false {
@@ -264,12 +254,7 @@ extension Toast {
   public mutating func apply(followLine line: String) throws(MessageError) {
     let trimmed = line.drop { $0 == " " || $0 == "\t" }
     if trimmed.first == "{" {
-      let value: JSONValue
-      do {
-        value = try JSONValue.parse(line)
-      } catch {
-        throw MessageError(error.description)
-      }
+      let value = try decodeJSON(line)
       try apply(value)
     } else {
       text = Toast.truncated(line)
@@ -286,5 +271,14 @@ extension Toast.Color {
         let digits = String(value, radix: 16)
         return digits.count == 1 ? "0" + digits : digits
       }.joined()
+  }
+}
+
+/// Parses JSON, turning a syntax error into a ``MessageError``.
+func decodeJSON(_ text: String) throws(MessageError) -> JSONValue {
+  do {
+    return try JSONValue.parse(text)
+  } catch {
+    throw MessageError(error.description)
   }
 }
