@@ -26,9 +26,14 @@ public final class HeadlessSway {
   /// Starts sway and waits until its IPC answers. `extraConfig` is appended to
   /// the config; `environment` adds or replaces variables of sway (and so of
   /// the programs its bindings run).
+  ///
+  /// With `nestedIn`, this sway runs as a client of another one, with `outputs`
+  /// outputs that are windows there: closing such a window unplugs that output
+  /// (what a headless output cannot do).
   public init(
     width: Int = 1280, height: Int = 720, extraConfig: String = "",
-    environment extra: [String: String] = [:]
+    environment extra: [String: String] = [:], nestedIn outer: HeadlessSway? = nil,
+    outputs: Int = 2
   ) throws {
     outputWidth = width
     outputHeight = height
@@ -62,6 +67,11 @@ public final class HeadlessSway {
     environment["WLR_BACKENDS"] = "headless"
     environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
     environment["WLR_RENDERER"] = "pixman"
+    if let outer {
+      environment["WLR_BACKENDS"] = "wayland"
+      environment["WLR_WL_OUTPUTS"] = String(outputs)
+      environment["WAYLAND_DISPLAY"] = outer.socketPath
+    }
     environment.merge(extra) { $1 }
     let command =
       (asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : [])
