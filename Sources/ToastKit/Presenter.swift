@@ -45,9 +45,15 @@ public final class ToastPresenter {
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
   ///
   /// - Throws: ``ToastError`` when there is no compositor, or it lacks wlr-layer-shell.
-  public init(display: String? = nil) throws(ToastError) {
+  public convenience init(display: String? = nil) throws(ToastError) {
+    try self.init(display: display, layerShellVersion: nil)
+  }
+
+  /// Connects binding wlr-layer-shell at most at `layerShellVersion`, as an
+  /// older compositor would offer it (for tests).
+  init(display: String?, layerShellVersion: UInt32?) throws(ToastError) {
     do {
-      session = try Session(displayName: display)
+      session = try Session(displayName: display, layerShellVersion: layerShellVersion)
     } catch {
       throw ToastError(error)
     }
@@ -153,6 +159,16 @@ public final class ToastPresenter {
       let milliseconds =
         timeout < 0 || !timeout.isFinite ? -1 : Int32(min(timeout * 1000, 2_000_000_000))
       try session.loop.iterate(timeoutMilliseconds: milliseconds)
+    } catch {
+      throw ToastError(error)
+    }
+  }
+
+  /// Waits until the compositor has handled everything sent so far, and
+  /// dispatches what it sent back (for tests).
+  func roundtrip() throws(ToastError) {
+    do {
+      try session.display.roundtrip()
     } catch {
       throw ToastError(error)
     }

@@ -62,13 +62,15 @@ final class Session {
   private var xkbKeymap: OpaquePointer?
   private var xkbState: OpaquePointer?
 
-  init(displayName: String?) throws(WaylandError) {
+  /// Connects; `layerShellVersion` caps the layer-shell version bound (tests of
+  /// older compositors use it).
+  init(displayName: String?, layerShellVersion: UInt32? = nil) throws(WaylandError) {
     display = try Display(name: displayName)
     registry = try Registry(display: display)
     loop = try EventLoop(display: display)
     compositor = try registry.bind(WlCompositor.self)
     shm = try registry.bind(WlShm.self)
-    layerShell = try registry.bind(ZwlrLayerShellV1.self)
+    layerShell = try registry.bind(ZwlrLayerShellV1.self, maximumVersion: layerShellVersion)
     for global in registry.globals(of: WlOutput.self) { addOutput(global) }
     for global in registry.globals(of: WlSeat.self) { addSeat(global) }
     registry.onGlobal = { [unowned self] global in

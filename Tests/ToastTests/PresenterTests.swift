@@ -1,7 +1,8 @@
 import Glibc
 import TestSupport
 import Testing
-import ToastKit
+
+@testable import ToastKit
 
 /// The ToastKit library on a real compositor.
 @Suite(.serialized)
@@ -116,5 +117,34 @@ struct PresenterTests {
     presenter.update { $0.showsSpinner = true }
     // The spinner turns: frame callbacks wake the loop many times a second.
     #expect(try Self.wakeUps(of: presenter, during: 0.5) >= 10)
+  }
+}
+
+/// A compositor with layer-shell version 3 (before on-demand keyboard focus).
+@Suite(.serialized)
+struct LayerShellVersionThreeTests {
+  @Test func aTapToastStillDismissesByClickWithoutKeyboardFocus() throws {
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath, layerShellVersion: 3)
+    var outcomes: [ToastOutcome] = []
+    presenter.onFinish = { outcomes.append($0) }
+    var toast = Toast("Tap on v3", timeout: 0, dismissal: .tap)
+    toast.isAnimated = false
+    presenter.show(toast)
+    let box = HUDTests.expectedBox(toast)
+    let shown = try waitUntil {
+      try presenter.dispatch(timeout: 0.05)
+      return try desk.sway.screenshot().boundingBox(of: PresenterTests.boxColor, tolerance: 3)
+        == box
+    }
+    #expect(shown)
+    // No keyboard focus on v3: Escape does nothing…
+    try desk.input.press(keysym: 0xff1b)
+    try presenter.roundtrip()
+    #expect(presenter.isPresenting)
+    // …but a click does.
+    try desk.input.click(x: box.x + 10, y: box.y + 10)
+    #expect(try presenter.runUntilHidden() == .dismissed)
+    #expect(outcomes == [.dismissed])
   }
 }
