@@ -259,9 +259,19 @@ final class ToastSurface {
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let scale = max(bufferScale, 1)
-    guard
-      let buffer = try? pool.nextBuffer(width: Int32(width * scale), height: Int32(height * scale))
-    else { return }  // Both buffers are held: a release will wake the loop.
+    let buffer: ShmBuffer
+    do {
+      // nil: both buffers are held; a release will wake the loop.
+      guard
+        let free = try pool.nextBuffer(width: Int32(width * scale), height: Int32(height * scale))
+      else { return }
+      buffer = free
+    } catch {
+      // No shared memory for a buffer: nothing can be shown; end the loop with the error.
+      tearDown()
+      session.loop.fail(error)
+      return
+    }
     if timeline == nil {
       timeline = Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
       scheduleHide()

@@ -74,6 +74,7 @@ public final class EventLoop {
   private var nextToken: UInt64 = 1
   private var armedDeadline: MonotonicTime?
   private var stopped = false
+  private var failure: WaylandError?
   /// How many times the loop has woken from `poll()`: a measure of idle wake-ups.
   public private(set) var wakeUps = 0
 
@@ -133,11 +134,26 @@ public final class EventLoop {
   /// Makes `run` return after the current iteration.
   public func stop() { stopped = true }
 
+  /// Makes `run` (or `iterate`) throw `error` after the current handler: for
+  /// failures met inside event handlers.
+  public func fail(_ error: WaylandError) {
+    failure = error
+    stopped = true
+  }
+
   /// Runs until `stop()` is called or `condition` becomes true.
   public func run(until condition: () -> Bool = { false }) throws(WaylandError) {
     stopped = false
     while !stopped && !condition() {
       try iterate(timeoutMilliseconds: -1)
+    }
+    try throwFailure()
+  }
+
+  private func throwFailure() throws(WaylandError) {
+    if let failure {
+      self.failure = nil
+      throw failure
     }
   }
 
@@ -151,6 +167,7 @@ public final class EventLoop {
     // A handler may have stopped the loop: do not go to sleep then.
     if stopped {
       _ = wl_display_flush(wl)
+      try throwFailure()
       return
     }
     while wl_display_prepare_read(wl) != 0 {

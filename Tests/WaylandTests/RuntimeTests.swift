@@ -148,4 +148,19 @@ struct RuntimeTests {
       #expect(error.description.hasPrefix("lost the connection"))
     }
   }
+
+  @Test func aFailureInAHandlerEndsTheLoopWithThatError() throws {
+    let sway = try HeadlessSway()
+    let display = try Display(name: sway.socketPath)
+    let loop = try EventLoop(display: display)
+    loop.addTimer(after: 0.01) { loop.fail(.system(call: "memfd_create", errno: ENOMEM)) }
+    #expect(throws: WaylandError.system(call: "memfd_create", errno: ENOMEM)) {
+      try loop.run()
+    }
+    // The failure is reported once; the loop can run again.
+    var ran = false
+    loop.addTimer(after: 0.01) { ran = true }
+    try loop.run(until: { ran })
+    #expect(ran)
+  }
 }
