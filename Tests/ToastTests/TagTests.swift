@@ -241,4 +241,30 @@ struct TagTests {
       })
     #expect(watcher.isRunning)
   }
+
+  @Test func aNewStyleIsAppliedInPlace() throws {
+    let desk = try Desk()
+    #expect(
+      try desk.runToEnd(["--tag", "s", "--no-animation", "--timeout", "0", "As a HUD"]).status == 0)
+    #expect(
+      try desk.runToEnd([
+        "--tag", "s", "--no-animation", "--timeout", "0", "--style", "banner", "--progress", "50",
+        "Now a banner",
+      ]).status == 0)
+    let status = try #require(try desk.status(tag: "s"))
+    #expect(status.surfaces == 1, "the same surface, restyled")
+    #expect(status.progress == 50)
+    var banner = Toast("Now a banner", style: .banner)
+    banner.progress = 0.5
+    let layout = ToastLayout(toast: banner, outputWidth: 1280, outputHeight: 720)
+    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    let shot = try #require(
+      try desk.screenshot {
+        $0.boundingBox(of: pill, tolerance: 3)?.width == Int(layout.box.width)
+      })
+    #expect(shot.boundingBox(of: pill, tolerance: 3)?.y == 10)
+    // Where the HUD was (the middle of the output), only the desktop is left.
+    let middle = try desk.sway.screenshot(y: 200, height: 320)
+    #expect(middle.boundingBox(of: Self.boxColor, tolerance: 3) == nil, "no HUD box left")
+  }
 }
