@@ -91,17 +91,6 @@ public struct Image: Sendable {
     return Box(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
   }
 
-  /// How many pixels are close to `color`.
-  public func count(of color: RGB, tolerance: Int = 6) -> Int {
-    var total = 0
-    for y in 0..<height {
-      for x in 0..<width where pixel(x: x, y: y).isClose(to: color, tolerance: tolerance) {
-        total += 1
-      }
-    }
-    return total
-  }
-
   /// Parses a binary PPM (P6, maxval 255), as `grim -t ppm` writes it.
   public init(ppm data: [UInt8]) throws {
     var index = 0

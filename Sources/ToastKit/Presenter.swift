@@ -60,6 +60,9 @@ public final class ToastPresenter {
     session.onInput = { [unowned self] surface, event in
       surfaces.values.first { $0.owns(surface) }?.handle(event)
     }
+    session.onOutputsChanged = { [unowned self] in
+      for surface in surfaces.values { surface.outputsChanged() }
+    }
     session.loop.beforeSleep = { [unowned self] in
       for surface in surfaces.values { surface.drawIfNeeded() }
     }
@@ -92,11 +95,6 @@ public final class ToastPresenter {
 
   /// The toast on screen with `tag`, if any.
   public func toast(tag: String) -> Toast? { surfaces[tag]?.toast }
-
-  /// How many frames the toast with `tag` has committed so far (for tests and benchmarks).
-  public func framesCommitted(tag: String = defaultTag) -> Int {
-    surfaces[tag]?.committedFrames ?? 0
-  }
 
   /// Shows a toast. A banner shown while a banner with the same tag is visible
   /// takes its text and width without sliding in again; otherwise the toast

@@ -133,7 +133,9 @@ final class ToastSurface {
     region.destroy()
   }
 
-  private func outputsChanged() {
+  /// An output the surface is on appeared, changed (scale, mode) or went away:
+  /// draw at the right scale and size.
+  func outputsChanged() {
     let scale = enteredOutputs.compactMap { session.output(for: $0)?.scale }.max() ?? bufferScale
     if scale != bufferScale {
       bufferScale = scale

@@ -215,4 +215,28 @@ struct HUDTests {
     let mismatches = shot.mismatches(in: box, from: reference.blend, origin: origin)
     #expect(mismatches < box.width * box.height / 100, "\(mismatches) pixels differ")
   }
+
+  @Test func aScaleChangeWhileShowingRedrawsAtTheNewScale() throws {
+    let desk = try Desk()
+    let command = try desk.run(["--no-animation", "--timeout", "0", "Crisp"])
+    _ = try #require(
+      try desk.screenshot {
+        $0.boundingBox(of: Self.boxColor, tolerance: 3) == Self.expectedBox(Toast("Crisp"))
+      })
+    command.terminate()
+    // The output becomes HiDPI under the toast: no new surface, no output entered.
+    try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "2"])
+    let box = Box(x: 480, y: 240, width: 320, height: 240)
+    let reference = composited(
+      Toast("Crisp"), over: HeadlessSway.background, outputWidth: 640, outputHeight: 360,
+      scale: 2)
+    let layout = ToastLayout(toast: Toast("Crisp"), outputWidth: 640, outputHeight: 360)
+    let origin = (x: box.x - Int(layout.box.x) * 2, y: box.y - Int(layout.box.y) * 2)
+    // Drawn at scale 2, not scaled up from a scale-1 buffer.
+    let crisp = try desk.screenshot {
+      $0.mismatches(in: box, from: reference.blend, origin: origin)
+        < box.width * box.height / 100
+    }
+    #expect(crisp != nil)
+  }
 }

@@ -217,7 +217,7 @@ extension Box {
       && other.y + other.height <= y + height
   }
 
-  /// The box grown by `amount` on every side.
+  /// The box shrunk by `amount` on every side.
   func insetBy(_ amount: Int) -> Box {
     Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
   }
