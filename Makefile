@@ -38,9 +38,13 @@ build: deps
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Plugins
 
+# Tests see only the fonts of TEST_PACKAGES (Tests/Fonts/fonts.conf) and one locale,
+# so renders and reference images match on any Debian 12 machine.
+TEST_ENVIRONMENT = FONTCONFIG_FILE=$(CURDIR)/Tests/Fonts/fonts.conf LC_ALL=C.UTF-8
+
 test: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(TEST_ENVIRONMENT) $(SWIFT) test --skip-build
 
 demo: deps
 	$(SWIFT) build --product wl-toast-demo

@@ -73,6 +73,15 @@ public enum Metrics {
   public static let bannerFont = "Sans 12"
 }
 
+/// `value` rounded up to an even number of pixels.
+///
+/// Centred surfaces have even sizes, so that every compositor centres them on
+/// the same pixel: half of an odd size rounds up on one and down on another.
+func evenCeiling(_ value: Double) -> Double { (value / 2).rounded(.up) * 2 }
+
+/// `value` rounded down to an even number of pixels.
+func evenFloor(_ value: Double) -> Double { (value / 2).rounded(.down) * 2 }
+
 /// Where everything of a toast goes, in logical pixels: the surface size, the
 /// box, the text, the spinner and the progress bar.
 ///
@@ -118,7 +127,7 @@ public struct ToastLayout {
   ) {
     let padding = Metrics.hudPadding
     let maximumWidth = max(
-      Metrics.hudMinimumSize.width, (output.width * Metrics.hudMaximumWidthShare).rounded(.down))
+      Metrics.hudMinimumSize.width, evenFloor(output.width * Metrics.hudMaximumWidthShare))
     let text = TextBlock(
       text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Metrics.hudFont,
       wrapWidth: maximumWidth - 2 * padding, maximumLines: Metrics.hudMaximumLines)
@@ -127,7 +136,7 @@ public struct ToastLayout {
     if toast.showsSpinner { contentWidth = max(contentWidth, Metrics.spinnerSize) }
     if toast.progress != nil { contentWidth = max(contentWidth, Metrics.progressMinimumWidth) }
     let boxWidth = min(
-      maximumWidth, max(Metrics.hudMinimumSize.width, (contentWidth + 2 * padding).rounded(.up)))
+      maximumWidth, max(Metrics.hudMinimumSize.width, evenCeiling(contentWidth + 2 * padding)))
 
     var items: [Double] = []
     if toast.showsSpinner { items.append(Metrics.spinnerSize) }
@@ -135,7 +144,7 @@ public struct ToastLayout {
     if toast.progress != nil { items.append(Metrics.progressHeight) }
     let contentHeight =
       items.reduce(0, +) + Metrics.gap * Double(max(items.count - 1, 0))
-    let boxHeight = max(Metrics.hudMinimumSize.height, (contentHeight + 2 * padding).rounded(.up))
+    let boxHeight = max(Metrics.hudMinimumSize.height, evenCeiling(contentHeight + 2 * padding))
 
     let shadow = Metrics.hudShadowPadding
     let covers = toast.isModal
@@ -194,13 +203,13 @@ public struct ToastLayout {
   ) {
     let padding = Metrics.bannerPadding
     let maximumWidth = max(
-      Metrics.bannerMinimumTextWidth + 2 * padding, output.width - 2 * Metrics.bannerSideMargin)
+      Metrics.bannerMinimumTextWidth + 2 * padding,
+      evenFloor(output.width - 2 * Metrics.bannerSideMargin))
     let text = TextBlock(
       text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Metrics.bannerFont,
       wrapWidth: maximumWidth - 2 * padding, maximumLines: 1)
     let pillWidth = min(
-      maximumWidth,
-      (max(Metrics.bannerMinimumTextWidth, text.width) + 2 * padding).rounded(.up))
+      maximumWidth, evenCeiling(max(Metrics.bannerMinimumTextWidth, text.width) + 2 * padding))
     let shadow = Metrics.bannerShadowPadding
     let covers = toast.isModal
     let surface: (width: Double, height: Double)

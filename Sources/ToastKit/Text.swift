@@ -1,4 +1,5 @@
 import CPangoCairo
+import Glibc
 
 /// Text shaped by Pango: measured once, drawn at any scale.
 ///
@@ -33,6 +34,11 @@ public final class TextBlock {
     cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
     pango_cairo_context_set_font_options(context, options)
     cairo_font_options_destroy(options)
+    // The language picks among fonts that share a script (Japanese or Chinese
+    // forms of Han): the user's locale, read the same way in every process.
+    if let language = TextBlock.language {
+      pango_context_set_language(context, pango_language_from_string(language))
+    }
     layout = pango_layout_new(context)
     g_object_unref(UnsafeMutableRawPointer(context))
 
@@ -103,5 +109,24 @@ public final class TextBlock {
 
   /// `text` cut to ``maximumLength`` scalars, ending in "…" when cut.
   public static func truncated(_ text: String) -> String { Toast.truncated(text) }
+
+  /// The language of the text: the user's locale from the environment.
+  static let language = language(
+    fromLocale: ["LC_ALL", "LC_CTYPE", "LANG"].lazy.compactMap { (name: String) in
+      getenv(name).map { String(cString: $0) }
+    }.first { !$0.isEmpty })
+
+  /// The language tag of a locale name as `setlocale` reads it from the
+  /// environment (`ja_JP.UTF-8` gives `ja-JP`); nil for the C and POSIX locales,
+  /// which name no language.
+  ///
+  /// Reading the environment, rather than the process's locale, gives every
+  /// process the same answer, whether or not it called `setlocale`.
+  package static func language(fromLocale locale: String?) -> String? {
+    guard let locale else { return nil }
+    let name = locale.prefix { $0 != "." && $0 != "@" }
+    guard !name.isEmpty, name != "C", name != "POSIX" else { return nil }
+    return String(name.map { $0 == "_" ? "-" : $0 })
+  }
 
 }

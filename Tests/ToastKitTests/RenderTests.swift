@@ -1,3 +1,4 @@
+import CPangoCairo
 import Glibc
 import Testing
 import ToastKit
@@ -44,6 +45,32 @@ struct RenderTests {
     ("banner-sliding", Toast("Saved", style: .banner), 1, Appearance(opacity: 0.6, slide: 0.5)),
     ("banner-scale2", Toast("Sharp banner", style: .banner), 2, .resting),
   ]
+
+  /// Renders depend on fonts: the suite runs with Tests/Fonts/fonts.conf (`make
+  /// test` sets FONTCONFIG_FILE), which admits the fonts of the packages `make
+  /// deps` installs and no other, so extra system fonts change nothing.
+  @Test func rendersSeeOnlyTheFontsOfTheTestPackages() throws {
+    let configuration = try #require(
+      getenv("FONTCONFIG_FILE").map { String(cString: $0) },
+      "FONTCONFIG_FILE is not set: run the tests with make test")
+    #expect(configuration.hasSuffix("/Tests/Fonts/fonts.conf"))
+    var families: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
+    var count: Int32 = 0
+    pango_font_map_list_families(pango_cairo_font_map_get_default(), &families, &count)
+    defer { g_free(families) }
+    let names = (0..<Int(count)).compactMap { index in
+      families?[index].map { String(cString: pango_font_family_get_name($0)) }
+    }
+    let cjk = ["HK", "JP", "KR", "SC", "TC"].flatMap {
+      ["Noto Sans CJK \($0)", "Noto Sans Mono CJK \($0)"]
+    }
+    let allowed = Set(
+      ["DejaVu Sans", "DejaVu Sans Mono", "DejaVu Serif", "Noto Color Emoji"] + cjk
+        + ["Sans", "Serif", "Monospace", "System-ui"])
+    #expect(names.contains("DejaVu Sans") && names.contains("Noto Sans CJK SC"))
+    #expect(
+      Set(names).subtracting(allowed).isEmpty, "other fonts: \(Set(names).subtracting(allowed))")
+  }
 
   @Test(arguments: cases.map(\.name))
   func renderMatchesTheReference(_ name: String) throws {
