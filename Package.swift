@@ -71,12 +71,17 @@ let package = Package(
     .testTarget(
       name: "ScannerTests", dependencies: ["WaylandScanner"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
+    // Pure tests: layout, text, easing, timelines and offscreen renders against references.
     .testTarget(
-      name: "ToastKitTests",
-      dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "CPangoCairo"],
+      name: "ToastKitTests", dependencies: ["ToastKit", "CPangoCairo"],
       exclude: ["References"], swiftSettings: strict),
+    // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
     .testTarget(
-      name: "ToastTests", dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "TestSupport"],
+      name: "ToastCommandTests", dependencies: ["ToastCommand", "ToastModel", "ToastOwner"],
+      swiftSettings: strict),
+    // Everything on a real compositor: the HUD, the banner, the library and the command.
+    .testTarget(
+      name: "LiveTests", dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),

@@ -1,5 +1,5 @@
 import Testing
-import ToastKit
+import ToastModel
 
 @testable import ToastCommand
 
