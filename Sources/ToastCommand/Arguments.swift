@@ -15,7 +15,8 @@ public struct ShowOptions: Equatable, Sendable {
 
   /// The defaults: tag `default`, no waiting, no following, a one-second linger.
   public init(
-    tag: String = "default", wait: Bool = false, printOutcome: Bool = false, follow: Bool = false,
+    tag: String = Toast.defaultTag, wait: Bool = false, printOutcome: Bool = false,
+    follow: Bool = false,
     linger: Double = 1
   ) {
     self.tag = tag
@@ -42,16 +43,47 @@ public enum Invocation: Equatable, Sendable {
   case version
 }
 
-/// A command line that `wl-toast` cannot run: an unknown option, a missing or
-/// bad value, a missing message.
-public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What is wrong, without the program name, such as
-  /// `--timeout: expected seconds >= 0, got '-1'`.
-  public var message: String
+/// A command line that `wl-toast` cannot run; always ``ExitCode/usage``.
+public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// An option no command has, and the subcommand it was given to, if any.
+  case unknownOption(String, command: String?)
+  /// A value given to an option that takes none.
+  case valueForFlag(String, value: String)
+  /// An option at the end of the line without its value, and what the value stands for.
+  case missingValue(String, expected: String)
+  /// An option's value outside the setting's limits.
+  case invalidValue(Toast.InvalidValue)
+  /// An option of another subcommand: the option and where it belongs.
+  case misplacedOption(String, belongsTo: String)
+  /// An option that the subcommand does not take.
+  case notApplicable(String, command: String)
+  /// A word the subcommand does not take.
+  case unexpectedArgument(String, command: String)
+  /// `watch` followed by something other than a compositor it can watch.
+  case unknownWatchTarget(String)
+  /// No message, and neither a spinner nor a progress bar.
+  case missingMessage
+  /// `--dim` without `--modal`.
+  case dimWithoutModal
 
-  /// Creates an error with the given message (without the program name).
-  public init(_ message: String) {
-    self.message = message
+  /// What is wrong, without the program name, such as
+  /// `--timeout: expected seconds from 0 to 86400, got '-1'`.
+  public var message: String {
+    switch self {
+    case .unknownOption(let name, let command):
+      "\(command.map { "\($0): " } ?? "")unknown option \(Toast.quoted(name))"
+    case .valueForFlag(let option, let value):
+      "\(option): takes no value, got \(Toast.quoted(value))"
+    case .missingValue(let option, let expected): "\(option): missing value (\(expected))"
+    case .invalidValue(let invalid): "--\(invalid.setting.rawValue): \(invalid.reason)"
+    case .misplacedOption(let option, let place): "\(option) belongs to '\(place)'"
+    case .notApplicable(let option, let command): "\(command): \(option) does not apply here"
+    case .unexpectedArgument(let word, let command):
+      "\(command): unexpected argument \(Toast.quoted(word))"
+    case .unknownWatchTarget(let word): "watch: expected 'sway', got \(Toast.quoted(word))"
+    case .missingMessage: "missing MESSAGE (needed unless --spinner or --progress is given)"
+    case .dimWithoutModal: "--dim needs --modal"
+    }
   }
 
   /// One line for standard error: `wl-toast: ` and the message.
@@ -71,9 +103,6 @@ public enum ExitCode {
   /// The command line was wrong (`EX_USAGE`).
   public static let usage: Int32 = 64
 }
-
-/// The longest message, in Unicode scalars; a longer one is cut and ends in "…".
-let maximumMessageScalars = 4096
 
 /// What `wl-toast --version` prints.
 public let versionText = "wl-toast 0.1.0"
@@ -265,12 +294,13 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
       options.printOutcome = true
       options.wait = true
     case .flag(.follow): options.follow = true
-    case .flag(.workspaces): throw UsageError("--workspaces belongs to 'wl-toast watch sway'")
+    case .flag(.workspaces):
+      throw .misplacedOption("--workspaces", belongsTo: "wl-toast watch sway")
     case .flag(.help), .flag(.version): break  // found earlier by helpOrVersion
     case .flag(let option): setFlag(option, of: &toast)
     case .value(.tag, let value): options.tag = try tagValue(value)
-    case .value(.linger, let value): options.linger = try seconds(value, of: .linger, maximum: 60)
-    case .value(.after, _): throw UsageError("--after belongs to 'wl-toast hide'")
+    case .value(.linger, let value): options.linger = try seconds(value, of: .linger)
+    case .value(.after, _): throw .misplacedOption("--after", belongsTo: "wl-toast hide")
     case .value(let option, let value): try setValue(value, of: option, in: &toast)
     }
   }
@@ -280,12 +310,12 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
   if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
     && !options.follow
   {
-    throw UsageError("missing MESSAGE (needed unless --spinner or --progress is given)")
+    throw .missingMessage
   }
   if toast.dimsBackground && !toast.isModal {
-    throw UsageError("--dim needs --modal")
+    throw .dimWithoutModal
   }
-  toast.text = truncated(text, toScalars: maximumMessageScalars)
+  toast.text = Toast.truncated(text)
   return .show(toast, options)
 }
 
@@ -302,7 +332,6 @@ private enum Item {
 private func scan(
   _ arguments: [String], command: String?, _ handle: (Item) throws(UsageError) -> Void
 ) throws(UsageError) -> [String] {
-  let prefix = command.map { "\($0): " } ?? ""
   var words: [String] = []
   var index = arguments.startIndex
   while index < arguments.endIndex {
@@ -315,11 +344,11 @@ private func scan(
     case .word(let word):
       words.append(word)
     case .unknown(let name):
-      throw UsageError("\(prefix)unknown option \(quoted(name))")
+      throw .unknownOption(name, command: command)
     case .option(let option, let inlineValue):
       guard let valueName = option.valueName else {
         if let inlineValue {
-          throw UsageError("\(option.rawValue): takes no value, got \(quoted(inlineValue))")
+          throw .valueForFlag(option.rawValue, value: inlineValue)
         }
         try handle(.flag(option))
         continue
@@ -330,7 +359,7 @@ private func scan(
         try handle(.value(option, arguments[index]))
         index += 1
       } else {
-        throw UsageError("\(option.rawValue): missing value (\(valueName))")
+        throw .missingValue(option.rawValue, expected: valueName)
       }
     }
   }
@@ -349,11 +378,11 @@ private func parseSubcommand(
     case .flag(let option) where allowed.contains(option): flags.insert(option)
     case .value(let option, let value) where allowed.contains(option): values[option] = value
     case .flag(let option), .value(let option, _):
-      throw UsageError("\(name): \(option.rawValue) does not apply here")
+      throw .notApplicable(option.rawValue, command: name)
     }
   }
   if words.count > maximumWords {
-    throw UsageError("\(name): unexpected argument \(quoted(words[maximumWords]))")
+    throw .unexpectedArgument(words[maximumWords], command: name)
   }
   return (values, flags, words)
 }
@@ -362,50 +391,42 @@ private func parseHide(_ arguments: [String]) throws(UsageError) -> Invocation {
   let parsed = try parseSubcommand("hide", arguments, allowed: [.tag, .after])
   let tag = try parsed.values[.tag].map { (value) throws(UsageError) in try tagValue(value) }
   let after = try parsed.values[.after].map { (value) throws(UsageError) in
-    try seconds(value, of: .after, maximum: 86_400)
+    try seconds(value, of: .after)
   }
-  return .hide(tag: tag ?? "default", after: after)
+  return .hide(tag: tag ?? Toast.defaultTag, after: after)
 }
 
 private func parseStatus(_ arguments: [String]) throws(UsageError) -> Invocation {
   let parsed = try parseSubcommand("status", arguments, allowed: [.tag])
   let tag = try parsed.values[.tag].map { (value) throws(UsageError) in try tagValue(value) }
-  return .status(tag: tag ?? "default")
+  return .status(tag: tag ?? Toast.defaultTag)
 }
 
 private func parseWatch(_ arguments: [String]) throws(UsageError) -> Invocation {
   let parsed = try parseSubcommand("watch", arguments, allowed: [.workspaces], words: 1)
   guard parsed.words == ["sway"] else {
-    throw UsageError("watch: expected 'sway', got \(quoted(parsed.words.first ?? ""))")
+    throw .unknownWatchTarget(parsed.words.first ?? "")
   }
   return .watchSway(workspaces: parsed.flags.contains(.workspaces))
 }
 
-/// A tag: 1 to 64 printable characters.
+/// A tag, by the rule of ``Toast/checkedTag(_:)``.
 private func tagValue(_ value: String) throws(UsageError) -> String {
-  guard !value.isEmpty, value.unicodeScalars.count <= 64,
-    value.unicodeScalars.allSatisfy({
-      $0.properties.generalCategory != .control && $0 != " " && $0 != "\u{7f}"
-    })
-  else {
-    throw UsageError(
-      "--tag: expected 1 to 64 printable characters without spaces, got \(quoted(value))")
+  do {
+    return try Toast.checkedTag(value)
+  } catch {
+    throw .invalidValue(error)
   }
-  return value
 }
 
-/// Seconds from 0 to `maximum`.
-private func seconds(_ value: String, of option: Option, maximum: Double) throws(UsageError)
-  -> Double
-{
-  guard let number = decimal(value) else {
-    throw UsageError("\(option.rawValue): expected seconds, got \(quoted(value))")
+/// Seconds of `--linger` or `--after`, within their ``Toast/Limits``.
+private func seconds(_ value: String, of option: Option) throws(UsageError) -> Double {
+  do {
+    return try Toast.checkedSeconds(
+      decimal(value), of: option == .linger ? .linger : .after, written: value)
+  } catch {
+    throw .invalidValue(error)
   }
-  guard number >= 0, number <= maximum else {
-    throw UsageError(
-      "\(option.rawValue): expected seconds from 0 to \(Int(maximum)), got \(quoted(value))")
-  }
-  return number == 0 ? 0 : number
 }
 
 private func setFlag(_ option: Option, of toast: inout Toast) {
@@ -422,44 +443,41 @@ private func setFlag(_ option: Option, of toast: inout Toast) {
 private func setValue(
   _ value: String, of option: Option, in toast: inout Toast
 ) throws(UsageError) {
-  func bad(_ expectation: String) -> UsageError {
-    UsageError("\(option.rawValue): expected \(expectation), got \(quoted(value))")
+  do {
+    try setValue(value, of: option, checkedIn: &toast)
+  } catch {
+    throw .invalidValue(error)
   }
+}
+
+/// Sets a toast's setting from an option's value, by the rules of ``Toast/Limits``.
+private func setValue(
+  _ value: String, of option: Option, checkedIn toast: inout Toast
+) throws(Toast.InvalidValue) {
   switch option {
   case .style:
-    guard let style = Toast.Style(rawValue: value) else { throw bad("hud or banner") }
+    guard let style = Toast.Style(rawValue: value) else { throw .init(.style, value) }
     toast.style = style
   case .timeout:
-    guard let seconds = decimal(value) else { throw bad("seconds") }
-    guard seconds >= 0 else { throw bad("seconds >= 0") }
-    guard seconds <= 86_400 else { throw bad("seconds <= 86400") }
-    toast.timeout = seconds == 0 ? 0 : seconds  // no -0
+    toast.timeout = try Toast.checkedSeconds(decimal(value), of: .timeout, written: value)
   case .progress:
     let number = value.hasSuffix("%") ? String(value.dropLast()) : value
-    guard let percent = decimal(number), percent >= 0, percent <= 100 else {
-      throw bad("a percentage from 0 to 100")
-    }
-    toast.progress = percent == 0 ? 0 : percent / 100
+    toast.progress = try Toast.checkedProgress(percent: decimal(number), written: value)
   case .offset:
     let parts = value.split(separator: ",", omittingEmptySubsequences: false)
-    guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]) else {
-      throw bad("X,Y (two integers)")
-    }
-    guard x.magnitude <= 10_000, y.magnitude <= 10_000 else {
-      throw bad("X and Y from -10000 to 10000")
-    }
-    toast.offset = Toast.Offset(x: x, y: y)
+    let numbers = parts.count == 2 ? parts.map { Int($0).map(Double.init) } : [nil, nil]
+    toast.offset = try Toast.checkedOffset(x: numbers[0], y: numbers[1], written: value)
   case .dismiss:
-    guard let dismissal = Toast.Dismissal(rawValue: value) else { throw bad("tap or none") }
+    guard let dismissal = Toast.Dismissal(rawValue: value) else { throw .init(.dismiss, value) }
     toast.dismissal = dismissal
   case .font:
-    guard !value.allSatisfy(\.isWhitespace) else {
-      throw bad("a font such as \"Sans Bold 15\"")
-    }
-    toast.font = value
-  case .background, .foreground:
-    guard let color = Toast.Color(hex: value) else { throw bad("#RRGGBB or #RRGGBBAA") }
-    if option == .background { toast.background = color } else { toast.foreground = color }
+    toast.font = try Toast.checkedFont(value)
+  case .background:
+    guard let color = Toast.Color(hex: value) else { throw .init(.background, value) }
+    toast.background = color
+  case .foreground:
+    guard let color = Toast.Color(hex: value) else { throw .init(.foreground, value) }
+    toast.foreground = color
   case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .wait,
     .printOutcome, .follow, .linger, .after, .workspaces:
     preconditionFailure("\(option.rawValue) is not a toast setting")
@@ -478,46 +496,4 @@ private func decimal(_ text: String) -> Double? {
     parts.contains(where: { !$0.isEmpty })
   else { return nil }
   return Double(text)
-}
-
-/// `text` cut to at most `limit` Unicode scalars, "…" included, at a character
-/// boundary.
-func truncated(_ text: String, toScalars limit: Int) -> String {
-  guard text.unicodeScalars.count > limit else { return text }
-  var kept = 0
-  var end = text.startIndex
-  for character in text {
-    let size = character.unicodeScalars.count
-    guard kept + size <= limit - 1 else { break }
-    kept += size
-    end = text.index(after: end)
-  }
-  return String(text[..<end]) + "…"
-}
-
-/// A value as an error message shows it: in single quotes, control characters
-/// escaped so the message stays on one line, and cut after 64 characters.
-private func quoted(_ value: String) -> String {
-  var result = "'"
-  for (count, character) in value.enumerated() {
-    if count == 64 {
-      result += "…"
-      break
-    }
-    for scalar in character.unicodeScalars {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      default:
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator:
-          result += scalar.escaped(asASCII: true)
-        default:
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-  }
-  return result + "'"
 }

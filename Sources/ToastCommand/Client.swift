@@ -37,7 +37,7 @@ public final class Client {
   /// Shows `toast` with `tag`: hands it to the running owner, or starts one.
   /// Returns once the owner accepted it (a new owner: once its first frame is
   /// committed), or with `wait`, once the toast is gone.
-  public func show(_ toast: Toast, tag: String, wait: Bool) throws(MessageError) -> Result {
+  public func show(_ toast: Toast, tag: String, wait: Bool) throws(CommandError) -> Result {
     for _ in 0..<3 {
       let fd: Int32
       if let connection {
@@ -64,17 +64,17 @@ public final class Client {
         return .accepted
       }
     }
-    throw MessageError("the owner of the toasts keeps going away; try again")
+    throw .ownerKeepsLeaving
   }
 
   /// Sends a request that needs no new owner (`hide`, `status`); nil when no
   /// owner runs.
-  public func request(_ request: OwnerRequest) throws(MessageError) -> OwnerReply? {
+  public func request(_ request: OwnerRequest) throws(CommandError) -> OwnerReply? {
     let fd: Int32?
     do {
       fd = try rendezvous.connect()
     } catch {
-      throw MessageError(error.description)
+      throw .rendezvous(error)
     }
     guard let fd else { return nil }
     defer { close(fd) }
@@ -83,22 +83,22 @@ public final class Client {
 
   // MARK: - Owner election
 
-  private func elect() throws(MessageError) -> Rendezvous.Election {
+  private func elect() throws(CommandError) -> Rendezvous.Election {
     do {
       return try rendezvous.connectOrListen()
     } catch {
-      throw MessageError(error.description)
+      throw .rendezvous(error)
     }
   }
 
   /// Forks the owner; the parent reads its answers from a pipe.
   private func startOwner(
     listener: Rendezvous.Listener, toast: Toast, tag: String, wait: Bool
-  ) throws(MessageError) -> Result {
+  ) throws(CommandError) -> Result {
     var fds: [Int32] = [0, 0]
     guard wlt_pipe(&fds) == 0 else {
       close(listener.fd)
-      throw MessageError("cannot create a pipe: \(String(cString: strerror(errno)))")
+      throw .system("create a pipe", errno: errno)
     }
     let pid = fork()
     if pid == 0 {
@@ -109,21 +109,21 @@ public final class Client {
     close(listener.fd)
     guard pid > 0 else {
       close(fds[0])
-      throw MessageError("cannot start the owner: \(String(cString: strerror(errno)))")
+      throw .system("start the owner", errno: errno)
     }
     ownerPipe = fds[0]
     ownerPID = pid
     guard let first = try readPipeReply(timeout: replyTimeout) else {
-      throw MessageError("the toast owner exited before showing the toast")
+      throw .ownerGone("before showing the toast")
     }
     switch try first.checked() {
     case .accepted where wait:
       guard let next = try readPipeReply(timeout: -1) else {
-        throw MessageError("the toast owner exited unexpectedly")
+        throw .ownerGone("before the toast ended")
       }
       if case .outcome(let outcome) = next { return .outcome(outcome) }
-      if case .failed(let reason) = next { throw MessageError(reason) }
-      throw MessageError("unexpected answer from the toast owner")
+      _ = try next.checked()
+      throw .badReply(.notAMessage("expected an outcome"))
     default:
       // Later deliveries talk to the owner through its socket.
       close(fds[0])
@@ -164,63 +164,63 @@ public final class Client {
 
   // MARK: - Messages
 
-  private func exchange(_ request: OwnerRequest, on fd: Int32) throws(MessageError) -> OwnerReply? {
+  private func exchange(_ request: OwnerRequest, on fd: Int32) throws(CommandError) -> OwnerReply? {
     let bytes = Array((request.encoded + "\n").utf8)
     guard bytes.count <= maximumMessageSize else {
-      throw MessageError("the message is too large to hand over")
+      throw .messageTooLarge
     }
     guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return nil }
     return try receive(on: fd, timeout: replyTimeout)
   }
 
-  private func awaitOutcome(on fd: Int32) throws(MessageError) -> Result {
+  private func awaitOutcome(on fd: Int32) throws(CommandError) -> Result {
     while true {
       guard let reply = try receive(on: fd, timeout: -1) else {
-        throw MessageError("the toast owner went away before the toast ended")
+        throw .ownerGone("before the toast ended")
       }
       switch reply {
       case .outcome(let outcome): return .outcome(outcome)
-      case .failed(let reason): throw MessageError(reason)
+      case .failed(let reason): throw .failed(reason)
       default: continue
       }
     }
   }
 
   /// One reply packet; nil when the owner closed the connection.
-  private func receive(on fd: Int32, timeout: Double) throws(MessageError) -> OwnerReply? {
+  private func receive(on fd: Int32, timeout: Double) throws(CommandError) -> OwnerReply? {
     var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     let milliseconds = timeout < 0 ? Int32(-1) : Int32(timeout * 1000)
     var ready: Int32
     repeat {
       ready = poll(&pfd, 1, milliseconds)
     } while ready < 0 && errno == EINTR
-    guard ready > 0 else { throw MessageError("the toast owner did not answer") }
+    guard ready > 0 else { throw .noAnswer }
     var buffer = [UInt8](repeating: 0, count: maximumMessageSize)
     let count = recv(fd, &buffer, buffer.count, 0)
     guard count > 0 else { return nil }
     var text = String(decoding: buffer[0..<count], as: UTF8.self)
     if text.hasSuffix("\n") { text.removeLast() }
-    return try OwnerReply(decoding: text)
+    return try decodeReply(text)
   }
 
   /// One newline-terminated reply from the owner's pipe; nil at its end. An
   /// owner that does not answer within `timeout` seconds (a frozen compositor)
   /// is stopped.
-  private func readPipeReply(timeout: Double) throws(MessageError) -> OwnerReply? {
+  private func readPipeReply(timeout: Double) throws(CommandError) -> OwnerReply? {
     guard let fd = ownerPipe else { return nil }
     let deadline = MonotonicClock.seconds + timeout
     while true {
       if let newline = pipeBuffer.firstIndex(of: 0x0A) {
         let line = String(decoding: pipeBuffer[..<newline], as: UTF8.self)
         pipeBuffer.removeSubrange(...newline)
-        return try OwnerReply(decoding: line)
+        return try decodeReply(line)
       }
       if timeout >= 0 {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let left = deadline - MonotonicClock.seconds
         if left <= 0 || poll(&pfd, 1, Int32(left * 1000) + 1) == 0 {
           kill(ownerPID, SIGKILL)
-          throw MessageError("the toast owner did not answer; is the compositor responding?")
+          throw .ownerFrozen
         }
       }
       var chunk = [UInt8](repeating: 0, count: 4096)
@@ -229,6 +229,15 @@ public final class Client {
       guard count > 0 else { return nil }
       pipeBuffer += chunk[0..<count]
     }
+  }
+}
+
+/// A reply, or the error that it is none.
+private func decodeReply(_ text: String) throws(CommandError) -> OwnerReply {
+  do {
+    return try OwnerReply(decoding: text)
+  } catch {
+    throw .badReply(error)
   }
 }
 

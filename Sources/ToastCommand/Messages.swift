@@ -1,16 +1,27 @@
 import ToastModel
 
-/// A malformed message or follow line, in one line.
-public struct MessageError: Error, Equatable, CustomStringConvertible {
-  /// What is wrong.
-  public var description: String
-  /// Whether the content itself was refused (a usage error, such as bad markup).
-  public var isUsage: Bool
+/// Why a message, reply or `--follow` line was not understood.
+public enum MessageError: Error, Equatable, CustomStringConvertible {
+  /// Not JSON.
+  case syntax(JSONError)
+  /// A setting's value outside its ``Toast/Limits``.
+  case invalidValue(Toast.InvalidValue)
+  /// A field of the wrong kind: its name and what it takes.
+  case badField(String, expected: String)
+  /// A field no toast has.
+  case unknownField(String)
+  /// Not a message of the protocol at all: what is missing or wrong.
+  case notAMessage(String)
 
-  /// Creates an error.
-  public init(_ description: String, isUsage: Bool = false) {
-    self.description = description
-    self.isUsage = isUsage
+  /// One line without the program name.
+  public var description: String {
+    switch self {
+    case .syntax(let error): error.description
+    case .invalidValue(let invalid): invalid.description
+    case .badField(let name, let expected): "\(name): expected \(expected)"
+    case .unknownField(let name): "unknown field \(name)"
+    case .notAMessage(let what): what
+    }
   }
 }
 
@@ -51,28 +62,29 @@ public enum OwnerRequest: Equatable, Sendable {
   public init(decoding text: String) throws(MessageError) {
     let value = try decodeJSON(text)
     guard case .object = value, value["v"]?.doubleValue == 1 else {
-      throw MessageError("not a wl-toast version 1 message")
+      throw .notAMessage("not a wl-toast version 1 message")
     }
-    guard let tag = value["tag"]?.stringValue, !tag.isEmpty, tag.unicodeScalars.count <= 64 else {
-      throw MessageError("missing or bad tag")
-    }
+    guard let tagValue = value["tag"] else { throw .notAMessage("no tag") }
+    guard let written = tagValue.stringValue else { throw .badField("tag", expected: "a string") }
+    let tag = try checked { () throws(Toast.InvalidValue) in try Toast.checkedTag(written) }
     switch value["op"]?.stringValue {
     case "show":
-      guard let json = value["toast"] else { throw MessageError("show without a toast") }
+      guard let json = value["toast"] else { throw .notAMessage("show without a toast") }
       var toast = Toast("")
       try toast.apply(json)
       self = .show(tag: tag, toast: toast, wait: value["wait"]?.boolValue ?? false)
     case "hide":
-      let after = value["after"]
-      guard
-        after == nil || after!.isNull
-          || (after!.doubleValue.map { $0 >= 0 && $0 <= 86_400 } ?? false)
-      else { throw MessageError("bad after") }
-      self = .hide(tag: tag, after: after?.doubleValue)
+      var after: Double?
+      if let json = value["after"], !json.isNull {
+        after = try checked { () throws(Toast.InvalidValue) in
+          try Toast.checkedSeconds(json.doubleValue, of: .after, written: json.serialized)
+        }
+      }
+      self = .hide(tag: tag, after: after)
     case "status":
       self = .status(tag: tag)
     default:
-      throw MessageError("unknown op")
+      throw .notAMessage("unknown op")
     }
   }
 }
@@ -92,10 +104,10 @@ public enum OwnerReply: Equatable, Sendable {
   case outcome(ToastOutcome)
 
   /// The reply itself, or the error a failure or refusal stands for.
-  public func checked() throws(MessageError) -> OwnerReply {
+  public func checked() throws(CommandError) -> OwnerReply {
     switch self {
-    case .failed(let reason): throw MessageError(reason)
-    case .refused(let reason): throw MessageError(reason, isUsage: true)
+    case .failed(let reason): throw .failed(reason)
+    case .refused(let reason): throw .refused(reason)
     default: return self
     }
   }
@@ -142,7 +154,7 @@ public enum OwnerReply: Equatable, Sendable {
     } else if value["ok"]?.boolValue == true {
       self = .accepted
     } else {
-      throw MessageError("not a wl-toast reply")
+      throw .notAMessage("not a wl-toast reply")
     }
   }
 }
@@ -165,89 +177,96 @@ extension Toast {
   }
 
   /// Sets the fields present in a JSON object (as ``json`` writes them, or a
-  /// `--follow` line's subset); throws naming the first bad field, changing nothing.
+  /// `--follow` line's subset), by the rules of ``Toast/Limits``; throws naming
+  /// the first bad field, changing nothing.
   public mutating func apply(_ json: JSONValue) throws(MessageError) {
-    guard case .object(let fields) = json else { throw MessageError("expected a JSON object") }
+    guard case .object(let fields) = json else {
+      throw .notAMessage("expected a JSON object")
+    }
     var toast = self
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-      func bad(_ expectation: String) -> MessageError {
-        MessageError("\(key): expected \(expectation)")
-      }
-      func flag() throws(MessageError) -> Bool {
-        guard let flag = value.boolValue else { throw bad("true or false") }
-        return flag
-      }
-      switch key {
-      case "text":
-        guard let text = value.stringValue else { throw bad("a string") }
-        toast.text = Toast.truncated(text)
-      case "markup":
-        toast.isMarkup = try flag()
-      case "style":
-        guard let style = value.stringValue.flatMap(Style.init(rawValue:)) else {
-          throw bad("\"hud\" or \"banner\"")
-        }
-        toast.style = style
-      case "timeout":
-        if value.isNull {
-          toast.timeout = nil
-        } else {
-          guard let seconds = value.doubleValue, seconds >= 0, seconds <= 86_400 else {
-            throw bad("seconds from 0 to 86400, or null")
-          }
-          toast.timeout = seconds
-        }
-      case "spinner":
-        toast.showsSpinner = try flag()
-      case "progress":
-        if value.isNull {
-          toast.progress = nil
-        } else {
-          guard let percent = value.doubleValue, percent >= 0, percent <= 100 else {
-            throw bad("a percentage from 0 to 100, or null")
-          }
-          toast.progress = percent / 100
-        }
-      case "dismiss":
-        guard let dismissal = value.stringValue.flatMap(Dismissal.init(rawValue:)) else {
-          throw bad("\"tap\" or \"none\"")
-        }
-        toast.dismissal = dismissal
-      case "modal":
-        toast.isModal = try flag()
-      case "dim":
-        toast.dimsBackground = try flag()
-      case "animated":
-        toast.isAnimated = try flag()
-      case "offset":
-        guard case .array(let pair) = value, pair.count == 2,
-          let x = pair[0].doubleValue, let y = pair[1].doubleValue,
-          abs(x) <= 10_000, abs(y) <= 10_000, x == x.rounded(), y == y.rounded()
-        else { throw bad("[x, y] with whole numbers from -10000 to 10000") }
-        toast.offset = Offset(x: Int(x), y: Int(y))
-      case "font":
-        if value.isNull {
-          toast.font = nil
-        } else {
-          guard let font = value.stringValue, !font.isEmpty, font.count <= 256 else {
-            throw bad("a font description")
-          }
-          toast.font = font
-        }
-      case "background", "foreground":
-        var color: Color?
-        if !value.isNull {
-          guard let parsed = value.stringValue.flatMap(Color.init(hex:)) else {
-            throw bad("\"#RRGGBB\" or \"#RRGGBBAA\", or null")
-          }
-          color = parsed
-        }
-        if key == "background" { toast.background = color } else { toast.foreground = color }
-      default:
-        throw MessageError("unknown field \(key)")
-      }
+      try toast.set(key, to: value)
     }
     self = toast
+  }
+
+  /// Sets one field from its JSON value.
+  private mutating func set(_ key: String, to value: JSONValue) throws(MessageError) {
+    func flag() throws(MessageError) -> Bool {
+      guard let flag = value.boolValue else { throw .badField(key, expected: "true or false") }
+      return flag
+    }
+    /// A string, or the setting's error for any other value.
+    func string(_ setting: InvalidValue.Setting) throws(MessageError) -> String {
+      guard let string = value.stringValue else {
+        throw .invalidValue(InvalidValue(setting, value.serialized))
+      }
+      return string
+    }
+    let written = value.serialized
+    switch key {
+    case "text":
+      guard let text = value.stringValue else { throw .badField(key, expected: "a string") }
+      self.text = Toast.truncated(text)
+    case "markup":
+      isMarkup = try flag()
+    case "style":
+      let name = try string(.style)
+      guard let style = Style(rawValue: name) else { throw .invalidValue(.init(.style, name)) }
+      self.style = style
+    case "timeout":
+      timeout =
+        value.isNull
+        ? nil
+        : try checked { () throws(InvalidValue) in
+          try Toast.checkedSeconds(value.doubleValue, of: .timeout, written: written)
+        }
+    case "spinner":
+      showsSpinner = try flag()
+    case "progress":
+      progress =
+        value.isNull
+        ? nil
+        : try checked { () throws(InvalidValue) in
+          try Toast.checkedProgress(percent: value.doubleValue, written: written)
+        }
+    case "dismiss":
+      let name = try string(.dismiss)
+      guard let dismissal = Dismissal(rawValue: name) else {
+        throw .invalidValue(.init(.dismiss, name))
+      }
+      self.dismissal = dismissal
+    case "modal":
+      isModal = try flag()
+    case "dim":
+      dimsBackground = try flag()
+    case "animated":
+      isAnimated = try flag()
+    case "offset":
+      var pair: [Double?] = [nil, nil]
+      if case .array(let items) = value, items.count == 2 { pair = items.map(\.doubleValue) }
+      offset = try checked { () throws(InvalidValue) in
+        try Toast.checkedOffset(x: pair[0], y: pair[1], written: written)
+      }
+    case "font":
+      if value.isNull {
+        font = nil
+      } else {
+        let name = try string(.font)
+        font = try checked { () throws(InvalidValue) in try Toast.checkedFont(name) }
+      }
+    case "background", "foreground":
+      var color: Color?
+      let setting: InvalidValue.Setting = key == "background" ? .background : .foreground
+      if !value.isNull {
+        let hex = try string(setting)
+        guard let parsed = Color(hex: hex) else { throw .invalidValue(.init(setting, hex)) }
+        color = parsed
+      }
+      if setting == .background { background = color } else { foreground = color }
+    default:
+      throw .unknownField(key)
+    }
   }
 
   /// Applies one `--follow` line: a JSON object sets fields; any other line is the new text.
@@ -279,6 +298,15 @@ func decodeJSON(_ text: String) throws(MessageError) -> JSONValue {
   do {
     return try JSONValue.parse(text)
   } catch {
-    throw MessageError(error.description)
+    throw .syntax(error)
+  }
+}
+
+/// The result of a check of ``Toast/Limits``, its error as a ``MessageError``.
+func checked<Value>(_ check: () throws(Toast.InvalidValue) -> Value) throws(MessageError) -> Value {
+  do {
+    return try check()
+  } catch {
+    throw .invalidValue(error)
   }
 }

@@ -1,15 +1,34 @@
 import CSystem
 import Glibc
 
-/// Why the per-user socket could not be used, in one line.
-public struct RendezvousError: Error, Equatable, CustomStringConvertible {
-  /// The message.
-  public var description: String
+/// Why the per-user socket could not be used.
+public enum RendezvousError: Error, Equatable, CustomStringConvertible {
+  /// A system call on a path failed: what was being done, the path, the errno.
+  case system(String, path: String, errno: Int32)
+  /// The socket's path does not fit in `sockaddr_un`.
+  case pathTooLong(String)
+  /// The directory is not a private directory of the user's.
+  case directoryNotPrivate(String)
+  /// Something other than the user's own socket is at the socket's path.
+  case notOurSocket(String)
+  /// The process listening on the socket runs as another user.
+  case foreignOwner(String)
 
-  init(_ description: String) { self.description = description }
+  /// One line without the program name.
+  public var description: String {
+    switch self {
+    case .system(let what, let path, let code): "cannot \(what) \(path): \(errorDescription(code))"
+    case .pathTooLong(let path): "the socket path \(path) is too long"
+    case .directoryNotPrivate(let path):
+      "refusing to use \(path): it is not a private directory owned by you"
+    case .notOurSocket(let path): "refusing to use \(path): it is not a socket owned by you"
+    case .foreignOwner(let path): "refusing \(path): its owner runs as another user"
+    }
+  }
 
-  static func system(_ call: String, _ path: String) -> RendezvousError {
-    RendezvousError("\(call) \(path): \(String(cString: strerror(errno)))")
+  /// The failure of the call just made (`errno`), as an error.
+  static func system(_ what: String, _ path: String) -> RendezvousError {
+    .system(what, path: path, errno: errno)
   }
 }
 
@@ -44,21 +63,20 @@ public struct Rendezvous: Sendable {
     socketPath = directory + "/" + key + ".sock"
     lockPath = directory + "/" + key + ".lock"
     guard socketPath.utf8.count < 108 else {
-      throw RendezvousError("the socket path \(socketPath) is too long")
+      throw .pathTooLong(socketPath)
     }
   }
 
   /// Creates the private directory if needed and checks that it is ours and private.
   public func prepareDirectory() throws(RendezvousError) {
     if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-      throw .system("cannot create", directory)
+      throw .system("create", directory)
     }
     var info = stat()
-    guard lstat(directory, &info) == 0 else { throw .system("cannot inspect", directory) }
+    guard lstat(directory, &info) == 0 else { throw .system("inspect", directory) }
     guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0
     else {
-      throw RendezvousError(
-        "refusing to use \(directory): it is not a private directory owned by you")
+      throw .directoryNotPrivate(directory)
     }
   }
 
@@ -72,10 +90,10 @@ public struct Rendezvous: Sendable {
     var info = stat()
     guard lstat(socketPath, &info) == 0 else {
       if errno == ENOENT { return .absent }
-      throw .system("cannot inspect", socketPath)
+      throw .system("inspect", socketPath)
     }
     guard info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else {
-      throw RendezvousError("refusing to use \(socketPath): it is not a socket owned by you")
+      throw .notOurSocket(socketPath)
     }
     return .ours
   }
@@ -85,7 +103,7 @@ public struct Rendezvous: Sendable {
     try prepareDirectory()
     guard try inspectSocket() == .ours else { return nil }
     let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else { throw .system("cannot create a socket for", socketPath) }
+    guard fd >= 0 else { throw .system("create a socket for", socketPath) }
     var address = unixAddress(socketPath)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -97,11 +115,11 @@ public struct Rendezvous: Sendable {
       close(fd)
       if code == ECONNREFUSED || code == ENOENT { return nil }
       errno = code
-      throw .system("cannot connect to", socketPath)
+      throw .system("connect to", socketPath)
     }
     guard peerUID(fd) == getuid() else {
       close(fd)
-      throw RendezvousError("refusing \(socketPath): its owner runs as another user")
+      throw .foreignOwner(socketPath)
     }
     return fd
   }
@@ -133,10 +151,10 @@ public struct Rendezvous: Sendable {
   public func connectOrListen() throws(RendezvousError) -> Election {
     if let fd = try connect() { return .connected(fd) }
     let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard lock >= 0 else { throw .system("cannot open", lockPath) }
+    guard lock >= 0 else { throw .system("open", lockPath) }
     defer { close(lock) }  // closing releases the lock
     while flock(lock, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw .system("cannot lock", lockPath) }
+      guard errno == EINTR else { throw .system("lock", lockPath) }
     }
     if let fd = try connect() { return .connected(fd) }
     // No owner answers: whatever socket is left is stale.
@@ -146,7 +164,7 @@ public struct Rendezvous: Sendable {
       AF_UNIX,
       Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw .system("cannot create a socket for", socketPath) }
+    guard fd >= 0 else { throw .system("create a socket for", socketPath) }
     var address = unixAddress(socketPath)
     let previous = umask(0o177)
     let bound = withUnsafePointer(to: &address) {
@@ -157,7 +175,7 @@ public struct Rendezvous: Sendable {
     umask(previous)
     var info = stat()
     guard bound == 0, listen(fd, 64) == 0, lstat(socketPath, &info) == 0 else {
-      let error = RendezvousError.system("cannot listen on", socketPath)
+      let error = RendezvousError.system("listen on", socketPath)
       close(fd)
       throw error
     }

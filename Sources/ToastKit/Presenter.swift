@@ -26,9 +26,6 @@ public struct ToastError: Error, CustomStringConvertible {
 /// let outcome = try presenter.runUntilHidden()
 /// ```
 public final class ToastPresenter {
-  /// The tag used when none is given.
-  public static let defaultTag = "default"
-
   private let session: Session
   private var surfaces: [String: ToastSurface] = [:]
   private var lastOutcome: ToastOutcome?
@@ -91,7 +88,7 @@ public final class ToastPresenter {
   public private(set) var surfacesCreated = 0
 
   /// The toast on screen with the default tag, if any.
-  public var toast: Toast? { toast(tag: Self.defaultTag) }
+  public var toast: Toast? { toast(tag: Toast.defaultTag) }
 
   /// The toast on screen with `tag`, if any.
   public func toast(tag: String) -> Toast? { surfaces[tag]?.toast }
@@ -99,7 +96,8 @@ public final class ToastPresenter {
   /// Shows a toast. A banner shown while a banner with the same tag is visible
   /// takes its text and width without sliding in again; otherwise the toast
   /// with that tag is replaced at once and the new one enters.
-  public func show(_ toast: Toast, tag: String = defaultTag) {
+  public func show(_ toast: Toast, tag: String = Toast.defaultTag) {
+    let toast = toast.normalized()
     if let current = surfaces[tag], !current.isExiting, current.toast.style == .banner,
       toast.style == .banner, current.toast.isModal == toast.isModal
     {
@@ -113,7 +111,8 @@ public final class ToastPresenter {
   /// Shows `toast` with `tag`, changing the toast on screen in place when there
   /// is one (no new surface, no entry animation, the timeout starts again), or
   /// showing it as new otherwise.
-  public func update(to toast: Toast, tag: String = defaultTag) {
+  public func update(to toast: Toast, tag: String = Toast.defaultTag) {
+    let toast = toast.normalized()
     if let current = surfaces[tag], !current.isExiting {
       current.update(toast)
     } else {
@@ -123,20 +122,20 @@ public final class ToastPresenter {
   }
 
   /// Changes the toast on screen with `tag` in place (text, progress, spinner, timeout…).
-  public func update(tag: String = defaultTag, _ change: (inout Toast) -> Void) {
+  public func update(tag: String = Toast.defaultTag, _ change: (inout Toast) -> Void) {
     guard let current = surfaces[tag], !current.isExiting else { return }
     var toast = current.toast
     change(&toast)
-    current.update(toast)
+    current.update(toast.normalized())
   }
 
   /// Hides the toast with `tag`, fading it out unless `animated` is false.
-  public func hide(tag: String = defaultTag, animated: Bool = true) {
+  public func hide(tag: String = Toast.defaultTag, animated: Bool = true) {
     surfaces[tag]?.hide(.hidden, animated: animated)
   }
 
   /// Hides the toast with `tag` after `delay` seconds.
-  public func hide(tag: String = defaultTag, after delay: Double) {
+  public func hide(tag: String = Toast.defaultTag, after delay: Double) {
     surfaces[tag]?.hide(after: delay, outcome: .hidden)
   }
 

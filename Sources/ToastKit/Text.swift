@@ -6,8 +6,6 @@ import Glibc
 /// Literal text is escaped; markup that Pango rejects falls back to the
 /// literal text, so a toast never fails to show because of its message.
 public final class TextBlock {
-  /// The longest message shaped, in Unicode scalars; longer ones are cut with "…".
-  public static let maximumLength = Toast.maximumTextLength
 
   let layout: OpaquePointer
   /// The width given to Pango for wrapping, in logical pixels.
@@ -49,7 +47,7 @@ public final class TextBlock {
     pango_layout_set_font_description(layout, description)
     pango_font_description_free(description)
 
-    let shown = TextBlock.truncated(text)
+    let shown = Toast.truncated(text)
     if isMarkup && shown == text && TextBlock.markupError(text) == nil {
       pango_layout_set_markup(layout, text, -1)
     } else {
@@ -106,9 +104,6 @@ public final class TextBlock {
     if valid != 0 { return nil }
     return error.map { String(cString: $0.pointee.message) } ?? "invalid markup"
   }
-
-  /// `text` cut to ``maximumLength`` scalars, ending in "…" when cut.
-  public static func truncated(_ text: String) -> String { Toast.truncated(text) }
 
   /// The language of the text: the user's locale from the environment.
   static let language = language(

@@ -136,25 +136,6 @@ public struct Toast: Equatable, Sendable {
   }
 }
 
-extension Toast {
-  /// The longest message shown, in Unicode scalars; longer ones are cut with "…".
-  public static let maximumTextLength = 4096
-
-  /// `text` cut to ``maximumTextLength`` scalars, ending in "…" when cut.
-  public static func truncated(_ text: String) -> String {
-    var count = 0
-    var end = text.unicodeScalars.startIndex
-    while end != text.unicodeScalars.endIndex {
-      count += 1
-      if count > maximumTextLength {
-        return String(text.unicodeScalars[..<end]) + "…"
-      }
-      end = text.unicodeScalars.index(after: end)
-    }
-    return text
-  }
-}
-
 /// How a toast ended.
 public enum ToastOutcome: String, Equatable, Sendable, CaseIterable {
   /// Its timeout ran out.

@@ -37,7 +37,7 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
       return try client.show(toast, tag: options.tag, wait: wait)
     } catch {
       printError("wl-toast: \(error.description)")
-      exit(error.isUsage ? ExitCode.usage : ExitCode.error)
+      exit(error.exitCode)
     }
   }
   func finish(_ result: Client.Result) -> Never {

@@ -213,50 +213,74 @@ struct ArgumentsTests {
     // Bad values.
     (["--style", "toast", "Hi"], "--style: expected hud or banner, got 'toast'"),
     (["--style=HUD", "Hi"], "--style: expected hud or banner, got 'HUD'"),
-    (["--timeout", "-1", "Hi"], "--timeout: expected seconds >= 0, got '-1'"),
-    (["--timeout=-0.5", "Hi"], "--timeout: expected seconds >= 0, got '-0.5'"),
-    (["--timeout", "86400.5", "Hi"], "--timeout: expected seconds <= 86400, got '86400.5'"),
-    (["--timeout", "abc", "Hi"], "--timeout: expected seconds, got 'abc'"),
-    (["--timeout", "", "Hi"], "--timeout: expected seconds, got ''"),
-    (["--timeout", "inf", "Hi"], "--timeout: expected seconds, got 'inf'"),
-    (["--timeout", "nan", "Hi"], "--timeout: expected seconds, got 'nan'"),
-    (["--timeout", "1e3", "Hi"], "--timeout: expected seconds, got '1e3'"),
-    (["--timeout", "0x10", "Hi"], "--timeout: expected seconds, got '0x10'"),
-    (["--timeout", " 1", "Hi"], "--timeout: expected seconds, got ' 1'"),
-    (["--timeout", "2s", "Hi"], "--timeout: expected seconds, got '2s'"),
-    (["--timeout", ".", "Hi"], "--timeout: expected seconds, got '.'"),
-    (["--timeout", "-", "Hi"], "--timeout: expected seconds, got '-'"),
-    (["--timeout", "1.2.3", "Hi"], "--timeout: expected seconds, got '1.2.3'"),
+    (["--timeout", "-1", "Hi"], "--timeout: expected seconds from 0 to 86400, got '-1'"),
+    (["--timeout=-0.5", "Hi"], "--timeout: expected seconds from 0 to 86400, got '-0.5'"),
+    (["--timeout", "86400.5", "Hi"], "--timeout: expected seconds from 0 to 86400, got '86400.5'"),
+    (["--timeout", "abc", "Hi"], "--timeout: expected seconds from 0 to 86400, got 'abc'"),
+    (["--timeout", "", "Hi"], "--timeout: expected seconds from 0 to 86400, got ''"),
+    (["--timeout", "inf", "Hi"], "--timeout: expected seconds from 0 to 86400, got 'inf'"),
+    (["--timeout", "nan", "Hi"], "--timeout: expected seconds from 0 to 86400, got 'nan'"),
+    (["--timeout", "1e3", "Hi"], "--timeout: expected seconds from 0 to 86400, got '1e3'"),
+    (["--timeout", "0x10", "Hi"], "--timeout: expected seconds from 0 to 86400, got '0x10'"),
+    (["--timeout", " 1", "Hi"], "--timeout: expected seconds from 0 to 86400, got ' 1'"),
+    (["--timeout", "2s", "Hi"], "--timeout: expected seconds from 0 to 86400, got '2s'"),
+    (["--timeout", ".", "Hi"], "--timeout: expected seconds from 0 to 86400, got '.'"),
+    (["--timeout", "-", "Hi"], "--timeout: expected seconds from 0 to 86400, got '-'"),
+    (["--timeout", "1.2.3", "Hi"], "--timeout: expected seconds from 0 to 86400, got '1.2.3'"),
     (
       ["--timeout", String(repeating: "9", count: 400), "Hi"],
-      "--timeout: expected seconds <= 86400, got '\(String(repeating: "9", count: 64))…'"
+      "--timeout: expected seconds from 0 to 86400, got '\(String(repeating: "9", count: 64))…'"
     ),
     (["--progress", "101", "Hi"], "--progress: expected a percentage from 0 to 100, got '101'"),
     (["--progress", "-1", "Hi"], "--progress: expected a percentage from 0 to 100, got '-1'"),
     (["--progress", "half", "Hi"], "--progress: expected a percentage from 0 to 100, got 'half'"),
     (["--progress=", "Hi"], "--progress: expected a percentage from 0 to 100, got ''"),
     (["--progress", "%", "Hi"], "--progress: expected a percentage from 0 to 100, got '%'"),
-    (["--offset", "10", "Hi"], "--offset: expected X,Y (two integers), got '10'"),
-    (["--offset", "1,2,3", "Hi"], "--offset: expected X,Y (two integers), got '1,2,3'"),
-    (["--offset", ",", "Hi"], "--offset: expected X,Y (two integers), got ','"),
-    (["--offset", "1.5,2", "Hi"], "--offset: expected X,Y (two integers), got '1.5,2'"),
-    (["--offset", "1, 2", "Hi"], "--offset: expected X,Y (two integers), got '1, 2'"),
-    (["--offset", "a,b", "Hi"], "--offset: expected X,Y (two integers), got 'a,b'"),
+    (
+      ["--offset", "10", "Hi"],
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '10'"
+    ),
+    (
+      ["--offset", "1,2,3", "Hi"],
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '1,2,3'"
+    ),
+    (
+      ["--offset", ",", "Hi"],
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got ','"
+    ),
+    (
+      ["--offset", "1.5,2", "Hi"],
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '1.5,2'"
+    ),
+    (
+      ["--offset", "1, 2", "Hi"],
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '1, 2'"
+    ),
+    (
+      ["--offset", "a,b", "Hi"],
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got 'a,b'"
+    ),
     (
       ["--offset", "99999999999999999999,0", "Hi"],
-      "--offset: expected X,Y (two integers), got '99999999999999999999,0'"
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '99999999999999999999,0'"
     ),
     (
       ["--offset", "10001,0", "Hi"],
-      "--offset: expected X and Y from -10000 to 10000, got '10001,0'"
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '10001,0'"
     ),
     (
       ["--offset=0,-10001", "Hi"],
-      "--offset: expected X and Y from -10000 to 10000, got '0,-10001'"
+      "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '0,-10001'"
     ),
     (["--dismiss", "swipe", "Hi"], "--dismiss: expected tap or none, got 'swipe'"),
-    (["--font", "", "Hi"], "--font: expected a font such as \"Sans Bold 15\", got ''"),
-    (["--font=  ", "Hi"], "--font: expected a font such as \"Sans Bold 15\", got '  '"),
+    (
+      ["--font", "", "Hi"],
+      "--font: expected a font such as \"Sans Bold 15\" (at most 256 characters), got ''"
+    ),
+    (
+      ["--font=  ", "Hi"],
+      "--font: expected a font such as \"Sans Bold 15\" (at most 256 characters), got '  '"
+    ),
     (["--background", "red", "Hi"], "--background: expected #RRGGBB or #RRGGBBAA, got 'red'"),
     (["--background", "#fff", "Hi"], "--background: expected #RRGGBB or #RRGGBBAA, got '#fff'"),
     (["--foreground=#12345g", "Hi"], "--foreground: expected #RRGGBB or #RRGGBBAA, got '#12345g'"),
@@ -265,7 +289,6 @@ struct ArgumentsTests {
     (["--dim", "--spinner"], "--dim needs --modal"),
   ])
   func usageErrors(_ arguments: [String], _ message: String) {
-    #expect(parseArguments(arguments) == .failure(UsageError(message)))
     #expect(failure(arguments) == "wl-toast: \(message)")
   }
 
@@ -273,7 +296,7 @@ struct ArgumentsTests {
     #expect(failure(["--bogus", "--timeout", "-1"]) == "wl-toast: unknown option '--bogus'")
     #expect(
       failure(["--timeout", "-1", "--bogus"])
-        == "wl-toast: --timeout: expected seconds >= 0, got '-1'")
+        == "wl-toast: --timeout: expected seconds from 0 to 86400, got '-1'")
   }
 
   @Test func errorsStayOnOneLineAndShort() {
@@ -338,7 +361,7 @@ struct ArgumentsTests {
     #expect(ExitCode.error == 1)
     #expect(ExitCode.dismissed == 2)
     #expect(ExitCode.usage == 64)
-    #expect(UsageError("x").description == "wl-toast: x")
+    #expect(UsageError.dimWithoutModal.description == "wl-toast: --dim needs --modal")
   }
 
   // MARK: Long messages
@@ -376,11 +399,6 @@ struct ArgumentsTests {
     #expect(cutFlags == String(repeating: "👨‍👩‍👧‍👦", count: 585) + "…")
   }
 
-  @Test func truncatedHelper() {
-    #expect(truncated("hello", toScalars: 5) == "hello")
-    #expect(truncated("hello!", toScalars: 5) == "hell…")
-    #expect(truncated("", toScalars: 5) == "")
-  }
 }
 
 struct SubcommandArgumentsTests {
@@ -431,6 +449,6 @@ struct SubcommandArgumentsTests {
     (["--workspaces", "x"], "--workspaces belongs to 'wl-toast watch sway'"),
   ])
   func subcommandMistakes(_ arguments: [String], _ message: String) {
-    #expect(parseArguments(arguments) == .failure(UsageError(message)))
+    #expect(failure(arguments) == "wl-toast: \(message)")
   }
 }

@@ -45,19 +45,23 @@ struct MessagesTests {
 
   @Test func checkedTurnsFailuresIntoErrors() throws {
     #expect(try OwnerReply.accepted.checked() == .accepted)
-    #expect(throws: MessageError("no")) { try OwnerReply.failed("no").checked() }
-    #expect(throws: MessageError("bad", isUsage: true)) {
-      try OwnerReply.refused("bad").checked()
-    }
+    #expect(throws: CommandError.failed("no")) { try OwnerReply.failed("no").checked() }
+    #expect(throws: CommandError.refused("bad")) { try OwnerReply.refused("bad").checked() }
+    #expect(CommandError.refused("bad").exitCode == ExitCode.usage)
+    #expect(CommandError.failed("no").exitCode == ExitCode.error)
   }
 
   @Test(arguments: [
     ("", "invalid JSON"), ("[]", "not a wl-toast version 1 message"),
     ("{\"v\":2,\"op\":\"show\",\"tag\":\"a\"}", "not a wl-toast version 1 message"),
-    ("{\"v\":1,\"op\":\"show\"}", "missing or bad tag"),
+    ("{\"v\":1,\"op\":\"show\"}", "no tag"),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a b\"}", "tag: expected 1 to 64 printable"),
     ("{\"v\":1,\"op\":\"fly\",\"tag\":\"a\"}", "unknown op"),
     ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\"}", "show without a toast"),
-    ("{\"v\":1,\"op\":\"hide\",\"tag\":\"a\",\"after\":-1}", "bad after"),
+    (
+      "{\"v\":1,\"op\":\"hide\",\"tag\":\"a\",\"after\":-1}",
+      "after: expected seconds from 0 to 86400, got '-1'"
+    ),
     ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"style\":\"toast\"}}", "style"),
     ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"colour\":1}}", "unknown field colour"),
   ])
@@ -101,7 +105,8 @@ struct MessagesTests {
   @Test func hugeTextIsCut() throws {
     var toast = Toast("")
     try toast.apply(followLine: String(repeating: "y", count: 10_000))
-    #expect(toast.text.unicodeScalars.count == Toast.maximumTextLength + 1)
+    #expect(toast.text.unicodeScalars.count == Toast.Limits.textLength)
+    #expect(toast.text.hasSuffix("…"))
   }
 }
 

@@ -1,0 +1,52 @@
+import Glibc
+
+/// Why a command could not hand its toast over or hear how it ended. The case
+/// decides the exit status (``exitCode``).
+public enum CommandError: Error, Equatable, CustomStringConvertible {
+  /// The owner refused the content as a usage error (such as invalid markup).
+  case refused(String)
+  /// The owner could not carry out the request (such as a lost compositor).
+  case failed(String)
+  /// The private socket directory or socket cannot be used.
+  case rendezvous(RendezvousError)
+  /// A system call failed: what was being done and the errno.
+  case system(String, errno: Int32)
+  /// The owner sent something that is not a reply.
+  case badReply(MessageError)
+  /// The request does not fit in one message.
+  case messageTooLarge
+  /// The owner did not answer in time.
+  case noAnswer
+  /// A newly started owner did not show its first toast in time (a frozen compositor?).
+  case ownerFrozen
+  /// The owner ended while the command still needed it: what it was waiting for.
+  case ownerGone(String)
+  /// Owners kept exiting while the command tried to hand its toast over.
+  case ownerKeepsLeaving
+
+  /// One line without the program name.
+  public var description: String {
+    switch self {
+    case .refused(let reason), .failed(let reason): reason
+    case .rendezvous(let error): error.description
+    case .system(let what, let code): "cannot \(what): \(errorDescription(code))"
+    case .badReply(let error): "unexpected answer from the toast owner: \(error)"
+    case .messageTooLarge: "the message is too large to hand over"
+    case .noAnswer: "the toast owner did not answer"
+    case .ownerFrozen: "the toast owner did not answer; is the compositor responding?"
+    case .ownerGone(let moment): "the toast owner exited \(moment)"
+    case .ownerKeepsLeaving: "the owner of the toasts keeps going away; try again"
+    }
+  }
+
+  /// The exit status of `wl-toast` for this error.
+  public var exitCode: Int32 {
+    switch self {
+    case .refused: ExitCode.usage
+    default: ExitCode.error
+    }
+  }
+}
+
+/// The text of an errno value.
+func errorDescription(_ code: Int32) -> String { String(cString: strerror(code)) }

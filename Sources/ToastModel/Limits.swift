@@ -1,0 +1,217 @@
+extension Toast {
+  /// The tag of a toast shown without one. There is one toast per tag: a
+  /// command or call that names no tag updates the toast with this one.
+  public static let defaultTag = "default"
+
+  /// The limits of every setting, in one place.
+  ///
+  /// The command line, the socket protocol and `--follow` lines refuse a value
+  /// outside them with the same ``InvalidValue`` message; the library clamps
+  /// to them (``normalized()``).
+  public enum Limits {
+    /// The longest message, in Unicode scalars, the "…" of a cut message included.
+    public static let textLength = 4096
+    /// Seconds a toast stays (0: until dismissed or hidden; a day at most).
+    public static let timeout: ClosedRange<Double> = 0...86_400
+    /// Seconds before a requested hide takes effect.
+    public static let hideDelay: ClosedRange<Double> = 0...86_400
+    /// Seconds the background owner stays after its last toast.
+    public static let linger: ClosedRange<Double> = 0...60
+    /// The progress bar's fill, in percent.
+    public static let progressPercent: ClosedRange<Double> = 0...100
+    /// Each coordinate of the offset, in logical pixels.
+    public static let offset: ClosedRange<Int> = -10_000...10_000
+    /// The longest font description, in Unicode scalars.
+    public static let fontLength = 256
+    /// The longest tag, in Unicode scalars.
+    public static let tagLength = 64
+  }
+
+  /// `text` cut to at most ``Limits/textLength`` Unicode scalars, ending in
+  /// "…" when cut, at a character boundary (an emoji or accented letter is
+  /// never split).
+  public static func truncated(_ text: String) -> String {
+    let limit = Limits.textLength
+    guard text.unicodeScalars.count > limit else { return text }
+    var kept = 0
+    var end = text.startIndex
+    for character in text {
+      let size = character.unicodeScalars.count
+      guard kept + size <= limit - 1 else { break }
+      kept += size
+      end = text.index(after: end)
+    }
+    return String(text[..<end]) + "…"
+  }
+
+  /// The toast with every setting brought within ``Limits``: the text cut,
+  /// numbers clamped (a number that is not finite gives the default). What the
+  /// presenter shows, whoever built the toast.
+  public func normalized() -> Toast {
+    var toast = self
+    toast.text = Toast.truncated(text)
+    toast.timeout = timeout.flatMap { $0.isNaN ? nil : min(max($0, 0), Limits.timeout.upperBound) }
+    let fraction = Limits.progressPercent.upperBound / 100
+    toast.progress = progress.flatMap { $0.isNaN ? nil : min(max($0, 0), fraction) }
+    toast.offset = Offset(
+      x: min(max(offset.x, Limits.offset.lowerBound), Limits.offset.upperBound),
+      y: min(max(offset.y, Limits.offset.lowerBound), Limits.offset.upperBound))
+    if let font, font.unicodeScalars.count > Limits.fontLength || font.allSatisfy(\.isWhitespace) {
+      toast.font = nil
+    }
+    return toast
+  }
+}
+
+// MARK: - Checking values
+
+extension Toast {
+  /// A value outside the limits of a setting: the same message whether it came
+  /// from the command line, the socket or a `--follow` line.
+  public struct InvalidValue: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A setting that takes a value.
+    public enum Setting: String, Equatable, Sendable {
+      /// ``Toast/style``.
+      case style
+      /// ``Toast/timeout``.
+      case timeout
+      /// ``Toast/progress``, in percent.
+      case progress
+      /// ``Toast/offset``.
+      case offset
+      /// ``Toast/dismissal``.
+      case dismiss
+      /// ``Toast/font``.
+      case font
+      /// ``Toast/background``.
+      case background
+      /// ``Toast/foreground``.
+      case foreground
+      /// The tag a toast is shown under.
+      case tag
+      /// The delay before a hide.
+      case after
+      /// How long the background owner stays after its last toast.
+      case linger
+
+      /// What the setting takes, as error messages say it.
+      public var expectation: String {
+        switch self {
+        case .style: "hud or banner"
+        case .timeout, .after: "seconds from 0 to \(Int(Limits.timeout.upperBound))"
+        case .linger: "seconds from 0 to \(Int(Limits.linger.upperBound))"
+        case .progress: "a percentage from 0 to \(Int(Limits.progressPercent.upperBound))"
+        case .offset:
+          "X,Y (two whole numbers from \(Limits.offset.lowerBound) to \(Limits.offset.upperBound))"
+        case .dismiss: "tap or none"
+        case .font: "a font such as \"Sans Bold 15\" (at most \(Limits.fontLength) characters)"
+        case .background, .foreground: "#RRGGBB or #RRGGBBAA"
+        case .tag: "1 to \(Limits.tagLength) printable characters without spaces"
+        }
+      }
+    }
+
+    /// The setting.
+    public var setting: Setting
+    /// The value as it was written.
+    public var value: String
+
+    /// Creates the error for `value` (as written) of `setting`.
+    public init(_ setting: Setting, _ value: String) {
+      self.setting = setting
+      self.value = value
+    }
+
+    /// What is wrong, without the setting's name:
+    /// `expected seconds from 0 to 86400, got '-1'`.
+    public var reason: String { "expected \(setting.expectation), got \(Toast.quoted(value))" }
+
+    /// The setting's name and the reason: `timeout: expected seconds from 0 to 86400, got '-1'`.
+    public var description: String { "\(setting.rawValue): \(reason)" }
+  }
+
+  /// Seconds of `setting` (``Limits/timeout``, ``Limits/hideDelay`` or
+  /// ``Limits/linger``); `seconds` is nil when `written` is not a number.
+  public static func checkedSeconds(
+    _ seconds: Double?, of setting: InvalidValue.Setting, written: String
+  ) throws(InvalidValue) -> Double {
+    let range =
+      switch setting {
+      case .linger: Limits.linger
+      case .after: Limits.hideDelay
+      default: Limits.timeout
+      }
+    guard let seconds, range.contains(seconds) else { throw InvalidValue(setting, written) }
+    return seconds == 0 ? 0 : seconds  // never -0
+  }
+
+  /// The progress fraction (0 to 1) of a percentage.
+  public static func checkedProgress(percent: Double?, written: String) throws(InvalidValue)
+    -> Double
+  {
+    guard let percent, Limits.progressPercent.contains(percent) else {
+      throw InvalidValue(.progress, written)
+    }
+    return percent == 0 ? 0 : percent / 100
+  }
+
+  /// An offset from two numbers, which must be whole and within ``Limits/offset``.
+  public static func checkedOffset(x: Double?, y: Double?, written: String) throws(InvalidValue)
+    -> Offset
+  {
+    let range = Double(Limits.offset.lowerBound)...Double(Limits.offset.upperBound)
+    guard let x, let y, range.contains(x), range.contains(y), x == x.rounded(), y == y.rounded()
+    else { throw InvalidValue(.offset, written) }
+    return Offset(x: Int(x), y: Int(y))
+  }
+
+  /// A font description: not blank, at most ``Limits/fontLength`` scalars.
+  public static func checkedFont(_ font: String) throws(InvalidValue) -> String {
+    guard !font.allSatisfy(\.isWhitespace), font.unicodeScalars.count <= Limits.fontLength else {
+      throw InvalidValue(.font, font)
+    }
+    return font
+  }
+
+  /// A tag: 1 to ``Limits/tagLength`` printable scalars, no spaces.
+  public static func checkedTag(_ tag: String) throws(InvalidValue) -> String {
+    guard !tag.isEmpty, tag.unicodeScalars.count <= Limits.tagLength,
+      tag.unicodeScalars.allSatisfy({ scalar in
+        switch scalar.properties.generalCategory {
+        case .control, .spaceSeparator, .lineSeparator, .paragraphSeparator, .format,
+          .surrogate, .unassigned:
+          false
+        default: true
+        }
+      })
+    else { throw InvalidValue(.tag, tag) }
+    return tag
+  }
+
+  /// A value as messages show it: in single quotes, control characters escaped
+  /// so the message stays on one line, cut after 64 characters.
+  public static func quoted(_ value: String) -> String {
+    var result = "'"
+    for (count, character) in value.enumerated() {
+      if count == 64 {
+        result += "…"
+        break
+      }
+      for scalar in character.unicodeScalars {
+        switch scalar {
+        case "\n": result += "\\n"
+        case "\t": result += "\\t"
+        case "\r": result += "\\r"
+        default:
+          switch scalar.properties.generalCategory {
+          case .control, .lineSeparator, .paragraphSeparator:
+            result += scalar.escaped(asASCII: true)
+          default:
+            result.unicodeScalars.append(scalar)
+          }
+        }
+      }
+    }
+    return result + "'"
+  }
+}
