@@ -19,6 +19,8 @@ let package = Package(
       linkerSettings: [.linkedLibrary("wayland-client")]
     ),
     .target(name: "CSystem"),
+    // Small POSIX helpers: the monotonic clock, errno, EINTR, Unix addresses, the executable.
+    .target(name: "SystemSupport", swiftSettings: strict),
     .systemLibrary(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(
@@ -34,25 +36,29 @@ let package = Package(
 
     // The runtime plus the generated protocol classes.
     .target(
-      name: "Wayland", dependencies: ["CWaylandClient"], swiftSettings: strict,
+      name: "Wayland", dependencies: ["CWaylandClient", "SystemSupport"], swiftSettings: strict,
       plugins: ["WaylandScannerPlugin"]),
 
     // The toast: model, layout, drawing and animation (pure), the surface and the presenter.
     .target(name: "ToastModel", swiftSettings: strict),
     .target(
       name: "ToastKit",
-      dependencies: ["ToastModel", "Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon"],
+      dependencies: [
+        "ToastModel", "Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon", "SystemSupport",
+      ],
       swiftSettings: strict),
     // The command: argument parsing (a library, for tests) and main.
     .target(
-      name: "ToastCommand", dependencies: ["ToastModel", "CSystem"], swiftSettings: strict),
+      name: "ToastCommand", dependencies: ["ToastModel", "CSystem", "SystemSupport"],
+      swiftSettings: strict),
     // The background owner and `watch sway`: the part that links Wayland, Pango and Cairo.
     .target(
-      name: "ToastOwner", dependencies: ["ToastCommand", "ToastKit", "Wayland", "CSystem"],
+      name: "ToastOwner",
+      dependencies: ["ToastCommand", "ToastKit", "Wayland", "CSystem", "SystemSupport"],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
     .executableTarget(
-      name: "wl-toast", dependencies: ["ToastCommand"], swiftSettings: strict,
+      name: "wl-toast", dependencies: ["ToastCommand", "SystemSupport"], swiftSettings: strict,
       linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
     .executableTarget(
       name: "wl-toast-owner", dependencies: ["ToastOwner"], swiftSettings: strict,
@@ -60,13 +66,15 @@ let package = Package(
 
     // Test support: headless compositors, screenshots, virtual input.
     .target(
-      name: "TestSupport", dependencies: ["Wayland", "CWaylandClient", "CXkbCommon", "CSystem"],
+      name: "TestSupport",
+      dependencies: ["Wayland", "CWaylandClient", "CXkbCommon", "CSystem", "SystemSupport"],
       swiftSettings: strict),
     .executableTarget(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
 
     .executableTarget(
-      name: "wl-toast-bench", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
+      name: "wl-toast-bench", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
+      swiftSettings: strict),
 
     .testTarget(
       name: "ScannerTests", dependencies: ["WaylandScanner"],
@@ -84,6 +92,7 @@ let package = Package(
       name: "LiveTests", dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "TestSupport"],
       swiftSettings: strict),
     .testTarget(
-      name: "WaylandTests", dependencies: ["Wayland", "TestSupport"], swiftSettings: strict),
+      name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
+      swiftSettings: strict),
   ]
 )

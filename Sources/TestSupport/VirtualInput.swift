@@ -1,6 +1,7 @@
 import CWaylandClient
 import CXkbCommon
 import Glibc
+import SystemSupport
 import Wayland
 
 /// One virtual pointer and one virtual keyboard, kept alive for a whole test so

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemSupport
 import ToastModel
 
 /// The command side: hands content to the owner of the display's toasts,
@@ -21,7 +22,7 @@ public final class Client {
   private var pipeBuffer: [UInt8] = []
   private var ownerPID: pid_t = 0
   /// How long to wait for an answer before giving up, in seconds.
-  public var replyTimeout = 10.0
+  public var replyTimeout: Duration = .seconds(10)
 
   /// A client for the display in `WAYLAND_DISPLAY`.
   public init(rendezvous: Rendezvous, linger: Double = 1) {
@@ -118,7 +119,7 @@ public final class Client {
     }
     switch try first.checked() {
     case .accepted where wait:
-      guard let next = try readPipeReply(timeout: -1) else {
+      guard let next = try readPipeReply(timeout: nil) else {
         throw .ownerGone("before the toast ended")
       }
       if case .outcome(let outcome) = next { return .outcome(outcome) }
@@ -155,7 +156,7 @@ public final class Client {
     ]
     execProgram(arguments)
     let bytes = Array(
-      (OwnerReply.failed("cannot start \(arguments[0]): \(String(cString: strerror(errno)))")
+      (OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")
         .encoded + "\n").utf8)
     _ = write(notify, bytes, bytes.count)
     rendezvous.removeSocket(of: listener)
@@ -175,7 +176,7 @@ public final class Client {
 
   private func awaitOutcome(on fd: Int32) throws(CommandError) -> Result {
     while true {
-      guard let reply = try receive(on: fd, timeout: -1) else {
+      guard let reply = try receive(on: fd, timeout: nil) else {
         throw .ownerGone("before the toast ended")
       }
       switch reply {
@@ -187,14 +188,10 @@ public final class Client {
   }
 
   /// One reply packet; nil when the owner closed the connection.
-  private func receive(on fd: Int32, timeout: Double) throws(CommandError) -> OwnerReply? {
+  private func receive(on fd: Int32, timeout: Duration?) throws(CommandError) -> OwnerReply? {
     var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    let milliseconds = timeout < 0 ? Int32(-1) : Int32(timeout * 1000)
-    var ready: Int32
-    repeat {
-      ready = poll(&pfd, 1, milliseconds)
-    } while ready < 0 && errno == EINTR
-    guard ready > 0 else { throw .noAnswer }
+    let milliseconds = Duration.pollTimeout(timeout)
+    guard retryingOnInterrupt({ poll(&pfd, 1, milliseconds) }) > 0 else { throw .noAnswer }
     var buffer = [UInt8](repeating: 0, count: maximumMessageSize)
     let count = recv(fd, &buffer, buffer.count, 0)
     guard count > 0 else { return nil }
@@ -204,28 +201,27 @@ public final class Client {
   }
 
   /// One newline-terminated reply from the owner's pipe; nil at its end. An
-  /// owner that does not answer within `timeout` seconds (a frozen compositor)
-  /// is stopped.
-  private func readPipeReply(timeout: Double) throws(CommandError) -> OwnerReply? {
+  /// owner that does not answer within `timeout` (a frozen compositor)
+  /// is stopped; nil waits as long as it takes.
+  private func readPipeReply(timeout: Duration?) throws(CommandError) -> OwnerReply? {
     guard let fd = ownerPipe else { return nil }
-    let deadline = MonotonicClock.seconds + timeout
+    let deadline = timeout.map { MonotonicTime.now + $0 }
     while true {
       if let newline = pipeBuffer.firstIndex(of: 0x0A) {
         let line = String(decoding: pipeBuffer[..<newline], as: UTF8.self)
         pipeBuffer.removeSubrange(...newline)
         return try decodeReply(line)
       }
-      if timeout >= 0 {
+      if let deadline {
         var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let left = deadline - MonotonicClock.seconds
-        if left <= 0 || poll(&pfd, 1, Int32(left * 1000) + 1) == 0 {
+        let left = deadline - .now
+        if left <= .zero || poll(&pfd, 1, Duration.pollTimeout(left)) == 0 {
           kill(ownerPID, SIGKILL)
           throw .ownerFrozen
         }
       }
       var chunk = [UInt8](repeating: 0, count: 4096)
-      let count = read(fd, &chunk, chunk.count)
-      if count < 0 && errno == EINTR { continue }
+      let count = retryingOnInterrupt { read(fd, &chunk, chunk.count) }
       guard count > 0 else { return nil }
       pipeBuffer += chunk[0..<count]
     }
@@ -242,14 +238,7 @@ private func decodeReply(_ text: String) throws(CommandError) -> OwnerReply {
 }
 
 /// The path of `wl-toast-owner`: beside this program (as installed and as built).
-public func ownerProgram() -> String {
-  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-  let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-  guard count > 0 else { return "wl-toast-owner" }
-  let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  guard let slash = path.lastIndex(of: "/") else { return "wl-toast-owner" }
-  return String(path[...slash]) + "wl-toast-owner"
-}
+public func ownerProgram() -> String { programBesideExecutable("wl-toast-owner") }
 
 /// Replaces this process with `arguments[0]`; returns only when that failed.
 public func execProgram(_ arguments: [String]) {
@@ -275,13 +264,4 @@ public func reserveStandardDescriptors() {
 public func printError(_ message: String) {
   let bytes = Array((message + "\n").utf8)
   _ = write(2, bytes, bytes.count)
-}
-
-/// The monotonic clock, in seconds.
-enum MonotonicClock {
-  static var seconds: Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-  }
 }

@@ -1,4 +1,4 @@
-import Glibc
+import SystemSupport
 
 /// Why a command could not hand its toast over or hear how it ended. The case
 /// decides the exit status (``exitCode``).
@@ -29,7 +29,7 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .refused(let reason), .failed(let reason): reason
     case .rendezvous(let error): error.description
-    case .system(let what, let code): "cannot \(what): \(errorDescription(code))"
+    case .system(let what, let code): "cannot \(what): \(Errno(rawValue: code))"
     case .badReply(let error): "unexpected answer from the toast owner: \(error)"
     case .messageTooLarge: "the message is too large to hand over"
     case .noAnswer: "the toast owner did not answer"
@@ -47,6 +47,3 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     }
   }
 }
-
-/// The text of an errno value.
-func errorDescription(_ code: Int32) -> String { String(cString: strerror(code)) }

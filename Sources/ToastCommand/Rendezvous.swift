@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemSupport
 
 /// Why the per-user socket could not be used.
 public enum RendezvousError: Error, Equatable, CustomStringConvertible {
@@ -17,7 +18,7 @@ public enum RendezvousError: Error, Equatable, CustomStringConvertible {
   /// One line without the program name.
   public var description: String {
     switch self {
-    case .system(let what, let path, let code): "cannot \(what) \(path): \(errorDescription(code))"
+    case .system(let what, let path, let code): "cannot \(what) \(path): \(Errno(rawValue: code))"
     case .pathTooLong(let path): "the socket path \(path) is too long"
     case .directoryNotPrivate(let path):
       "refusing to use \(path): it is not a private directory owned by you"
@@ -62,7 +63,7 @@ public struct Rendezvous: Sendable {
     let key = safe ? name : "display-" + hex(fnv1a(name))
     socketPath = directory + "/" + key + ".sock"
     lockPath = directory + "/" + key + ".lock"
-    guard socketPath.utf8.count < 108 else {
+    guard socketPath.utf8.count <= maximumUnixPathLength else {
       throw .pathTooLong(socketPath)
     }
   }
@@ -104,12 +105,8 @@ public struct Rendezvous: Sendable {
     guard try inspectSocket() == .ours else { return nil }
     let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw .system("create a socket for", socketPath) }
-    var address = unixAddress(socketPath)
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    // The path fits: init checked its length.
+    let result = withUnixAddress(socketPath) { Glibc.connect(fd, $0, $1) } ?? -1
     guard result == 0 else {
       let code = errno
       close(fd)
@@ -153,8 +150,8 @@ public struct Rendezvous: Sendable {
     let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard lock >= 0 else { throw .system("open", lockPath) }
     defer { close(lock) }  // closing releases the lock
-    while flock(lock, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw .system("lock", lockPath) }
+    guard retryingOnInterrupt({ flock(lock, LOCK_EX) }) == 0 else {
+      throw .system("lock", lockPath)
     }
     if let fd = try connect() { return .connected(fd) }
     // No owner answers: whatever socket is left is stale.
@@ -165,13 +162,8 @@ public struct Rendezvous: Sendable {
       Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
         | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { throw .system("create a socket for", socketPath) }
-    var address = unixAddress(socketPath)
     let previous = umask(0o177)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
+    let bound = withUnixAddress(socketPath) { bind(fd, $0, $1) } ?? -1
     umask(previous)
     var info = stat()
     guard bound == 0, listen(fd, 64) == 0, lstat(socketPath, &info) == 0 else {
@@ -194,17 +186,6 @@ public struct Rendezvous: Sendable {
 public func peerUID(_ fd: Int32) -> uid_t? {
   let uid = wlt_peer_uid(fd)
   return uid < 0 ? nil : uid_t(uid)
-}
-
-func unixAddress(_ path: String) -> sockaddr_un {
-  var address = sockaddr_un()
-  address.sun_family = sa_family_t(AF_UNIX)
-  withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-    let bytes = Array(path.utf8.prefix(buffer.count - 1))
-    buffer.copyBytes(from: bytes)
-    buffer[bytes.count] = 0
-  }
-  return address
 }
 
 func fnv1a(_ text: String) -> UInt64 {

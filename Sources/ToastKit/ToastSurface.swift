@@ -1,6 +1,7 @@
 import CPangoCairo
 import CWaylandClient
 import Glibc
+import SystemSupport
 import Wayland
 
 /// XKB keysym of Escape.
@@ -344,7 +345,3 @@ final class ToastSurface {
   }
 }
 
-extension MonotonicTime {
-  /// Seconds since the clock's start.
-  var seconds: Double { Double(nanoseconds) / 1e9 }
-}

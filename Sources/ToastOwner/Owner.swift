@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemSupport
 import ToastCommand
 import ToastKit
 import Wayland
@@ -124,8 +125,10 @@ public final class Owner {
 
   private func readRequest(from fd: Int32, events: Int16) {
     var buffer = [UInt8](repeating: 0, count: maximumMessageSize + 1)
-    let count = recv(fd, &buffer, buffer.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT))
-    if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+    let count = retryingOnInterrupt {
+      recv(fd, &buffer, buffer.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT))
+    }
+    if count < 0 && errno == EAGAIN { return }
     guard count > 0 else {
       drop(fd)
       return

@@ -1,19 +1,44 @@
 import Glibc
+import SystemSupport
 import ToastCommand
 
 /// A failure to talk to sway over its IPC socket, with a one-line message
-/// such as `SWAYSOCK is not set` or `cannot connect to /run/sway.sock: ...`.
-public struct SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// What went wrong, on one line.
-  public var message: String
+/// What went wrong talking to sway over its IPC socket.
+public enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// `SWAYSOCK` is not set and no path was given.
+  case noSocket
+  /// The socket path is empty.
+  case emptySocketPath
+  /// The socket path does not fit in a Unix address.
+  case pathTooLong(String)
+  /// The connection could not be made: the path and the errno.
+  case cannotConnect(String, Errno)
+  /// Writing or reading the socket failed.
+  case cannotWrite(Errno)
+  /// Reading the socket failed.
+  case cannotRead(Errno)
+  /// Sway closed the connection.
+  case closed
+  /// Bytes that are no i3-ipc message: what is wrong with them.
+  case badMessage(String)
+  /// Sway answered a subscription with failure: the events and its reply.
+  case subscriptionRefused(String, reply: String)
 
-  /// Creates an error with the given message.
-  public init(_ message: String) {
-    self.message = message
+  /// One line without the program name.
+  public var description: String {
+    switch self {
+    case .noSocket: "SWAYSOCK is not set: is sway running?"
+    case .emptySocketPath: "cannot connect to sway: the IPC socket path is empty"
+    case .pathTooLong(let path): "cannot connect to \(path): the path is too long"
+    case .cannotConnect(let path, let error): "cannot connect to \(path): \(error)"
+    case .cannotWrite(let error): "cannot write to sway's IPC socket: \(error)"
+    case .cannotRead(let error): "cannot read sway's IPC socket: \(error)"
+    case .closed: "sway closed the IPC connection"
+    case .badMessage(let reason): "bad sway IPC message: \(reason)"
+    case .subscriptionRefused(let events, let reply):
+      "sway refused the subscription to \(events): \(reply)"
+    }
   }
-
-  /// The message.
-  public var description: String { message }
 }
 
 /// The message and event types of the sway (i3) IPC protocol that wl-toast uses.
@@ -94,7 +119,7 @@ public struct SwayIPCDecoder {
     let available = buffer.count - start
     let magic = SwayIPCFrame.magic
     for index in 0..<min(available, magic.count) where buffer[start + index] != magic[index] {
-      throw SwayIPCError("bad sway IPC message: it does not start with \"i3-ipc\"")
+      throw .badMessage("it does not start with \"i3-ipc\"")
     }
     guard available >= SwayIPCFrame.headerSize else { return nil }
     let (length, type) = buffer.withUnsafeBytes { raw in
@@ -104,8 +129,7 @@ public struct SwayIPCDecoder {
       )
     }
     guard length <= SwayIPCFrame.maximumPayloadSize else {
-      throw SwayIPCError(
-        "bad sway IPC message: a payload of \(length) bytes is over the 16 MiB limit")
+      throw .badMessage("a payload of \(length) bytes is over the 16 MiB limit")
     }
     let total = SwayIPCFrame.headerSize + Int(length)
     guard available >= total else { return nil }
@@ -143,38 +167,21 @@ public final class SwayIPCConnection {
     } else if let value = getenv("SWAYSOCK"), value.pointee != 0 {
       path = String(cString: value)
     } else {
-      throw SwayIPCError("SWAYSOCK is not set: is sway running?")
+      throw .noSocket
     }
     guard !path.isEmpty else {
-      throw SwayIPCError("cannot connect to sway: the IPC socket path is empty")
+      throw .emptySocketPath
     }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    let utf8 = Array(path.utf8)
-    guard utf8.count < capacity else {
-      throw SwayIPCError("cannot connect to \(path): the path is too long")
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      raw.copyBytes(from: utf8)
-      raw[utf8.count] = 0
-    }
+    guard path.utf8.count <= maximumUnixPathLength else { throw .pathTooLong(path) }
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else {
-      throw SwayIPCError("cannot connect to \(path): \(Self.errorText())")
+    guard descriptor >= 0 else { throw .cannotConnect(path, .current) }
+    let result = retryingOnInterrupt {
+      withUnixAddress(path) { connect(descriptor, $0, $1) } ?? -1
     }
-    var result: Int32
-    repeat {
-      result = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-      }
-    } while result != 0 && errno == EINTR
     guard result == 0 else {
-      let text = Self.errorText()
+      let error = Errno.current
       close(descriptor)
-      throw SwayIPCError("cannot connect to \(path): \(text)")
+      throw .cannotConnect(path, error)
     }
     fileDescriptor = descriptor
     self.socketPath = path
@@ -200,7 +207,7 @@ public final class SwayIPCConnection {
       }
       if result < 0 {
         if errno == EINTR { continue }
-        throw SwayIPCError("cannot write to sway's IPC socket: \(Self.errorText())")
+        throw .cannotWrite(.current)
       }
       sent += result
     }
@@ -224,7 +231,7 @@ public final class SwayIPCConnection {
     }
     while let message = try decoder.next() { messages.append(message) }
     if closed && messages.isEmpty {
-      throw SwayIPCError("sway closed the IPC connection")
+      throw .closed
     }
     return messages
   }
@@ -242,7 +249,7 @@ public final class SwayIPCConnection {
           return message.payload
         }
       }
-      if closed { throw SwayIPCError("sway closed the IPC connection") }
+      if closed { throw .closed }
       guard let bytes = try receive(blocking: true) else { continue }
       if bytes.isEmpty {
         closed = true
@@ -264,7 +271,7 @@ public final class SwayIPCConnection {
       success = nil
     }
     guard success == true else {
-      throw SwayIPCError("sway refused the subscription to \(payload): \(reply)")
+      throw .subscriptionRefused(payload, reply: reply)
     }
   }
 
@@ -277,12 +284,9 @@ public final class SwayIPCConnection {
     }
     if count < 0 {
       if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return nil }
-      throw SwayIPCError("cannot read sway's IPC socket: \(Self.errorText())")
+      throw .cannotRead(.current)
     }
     return Array(chunk[0..<count])
   }
 
-  private static func errorText() -> String {
-    String(cString: strerror(errno))
-  }
 }

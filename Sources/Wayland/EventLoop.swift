@@ -1,38 +1,6 @@
 import CWaylandClient
 import Glibc
-
-/// A point on the monotonic clock, in nanoseconds.
-public struct MonotonicTime: Comparable, Hashable, Sendable {
-  /// Nanoseconds since an arbitrary start.
-  public var nanoseconds: UInt64
-
-  /// Creates a time from nanoseconds.
-  public init(nanoseconds: UInt64) { self.nanoseconds = nanoseconds }
-
-  /// The current time.
-  public static var now: MonotonicTime {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return MonotonicTime(nanoseconds: UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec))
-  }
-
-  /// This time moved by a number of seconds (negative moves back, not before zero).
-  public func adding(seconds: Double) -> MonotonicTime {
-    // NaN counts as zero; anything beyond a century is a century.
-    let delta = (seconds.isNaN ? 0 : min(max(seconds, -3e9), 3e9)) * 1e9
-    if delta >= 0 { return MonotonicTime(nanoseconds: nanoseconds &+ UInt64(delta)) }
-    return MonotonicTime(nanoseconds: nanoseconds - min(nanoseconds, UInt64(-delta)))
-  }
-
-  /// Seconds from `other` to this time (negative when this time is earlier).
-  public func seconds(since other: MonotonicTime) -> Double {
-    (Double(nanoseconds) - Double(other.nanoseconds)) / 1e9
-  }
-
-  public static func < (lhs: MonotonicTime, rhs: MonotonicTime) -> Bool {
-    lhs.nanoseconds < rhs.nanoseconds
-  }
-}
+import SystemSupport
 
 /// One thread's event loop: a single `poll()` over the Wayland connection, a
 /// timerfd for deadlines, a signalfd for SIGINT and SIGTERM, and any other
@@ -112,7 +80,7 @@ public final class EventLoop {
   /// Runs `handler` once after `seconds`.
   @discardableResult
   public func addTimer(after seconds: Double, _ handler: @escaping () -> Void) -> Token {
-    addTimer(at: MonotonicTime.now.adding(seconds: seconds), handler)
+    addTimer(at: .now + .seconds(clamping: seconds), handler)
   }
 
   /// Watches a file descriptor; `handler` gets the `revents` bits.

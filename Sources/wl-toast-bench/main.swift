@@ -8,6 +8,7 @@
 //   the new frame, and -> the command's exit; plus the update command's peak RSS.
 // Frame times come from the owner's WL_TOAST_TRACE file (monotonic clock).
 import Glibc
+import SystemSupport
 import TestSupport
 import Wayland
 

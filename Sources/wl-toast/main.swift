@@ -4,6 +4,7 @@
 // --wait), 2 the user dismissed it, 3 a newer toast replaced it (--wait), 1 an
 // error (one line on standard error), 64 a usage error.
 import Glibc
+import SystemSupport
 import ToastCommand
 import ToastModel
 
@@ -90,8 +91,7 @@ struct LineReader {
         return String(decoding: buffer, as: UTF8.self)
       }
       var chunk = [UInt8](repeating: 0, count: 65_536)
-      let count = read(fd, &chunk, chunk.count)
-      if count < 0 && errno == EINTR { continue }
+      let count = retryingOnInterrupt { read(fd, &chunk, chunk.count) }
       if count <= 0 {
         atEnd = true
       } else {
@@ -146,5 +146,5 @@ case .success(.watchSway(let workspaces)):
   // The watcher shows toasts itself: it runs in the program that links Wayland.
   let program = ownerProgram()
   execProgram([program, "watch", "sway"] + (workspaces ? ["--workspaces"] : []))
-  fail("cannot start \(program): \(String(cString: strerror(errno)))")
+  fail("cannot start \(program): \(Errno.current)")
 }

@@ -60,6 +60,7 @@ struct SwayIPCLiveTests {
         closedError = error
       }
     }
-    #expect(closedError?.message == "sway closed the IPC connection")
+    #expect(closedError == .closed)
+    #expect(closedError?.description == "sway closed the IPC connection")
   }
 }

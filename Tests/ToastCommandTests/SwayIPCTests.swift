@@ -61,7 +61,7 @@ struct SwayIPCFrameTests {
       _ = try decoder.next()
       Issue.record("a corrupt stream decoded")
     } catch {
-      #expect(error.message.contains("i3-ipc"), "\(error)")
+      #expect(error.description.contains("i3-ipc"), "\(error)")
     }
   }
 
@@ -75,7 +75,7 @@ struct SwayIPCFrameTests {
       _ = try decoder.next()
       Issue.record("a 16 MiB + 1 payload was accepted")
     } catch {
-      #expect(error.message.contains("16 MiB"), "\(error)")
+      #expect(error.description.contains("16 MiB"), "\(error)")
     }
 
     // Exactly 16 MiB is allowed: the decoder waits for the rest.
@@ -88,7 +88,7 @@ struct SwayIPCFrameTests {
   }
 
   @Test func anEmptySocketPathIsRefused() {
-    #expect(throws: SwayIPCError("cannot connect to sway: the IPC socket path is empty")) {
+    #expect(throws: SwayIPCError.emptySocketPath) {
       try SwayIPCConnection(socketPath: "")
     }
   }
@@ -128,7 +128,7 @@ struct SwayIPCFrameTests {
     #expect(write(peer, refusal, refusal.count) == refusal.count)
     #expect(throws: SwayIPCError.self) { try connection.subscribe(to: ["bogus"]) }
     shutdown(peer, Int32(SHUT_RDWR))
-    #expect(throws: SwayIPCError("sway closed the IPC connection")) {
+    #expect(throws: SwayIPCError.closed) {
       try connection.readAvailable()
     }
   }
@@ -138,8 +138,8 @@ struct SwayIPCFrameTests {
       _ = try SwayIPCConnection(socketPath: "/nonexistent/sway-ipc.sock")
       Issue.record("connected to a missing socket")
     } catch {
-      #expect(error.message.hasPrefix("cannot connect to /nonexistent/sway-ipc.sock: "))
-      #expect(!error.message.contains("\n"))
+      #expect(error.description.hasPrefix("cannot connect to /nonexistent/sway-ipc.sock: "))
+      #expect(!error.description.contains("\n"))
     }
   }
 }

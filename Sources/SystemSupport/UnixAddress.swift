@@ -1,0 +1,26 @@
+import Glibc
+
+/// Calls `body` with the `sockaddr_un` of a Unix socket path and its length, for
+/// `bind` and `connect`; nil, without calling it, when the path does not fit.
+public func withUnixAddress<Result>(
+  _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+) -> Result? {
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  let bytes = Array(path.utf8)
+  let fits = withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+    guard bytes.count < buffer.count else { return false }
+    buffer.copyBytes(from: bytes)
+    buffer[bytes.count] = 0
+    return true
+  }
+  guard fits else { return nil }
+  return withUnsafePointer(to: &address) { pointer in
+    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
+  }
+}
+
+/// The longest path a Unix socket address holds, in bytes.
+public let maximumUnixPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
