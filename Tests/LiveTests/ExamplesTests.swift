@@ -50,7 +50,11 @@ struct ExamplesTests {
     // The key the config binds: XF86AudioRaiseVolume.
     try input.press(keysym: 0x1008_ff13)
     var seen: Box?
-    try waitUntil("a HUD for 'Volume 55%' with a bar at \(box) (last seen: \(lastSeen(seen)))") {
+    // The binding starts a shell, the stand-in pactl, wl-toast and its owner: allow for a
+    // slow machine.
+    try waitUntil(
+      "a HUD for 'Volume 55%' with a bar at \(box) (last seen: \(lastSeen(seen)))", timeout: 10
+    ) {
       seen = try sway.screenshot().boundingBox(of: color, tolerance: 3)
       return seen == box
     }
