@@ -155,12 +155,37 @@ func pause(milliseconds: Int) {
   nanosleep(&spec, nil)
 }
 
-/// Checks `condition` until it holds or `timeout` seconds pass; returns whether it held.
-public func waitUntil(timeout: Double = 5, _ condition: () throws -> Bool) rethrows -> Bool {
+/// A wait that gave up: what it waited for, and for how long.
+public struct WaitTimeout: Error, CustomStringConvertible {
+  /// What was awaited, as the words that follow "waiting for" ("the HUD to be on screen").
+  public var awaited: String
+  /// How many seconds the wait lasted.
+  public var seconds: Double
+
+  /// Creates the error of a wait for `awaited` that gave up after `seconds`.
+  public init(awaited: String, seconds: Double) {
+    self.awaited = awaited
+    self.seconds = seconds
+  }
+
+  /// One line: "gave up after 5 s waiting for the HUD to be on screen".
+  public var description: String {
+    let whole = seconds.rounded()
+    let shown = whole == seconds && abs(whole) < 1e15 ? String(Int(whole)) : String(seconds)
+    return "gave up after \(shown) s waiting for \(awaited)"
+  }
+}
+
+/// Checks `condition` until it holds; throws `WaitTimeout` naming `awaited` (the words
+/// after "waiting for", evaluated only on timeout, so they can tell what was last seen)
+/// when `timeout` seconds pass first. Errors thrown by `condition` end the wait.
+public func waitUntil(
+  _ awaited: @autoclosure () -> String, timeout: Double = 5, _ condition: () throws -> Bool
+) throws {
   let deadline = now() + timeout
   while true {
-    if try condition() { return true }
-    if now() >= deadline { return false }
+    if try condition() { return }
+    if now() >= deadline { throw WaitTimeout(awaited: awaited(), seconds: timeout) }
     pause(milliseconds: 2)
   }
 }

@@ -81,23 +81,34 @@ public final class HeadlessSway {
 
     var wayland: String?
     var ipc: String?
-    let ready = try waitUntil(timeout: 15) {
-      guard process.isRunning else { return true }
-      let entries = listDirectory(directory)
-      wayland = entries.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
-        .map { directory + "/" + $0 }
-      ipc = entries.first { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }
-        .map { directory + "/" + $0 }
-      guard let ipc, wayland != nil else { return false }
-      let answer = try runCommand(
-        ["swaymsg", "-s", ipc, "-t", "get_version"], environment: currentEnvironment())
-      return answer.status == 0
+    var failure: String?
+    do {
+      try waitUntil(
+        wayland == nil
+          ? "its Wayland socket" : ipc == nil ? "its IPC socket" : "an answer on its IPC socket",
+        timeout: 15
+      ) {
+        guard process.isRunning else { return true }
+        let entries = listDirectory(directory)
+        wayland = entries.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+          .map { directory + "/" + $0 }
+        ipc = entries.first { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }
+          .map { directory + "/" + $0 }
+        guard let ipc, wayland != nil else { return false }
+        let answer = try runCommand(
+          ["swaymsg", "-s", ipc, "-t", "get_version"], environment: currentEnvironment())
+        return answer.status == 0
+      }
+      if let status = process.exitStatus { failure = "it exited with status \(status)" }
+    } catch {
+      failure = "\(error)"
     }
-    guard ready, process.isRunning, let wayland, let ipc else {
+    guard failure == nil, let wayland, let ipc else {
       process.terminate()
       let tail = readFile(log).map { String(decoding: $0.suffix(2000), as: UTF8.self) } ?? ""
       removeTree(directory)
-      throw HarnessError("headless sway did not start; its log ends with:\n\(tail)")
+      throw HarnessError(
+        "headless sway did not start: \(failure ?? "no sockets"); its log ends with:\n\(tail)")
     }
     socketPath = wayland
     ipcSocketPath = ipc
@@ -168,18 +179,24 @@ public final class HeadlessWeston {
       environment: environment, logPath: directory + "/weston.log")
     self.process = process
     let path = socketPath
-    let ready = waitUntil(timeout: 15) {
-      guard process.isRunning else { return true }
-      // The socket file appears at bind(); ready means a client can connect.
-      return access(path, F_OK) == 0 && (try? Display(name: path)) != nil
+    var failure: String?
+    do {
+      try waitUntil("its Wayland socket to accept a client", timeout: 15) {
+        guard process.isRunning else { return true }
+        // The socket file appears at bind(); ready means a client can connect.
+        return access(path, F_OK) == 0 && (try? Display(name: path)) != nil
+      }
+      if let status = process.exitStatus { failure = "it exited with status \(status)" }
+    } catch {
+      failure = "\(error)"
     }
-    guard ready, process.isRunning else {
+    if let failure {
       let tail =
         readFile(directory + "/weston.log").map { String(decoding: $0.suffix(2000), as: UTF8.self) }
         ?? ""
       process.terminate()
       removeTree(directory)
-      throw HarnessError("headless weston did not start; its log ends with:\n\(tail)")
+      throw HarnessError("headless weston did not start: \(failure); its log ends with:\n\(tail)")
     }
   }
 

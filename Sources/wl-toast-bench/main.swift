@@ -12,7 +12,12 @@ import SystemSupport
 import TestSupport
 import Wayland
 
+/// The headless sway once it runs, for `fail` to stop.
+nonisolated(unsafe) var started: HeadlessSway?
+
+/// Ends the benchmark with one line.
 func fail(_ message: String) -> Never {
+  started?.stop()
   print("wl-toast-bench: \(message)")
   exit(1)
 }
@@ -27,6 +32,7 @@ do {
 } catch {
   fail("\(error)")
 }
+started = sway
 let trace = sway.runtimeDirectory + "/trace"
 let environment = sway.clientEnvironment.merging(["WL_TOAST_TRACE": trace]) { $1 }
 
@@ -53,15 +59,24 @@ func run(_ extra: [String]) -> (start: UInt64, exit: UInt64, rss: Int) {
   return (start, end, child.peakMemoryKiB)
 }
 
-/// Waits for the first frame after `index` frames and returns its time.
+/// Waits for `condition`; a timeout ends the benchmark with a line naming what was awaited.
+func wait(for awaited: String, timeout: Double, _ condition: () -> Bool) {
+  do {
+    try waitUntil(awaited, timeout: timeout, condition)
+  } catch {
+    fail("\(error)")
+  }
+}
+
+/// Waits for the first frame after `count` frames and returns its time.
 func frame(after count: Int) -> UInt64 {
   var result: UInt64?
-  let found = waitUntil(timeout: 10) {
+  wait(for: "the owner to commit frame \(count + 1)", timeout: 10) {
     let all = frames()
     if all.count > count { result = all[count] }
     return result != nil
   }
-  guard found, let result else { fail("no frame was committed") }
+  guard let result else { fail("no frame was committed") }
   return result
 }
 
@@ -95,7 +110,7 @@ for index in 0..<min(runs, 20) {
   firstExit.append(milliseconds(result.start, result.exit))
   firstRSS.append(Double(result.rss))
   // Let the owner finish and exit before the next round.
-  _ = waitUntil(timeout: 5) {
+  wait(for: "the toast of round \(index) to end", timeout: 5) {
     (try? runCommand([tool, "status", "--tag", "first"], environment: environment).status) == 1
   }
 }

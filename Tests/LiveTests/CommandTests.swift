@@ -84,15 +84,20 @@ struct CommandTests {
 
   @Test func aSignalRemovesTheToastAndExitsZero() throws {
     let desk = try Desk()
-    let command = try desk.run(["--wait", "--no-animation", "--timeout", "0", "Until killed"])
+    // An owner that would otherwise stay 30 s after its last toast.
+    let command = try desk.run([
+      "--wait", "--no-animation", "--linger", "30", "--timeout", "0", "Until killed",
+    ])
     let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
-    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
+    try desk.screenshot("the HUD box") { $0.boundingBox(of: boxColor, tolerance: 3) != nil }
     // The toast lives in the background owner: stop that one.
     let owner = try #require(try desk.status()?.owner)
     kill(owner, SIGTERM)
-    #expect(command.wait(timeout: 5) == 0)
-    // The owner leaves at once, without waiting out its linger.
-    #expect(waitUntil(timeout: 0.8) { desk.ownerProcesses().isEmpty })
+    #expect(command.wait(timeout: 10) == 0)
+    // The owner leaves well before its linger would have ended.
+    try waitUntil("the owner to leave on SIGTERM, not after its 30 s linger", timeout: 10) {
+      desk.ownerProcesses().isEmpty
+    }
     #expect(try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == nil)
   }
 
@@ -102,7 +107,7 @@ struct CommandTests {
       "--wait", "--no-animation", "--timeout", "0", "--dismiss", "tap", "Esc",
     ])
     let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
-    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
+    try desk.screenshot("the tap toast's box") { $0.boundingBox(of: boxColor, tolerance: 3) != nil }
     try desk.input.press(keysym: 0xff1b)
     #expect(command.wait(timeout: 5) == 2)
   }
@@ -127,7 +132,7 @@ struct CommandTests {
     let command = try ChildProcess(
       [builtProduct("wl-toast"), "--wait", "--timeout", "0", "Until the compositor goes"],
       environment: desk.sway.clientEnvironment, logPath: log)
-    #expect(try waitUntil { try desk.status() != nil })
+    try waitUntil("status to report the toast") { try desk.status() != nil }
     desk.sway.stop()
     #expect(command.wait(timeout: 5) == 1)
     let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""

@@ -22,8 +22,9 @@ struct HUDTests {
     let desk = try Desk()
     let command = try desk.run(["--no-animation", "--timeout", "0", "Saved"])
     let expected = Self.expectedBox(Toast("Saved"))
-    let shot = try #require(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil })
+    let shot = try desk.screenshot("the HUD box") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
     #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == expected)
     #expect(expected.width == 160 && expected.height == 120)
     #expect(expected.x == 560 && expected.y == 300, "centred on the output")
@@ -49,8 +50,9 @@ struct HUDTests {
     toast.offset = .init(x: 200, y: -100)
     let expected = Self.expectedBox(toast)
     #expect(expected.x == 760 && expected.y == 200)
-    let shot = try #require(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil })
+    let shot = try desk.screenshot("the moved HUD box") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
     #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == expected)
     command.terminate()
   }
@@ -69,8 +71,9 @@ struct HUDTests {
     let desk = try Desk()
     let box = Self.expectedBox(Toast(message))
     let command = try desk.run(["--no-animation", "--timeout", "0", message])
-    let shot = try #require(
-      try desk.screenshot { $0.brightPixels(in: box.insetBy(10), than: Self.boxColor) > 0 })
+    let shot = try desk.screenshot("text drawn inside the HUD box") {
+      $0.brightPixels(in: box.insetBy(10), than: Self.boxColor) > 0
+    }
     command.terminate()
     // What the user sees is the text as Pango shaped and drew it offscreen.
     let reference = composited(Toast(message), over: HeadlessSway.background)
@@ -90,8 +93,9 @@ struct HUDTests {
     #expect(layout.text.isEllipsized)
     let command = try desk.run(["--no-animation", "--timeout", "0", message])
     let expected = Self.expectedBox(Toast(message))
-    let shot = try #require(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected })
+    let shot = try desk.screenshot("the HUD box at \(expected)") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected
+    }
     #expect(expected.width == 512, "40% of the output")
     #expect(shot.textLines(in: expected.insetBy(4), than: Self.boxColor) == 3)
     command.terminate()
@@ -108,9 +112,12 @@ struct HUDTests {
     let spinnerBox = Box(
       x: box.x + Int(spinner.x - layout.box.x) - 1, y: box.y + Int(spinner.y - layout.box.y) - 1,
       width: Int(spinner.width) + 2, height: Int(spinner.height) + 2)
-    let first = try #require(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
-    let second = try #require(try desk.screenshot { $0.difference(from: first) != nil })
+    let first = try desk.screenshot("the HUD box at \(box)") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+    }
+    let second = try desk.screenshot("a spinner frame that differs from the first") {
+      $0.difference(from: first) != nil
+    }
     let changed = try #require(second.difference(from: first))
     #expect(spinnerBox.contains(changed), "changed \(changed), spinner \(spinnerBox)")
     command.terminate()
@@ -130,8 +137,9 @@ struct HUDTests {
     let desk = try Desk()
     let command = try desk.run(["--wait", "--timeout", "0", "--dismiss", "tap", "Tap me"])
     let box = Self.expectedBox(Toast("Tap me"))
-    _ = try #require(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
+    try desk.screenshot("the HUD box at \(box)") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+    }
     try desk.input.click(x: box.x + 10, y: box.y + 10)
     #expect(command.wait(timeout: 5) == 2)
     #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
@@ -146,7 +154,9 @@ struct HUDTests {
     let command = try desk.run(["--no-animation", "--timeout", "0", "Over"])
     let boxColor = blend(Renderer.hudBackground, over: RGB(0x33, 0xaa, 0x33))
     let box = Self.expectedBox(Toast("Over"))
-    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) == box })
+    try desk.screenshot("the HUD box at \(box) over the green surface") {
+      $0.boundingBox(of: boxColor, tolerance: 3) == box
+    }
     try desk.input.click(x: box.x + 10, y: box.y + 10)
     #expect(try below.pump { below.pointerEvents.count >= 3 })
     #expect(below.pointerEvents.contains(.button(code: 0x110, pressed: true)))
@@ -162,7 +172,9 @@ struct HUDTests {
     #expect(try below.pump { below.isMapped })
     let command = try desk.run(["--no-animation", "--timeout", "0", "--modal", "Busy"])
     let boxColor = blend(Renderer.hudBackground, over: RGB(0x33, 0xaa, 0x33))
-    _ = try #require(try desk.screenshot { $0.boundingBox(of: boxColor, tolerance: 3) != nil })
+    try desk.screenshot("the modal HUD box over the green surface") {
+      $0.boundingBox(of: boxColor, tolerance: 3) != nil
+    }
     try desk.input.click(x: 640 - 150, y: 360 - 100)
     // The click has been handled (the virtual pointer's roundtrip); a roundtrip on
     // the surface below delivers anything the compositor sent it.
@@ -180,8 +192,9 @@ struct HUDTests {
       "--wait", "--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc",
     ])
     let dimmed = blend(Renderer.dim, over: HeadlessSway.background)
-    _ = try #require(
-      try desk.screenshot { $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3) })
+    try desk.screenshot("the desktop dimmed behind the modal toast") {
+      $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3)
+    }
     try desk.input.press(keysym: 0xff1b)
     #expect(command.wait(timeout: 5) == 2)
   }
@@ -191,8 +204,9 @@ struct HUDTests {
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--modal", "--dismiss", "tap", "Anywhere",
     ])
-    _ = try #require(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil })
+    try desk.screenshot("the modal HUD box") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
     try desk.input.click(x: 50, y: 50)
     #expect(command.wait(timeout: 5) == 2)
   }
@@ -203,8 +217,9 @@ struct HUDTests {
     let command = try desk.run(["--no-animation", "--timeout", "0", "Crisp"])
     // The output is 640x360 logical: the 160x120 box is 320x240 pixels, centred.
     let box = Box(x: 480, y: 240, width: 320, height: 240)
-    let shot = try #require(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
+    let shot = try desk.screenshot("the HUD box at \(box), twice the size") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+    }
     command.terminate()
     // The pixels are the scale-2 rendering itself, not an enlarged scale-1 one.
     let reference = composited(
@@ -219,10 +234,10 @@ struct HUDTests {
   @Test func aScaleChangeWhileShowingRedrawsAtTheNewScale() throws {
     let desk = try Desk()
     let command = try desk.run(["--no-animation", "--timeout", "0", "Crisp"])
-    _ = try #require(
-      try desk.screenshot {
-        $0.boundingBox(of: Self.boxColor, tolerance: 3) == Self.expectedBox(Toast("Crisp"))
-      })
+    let before = Self.expectedBox(Toast("Crisp"))
+    try desk.screenshot("the HUD box at \(before)") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == before
+    }
     command.terminate()
     // The output becomes HiDPI under the toast: no new surface, no output entered.
     try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "2"])
@@ -233,10 +248,10 @@ struct HUDTests {
     let layout = ToastLayout(toast: Toast("Crisp"), outputWidth: 640, outputHeight: 360)
     let origin = (x: box.x - Int(layout.box.x) * 2, y: box.y - Int(layout.box.y) * 2)
     // Drawn at scale 2, not scaled up from a scale-1 buffer.
-    let crisp = try desk.screenshot {
-      $0.mismatches(in: box, from: reference.blend, origin: origin)
-        < box.width * box.height / 100
+    var mismatches = 0
+    try desk.screenshot("the HUD redrawn at scale 2 (last: \(mismatches) pixels differ)") {
+      mismatches = $0.mismatches(in: box, from: reference.blend, origin: origin)
+      return mismatches < box.width * box.height / 100
     }
-    #expect(crisp != nil)
   }
 }

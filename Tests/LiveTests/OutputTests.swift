@@ -21,7 +21,7 @@ struct OutputTests {
         [builtProduct("wl-toast"), "status"], environment: environment)
       return result.status == 0 ? result.output : nil
     }
-    #expect(try waitUntil { try status() != nil })
+    try waitUntil("status to report the toast on WL-1") { try status() != nil }
     // The toast is on the focused output, WL-1: close its window.
     try outer.swaymsg(["[title=\"wlroots - WL-1\"]", "kill"])
     #expect(waiting.wait(timeout: 5) == 0, "the compositor closed the toast: outcome hidden")

@@ -17,7 +17,7 @@ struct PresenterTests {
     presenter.onFinish = { outcomes.append($0) }
     presenter.show(Toast("Library", timeout: 0))
     #expect(presenter.isPresenting)
-    _ = try waitUntil {
+    try waitUntil("the HUD box on screen") {
       try presenter.dispatch(timeout: 0.05)
       return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
     }
@@ -52,11 +52,12 @@ struct PresenterTests {
     second.isAnimated = false
     presenter.show(second)
     #expect(outcomes == [.replaced])
-    let shown = try waitUntil {
+    var seen: Box?
+    try waitUntil("only the second toast, centred, on screen (last seen: \(lastSeen(seen)))") {
       try presenter.dispatch(timeout: 0.05)
-      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3)?.x == 560
+      seen = try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3)
+      return seen?.x == 560
     }
-    #expect(shown, "only the second toast, centred, is on screen")
     #expect(presenter.toast?.text == "Second")
   }
 
@@ -77,17 +78,18 @@ struct PresenterTests {
       let p = try desk.sway.pixel(x: probe.x, y: probe.y)
       return Int(p.red) + Int(p.green) + Int(p.blue)
     }
-    _ = try waitUntil {
+    try waitUntil("the HUD box with its bar on screen") {
       try presenter.dispatch(timeout: 0.05)
       return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
     }
     let empty = try brightness()
     presenter.update { $0.progress = 0.8 }
-    let filled = try waitUntil {
+    var last = empty
+    try waitUntil("the bar to fill past 60% (brightness \(empty), last seen \(last))") {
       try presenter.dispatch(timeout: 0.05)
-      return try brightness() > empty + 200
+      last = try brightness()
+      return last > empty + 200
     }
-    #expect(filled, "the bar filled past 60%")
   }
 
   /// Runs the presenter's loop for `seconds` and returns how often it woke up.
@@ -105,7 +107,7 @@ struct PresenterTests {
     var still = Toast("Still", timeout: 0)
     still.isAnimated = false
     presenter.show(still)
-    _ = try waitUntil {
+    try waitUntil("the still HUD box on screen") {
       try presenter.dispatch(timeout: 0.05)
       return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
     }
@@ -132,12 +134,11 @@ struct LayerShellVersionThreeTests {
     toast.isAnimated = false
     presenter.show(toast)
     let box = HUDTests.expectedBox(toast)
-    let shown = try waitUntil {
+    try waitUntil("the tap toast's box at \(box)") {
       try presenter.dispatch(timeout: 0.05)
       return try desk.sway.screenshot().boundingBox(of: PresenterTests.boxColor, tolerance: 3)
         == box
     }
-    #expect(shown)
     // No keyboard focus on v3: Escape does nothing…
     try desk.input.press(keysym: 0xff1b)
     try presenter.roundtrip()

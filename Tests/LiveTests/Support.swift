@@ -72,15 +72,19 @@ final class Desk {
     return owners
   }
 
-  /// Takes screenshots until `condition` holds for one; returns it, or nil on timeout.
-  func screenshot(timeout: Double = 5, until condition: (Image) -> Bool) throws -> Image? {
+  /// Takes screenshots until `condition` holds for one and returns it; throws a
+  /// `WaitTimeout` naming `expected` (what the screen should show) after `timeout` seconds.
+  @discardableResult
+  func screenshot(
+    _ expected: @autoclosure () -> String, timeout: Double = 5, until condition: (Image) -> Bool
+  ) throws -> Image {
     var found: Image?
-    _ = try waitUntil(timeout: timeout) {
+    try waitUntil("a screenshot showing \(expected())", timeout: timeout) {
       let shot = try sway.screenshot()
       if condition(shot) { found = shot }
       return found != nil
     }
-    return found
+    return found!
   }
 }
 
@@ -103,6 +107,9 @@ func resolveLink(_ path: String) -> String? {
   guard count > 0 else { return nil }
   return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
+
+/// What a wait last saw, for its message: the value, or "nothing".
+func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
 
 extension String {
   /// The string without one trailing newline.

@@ -22,8 +22,9 @@ struct TagTests {
     #expect(desk.ownerProcesses() == [status.owner])
     // One box on screen, the size of the tenth text's box.
     let expected = HUDTests.expectedBox(Toast("Volume 100%"))
-    #expect(
-      try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected } != nil)
+    try desk.screenshot("one HUD box at \(expected), the tenth text's") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected
+    }
   }
 
   @Test func commandsStartedAtOnceElectOneOwner() throws {
@@ -54,11 +55,10 @@ struct TagTests {
     right.offset = .init(x: 300, y: 0)
     let leftBox = HUDTests.expectedBox(left)
     let rightBox = HUDTests.expectedBox(right)
-    let shot = try #require(
-      try desk.screenshot {
-        $0.pixel(x: leftBox.x + 5, y: leftBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
-          && $0.pixel(x: rightBox.x + 5, y: rightBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
-      })
+    let shot = try desk.screenshot("a HUD box at \(leftBox) and one at \(rightBox)") {
+      $0.pixel(x: leftBox.x + 5, y: leftBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
+        && $0.pixel(x: rightBox.x + 5, y: rightBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
+    }
     #expect(shot.pixel(x: 640, y: 360) == HeadlessSway.background)
     #expect(try desk.status(tag: "left")?.text == "Left")
     #expect(try desk.status(tag: "right")?.text == "Right")
@@ -77,7 +77,9 @@ struct TagTests {
     #expect(value["toast"]?["text"]?.stringValue == "Showing")
     #expect(value["toast"]?["progress"]?.doubleValue == 40)
     #expect(try desk.runToEnd(["hide"]).status == 0)
-    #expect(try waitUntil { try desk.runToEnd(["status"]).status == 1 })
+    try waitUntil("status to report no toast after hide") {
+      try desk.runToEnd(["status"]).status == 1
+    }
   }
 
   @Test func hideAfterHidesOnTime() throws {
@@ -85,10 +87,15 @@ struct TagTests {
     #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Later"]).status == 0)
     let start = now()
     #expect(try desk.runToEnd(["hide", "--after", "0.5"]).status == 0)
-    #expect(try desk.status() != nil, "still there right after")
-    #expect(try waitUntil { try desk.status() == nil })
+    // Still there right after (when the check itself came in time to tell).
+    let rightAfter = try desk.status()
+    if now() - start < 0.5 { #expect(rightAfter != nil, "hidden before its 0.5 s") }
+    // It goes: the wait's timeout is the (generous) upper bound.
+    try waitUntil("the toast to be hidden 0.5 s after the hide", timeout: 5) {
+      try desk.status() == nil
+    }
     let elapsed = now() - start
-    #expect(elapsed >= 0.5 && elapsed < 1.5, "hidden after \(elapsed) s")
+    #expect(elapsed >= 0.5, "hidden after \(elapsed) s, before its 0.5 s")
     // Nothing to hide is not an error.
     #expect(try desk.runToEnd(["hide", "--tag", "nothing"]).status == 0)
   }
@@ -101,21 +108,23 @@ struct TagTests {
     #expect(expired.output == "expired\n")
     // Hidden by `wl-toast hide`: 0.
     let hidden = try desk.run(["--wait", "--tag", "h", "--timeout", "0", "Hide me"])
-    _ = try waitUntil { try desk.status(tag: "h") != nil }
+    try waitUntil("the toast tagged h to show") { try desk.status(tag: "h") != nil }
     #expect(try desk.runToEnd(["hide", "--tag", "h"]).status == 0)
     #expect(hidden.wait(timeout: 5) == 0)
     // Replaced by a newer toast with the same tag: 3.
     let replaced = try desk.run(["--wait", "--tag", "r", "--timeout", "0", "Old"])
-    _ = try waitUntil { try desk.status(tag: "r")?.text == "Old" }
+    try waitUntil("the toast tagged r to show 'Old'") { try desk.status(tag: "r")?.text == "Old" }
     #expect(try desk.runToEnd(["--tag", "r", "--timeout", "0", "New"]).status == 0)
     #expect(replaced.wait(timeout: 5) == 3)
     #expect(try desk.status(tag: "r")?.text == "New")
     #expect(try desk.runToEnd(["hide", "--tag", "r"]).status == 0)
-    #expect(try waitUntil { try desk.status(tag: "r") == nil })
+    try waitUntil("the toast tagged r to be hidden") { try desk.status(tag: "r") == nil }
     // Dismissed by a click: 2.
     let tapped = try desk.run(["--wait", "--tag", "t", "--dismiss", "tap", "--timeout", "0", "Tap"])
     let box = HUDTests.expectedBox(Toast("Tap"))
-    _ = try #require(try desk.screenshot { $0.boundingBox(of: Self.boxColor, tolerance: 3) == box })
+    try desk.screenshot("the tap toast's box at \(box)") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+    }
     try desk.input.click(x: box.x + 10, y: box.y + 10)
     #expect(tapped.wait(timeout: 5) == 2)
   }
@@ -143,7 +152,7 @@ struct TagTests {
     #expect(try desk.runToEnd(["--timeout", "0", "First"]).status == 0)
     let first = try #require(try desk.status())
     kill(first.owner, SIGKILL)
-    _ = waitUntil { desk.ownerProcesses().isEmpty }
+    try waitUntil("the killed owner to be gone") { desk.ownerProcesses().isEmpty }
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
     #expect(access(rendezvous.socketPath, F_OK) == 0, "the dead owner left its socket")
     let result = try desk.runToEnd(["--timeout", "0", "Second"])
@@ -221,24 +230,23 @@ struct TagTests {
     let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
     // The watcher is subscribed once its banner shows for a mode change; retry the
     // mode switch until then (the subscription is not observable from outside).
-    let shown = try waitUntil(timeout: 10) {
+    try waitUntil("a banner for the mode 'resize'", timeout: 10) {
       try sway.swaymsg(["mode", "resize"])
       return try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
         != nil
     }
-    #expect(shown, "a banner with the mode's name")
     let layout = ToastLayout(
       toast: Toast("resize", style: .banner), outputWidth: 1280, outputHeight: 720)
-    #expect(
-      try waitUntil {
-        try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)?.width
-          == Int(layout.box.width)
-      })
+    let width = Int(layout.box.width)
+    var seen: Box?
+    try waitUntil("a banner \(width) px wide for 'resize' (last seen: \(lastSeen(seen)))") {
+      seen = try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
+      return seen?.width == width
+    }
     try sway.swaymsg(["mode", "default"])
-    #expect(
-      try waitUntil {
-        try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3) == nil
-      })
+    try waitUntil("the banner to go when the mode is back to default") {
+      try sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3) == nil
+    }
     #expect(watcher.isRunning)
   }
 
@@ -258,10 +266,9 @@ struct TagTests {
     banner.progress = 0.5
     let layout = ToastLayout(toast: banner, outputWidth: 1280, outputHeight: 720)
     let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
-    let shot = try #require(
-      try desk.screenshot {
-        $0.boundingBox(of: pill, tolerance: 3)?.width == Int(layout.box.width)
-      })
+    let shot = try desk.screenshot("a banner \(Int(layout.box.width)) px wide") {
+      $0.boundingBox(of: pill, tolerance: 3)?.width == Int(layout.box.width)
+    }
     #expect(shot.boundingBox(of: pill, tolerance: 3)?.y == 10)
     // Where the HUD was (the middle of the output), only the desktop is left.
     let middle = try desk.sway.screenshot(y: 200, height: 320)

@@ -35,7 +35,9 @@ struct LiveSwayTests {
       ])
 
     surface.unmap()
-    #expect(try waitUntil { try sway.pixel(x: 640, y: 360) == HeadlessSway.background })
+    try waitUntil("the desktop to show again where the surface was") {
+      try sway.pixel(x: 640, y: 360) == HeadlessSway.background
+    }
     #expect(try sway.screenshot().boundingBox(of: Self.red) == nil)
   }
 }
