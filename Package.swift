@@ -89,7 +89,8 @@ let package = Package(
       swiftSettings: strict),
     // Everything on a real compositor: the HUD, the banner, the library and the command.
     .testTarget(
-      name: "LiveTests", dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "TestSupport"],
+      name: "LiveTests",
+      dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "SystemSupport"],

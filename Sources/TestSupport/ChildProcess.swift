@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemSupport
 
 /// A failure of the test harness, with a message that says what to fix.
 public struct HarnessError: Error, CustomStringConvertible {
@@ -58,7 +59,7 @@ public final class ChildProcess {
     var pid: pid_t = 0
     let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
     guard result == 0 else {
-      throw HarnessError("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+      throw HarnessError("cannot start \(arguments[0]): \(Errno(rawValue: result))")
     }
     self.pid = pid
   }
@@ -143,11 +144,7 @@ public func runCommand(
 }
 
 /// Seconds on the monotonic clock.
-public func now() -> Double {
-  var spec = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &spec)
-  return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
+public func now() -> Double { MonotonicTime.now.seconds }
 
 /// Waits a little between two checks of a condition that cannot be polled on a descriptor.
 func pause(milliseconds: Int) {
@@ -223,7 +220,7 @@ public func readFile(_ path: String) -> [UInt8]? {
 public func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
   guard fd >= 0 else {
-    throw HarnessError("cannot write \(path): \(String(cString: strerror(errno)))")
+    throw HarnessError("cannot write \(path): \(Errno.current)")
   }
   defer { close(fd) }
   let bytes = Array(text.utf8)
@@ -247,10 +244,7 @@ public func removeTree(_ path: String) {
 
 /// The path of an executable built next to the running test binary, such as `wl-toast`.
 public func builtProduct(_ name: String) -> String {
-  var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-  let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-  let executable = count > 0 ? String(cString: Array(buffer[0..<count]) + [0]) : ""
-  var directory = executable
+  var directory = executablePath() ?? ""
   // The test binary may sit inside a bundle directory (name.xctest/...).
   while let slash = directory.lastIndex(of: "/") {
     directory = String(directory[..<slash])

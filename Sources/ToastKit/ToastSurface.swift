@@ -344,4 +344,3 @@ final class ToastSurface {
     surface.destroy()
   }
 }
-

@@ -1,4 +1,5 @@
 import Glibc
+import SystemSupport
 import TestSupport
 import ToastCommand
 import ToastKit
@@ -64,7 +65,7 @@ final class Desk {
     var owners: [Int32] = []
     for entry in listProcesses() {
       guard let environment = readFile("/proc/\(entry)/environ"),
-        let exe = resolveLink("/proc/\(entry)/exe"), exe == tool
+        let exe = readLink("/proc/\(entry)/exe"), exe == tool
       else { continue }
       let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
       if variables.contains("WAYLAND_DISPLAY=\(sway.socketPath)") { owners.append(entry) }
@@ -99,13 +100,6 @@ func listProcesses() -> [Int32] {
     if let pid = Int32(name) { pids.append(pid) }
   }
   return pids
-}
-
-func resolveLink(_ path: String) -> String? {
-  var buffer = [CChar](repeating: 0, count: 4096)
-  let count = readlink(path, &buffer, buffer.count - 1)
-  guard count > 0 else { return nil }
-  return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// What a wait last saw, for its message: the value, or "nothing".
