@@ -41,10 +41,15 @@ let package = Package(
 
     // The toast: model, layout, drawing and animation (pure), the surface and the presenter.
     .target(name: "ToastModel", swiftSettings: strict),
+    // Layout, text, drawing and animation: pure, on Pango and Cairo, no Wayland.
+    .target(
+      name: "ToastRendering", dependencies: ["ToastModel", "CPangoCairo", "SystemSupport"],
+      swiftSettings: strict),
     .target(
       name: "ToastKit",
       dependencies: [
-        "ToastModel", "Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon", "SystemSupport",
+        "ToastModel", "ToastRendering", "Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon",
+        "SystemSupport",
       ],
       swiftSettings: strict),
     // The command: argument parsing (a library, for tests) and main.
@@ -81,7 +86,7 @@ let package = Package(
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
     // Pure tests: layout, text, easing, timelines and offscreen renders against references.
     .testTarget(
-      name: "ToastKitTests", dependencies: ["ToastKit", "CPangoCairo"],
+      name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
       exclude: ["References"], swiftSettings: strict),
     // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
     .testTarget(
@@ -90,7 +95,9 @@ let package = Package(
     // Everything on a real compositor: the HUD, the banner, the library and the command.
     .testTarget(
       name: "LiveTests",
-      dependencies: ["ToastKit", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport"],
+      dependencies: [
+        "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "SystemSupport"],

@@ -1,3 +1,4 @@
+import ToastRendering
 import Wayland
 
 /// Why a toast could not be shown, in one line a user can act on.
@@ -29,14 +30,12 @@ public final class ToastPresenter {
   private let session: Session
   private var surfaces: [String: ToastSurface] = [:]
   private var lastOutcome: ToastOutcome?
-  /// Called whenever a toast ends, with how it ended.
-  public var onFinish: ((ToastOutcome) -> Void)?
   /// Called whenever a toast ends, with its tag and how it ended.
-  public var onTagFinish: ((String, ToastOutcome) -> Void)?
+  public var onCompletion: ((_ tag: String, _ outcome: ToastOutcome) -> Void)?
   /// Called when a toast's first frame has been committed to the compositor, with its tag.
-  public var onFirstFrame: ((String) -> Void)?
+  package var onFirstFrame: ((String) -> Void)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
-  public var onFrame: ((String) -> Void)?
+  package var onFrame: ((String) -> Void)?
 
   /// Connects to the compositor named by `display` (a socket name or path), or by
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
@@ -48,7 +47,7 @@ public final class ToastPresenter {
 
   /// Connects binding wlr-layer-shell at most at `layerShellVersion`, as an
   /// older compositor would offer it (for tests).
-  init(display: String?, layerShellVersion: UInt32?) throws(ToastError) {
+  package init(display: String?, layerShellVersion: UInt32?) throws(ToastError) {
     do {
       session = try Session(displayName: display, layerShellVersion: layerShellVersion)
     } catch {
@@ -85,17 +84,15 @@ public final class ToastPresenter {
   public var tags: [String] { surfaces.keys.sorted() }
 
   /// How many toast surfaces this presenter has created (in-place updates create none).
-  public private(set) var surfacesCreated = 0
-
-  /// The toast on screen with the default tag, if any.
-  public var toast: Toast? { toast(tag: Toast.defaultTag) }
+  package private(set) var surfacesCreated = 0
 
   /// The toast on screen with `tag`, if any.
-  public func toast(tag: String) -> Toast? { surfaces[tag]?.toast }
+  public func toast(tag: String = Toast.defaultTag) -> Toast? { surfaces[tag]?.toast }
 
-  /// Shows a toast. A banner shown while a banner with the same tag is visible
-  /// takes its text and width without sliding in again; otherwise the toast
-  /// with that tag is replaced at once and the new one enters.
+  /// Shows `toast` as a new toast: the one on screen with `tag` ends at once
+  /// (``ToastOutcome/replaced``) and the new one enters. A banner shown over a
+  /// banner is the exception, as in its design: it takes the new text and width
+  /// without sliding in again.
   public func show(_ toast: Toast, tag: String = Toast.defaultTag) {
     let toast = toast.normalized()
     if let current = surfaces[tag], !current.isExiting, current.toast.style == .banner,
@@ -108,10 +105,10 @@ public final class ToastPresenter {
     present(toast, tag: tag)
   }
 
-  /// Shows `toast` with `tag`, changing the toast on screen in place when there
-  /// is one (no new surface, no entry animation, the timeout starts again), or
-  /// showing it as new otherwise.
-  public func update(to toast: Toast, tag: String = Toast.defaultTag) {
+  /// Changes the toast on screen with `tag` to `toast` in place (no new surface,
+  /// no entry animation, the timeout starts again), or shows `toast` as new when
+  /// none is on screen: what a key held down wants.
+  public func showOrUpdate(_ toast: Toast, tag: String = Toast.defaultTag) {
     let toast = toast.normalized()
     if let current = surfaces[tag], !current.isExiting {
       current.update(toast)
@@ -121,7 +118,8 @@ public final class ToastPresenter {
     }
   }
 
-  /// Changes the toast on screen with `tag` in place (text, progress, spinner, timeout…).
+  /// Changes the toast on screen with `tag` in place (text, progress, spinner,
+  /// timeout…); does nothing when none is on screen.
   public func update(tag: String = Toast.defaultTag, _ change: (inout Toast) -> Void) {
     guard let current = surfaces[tag], !current.isExiting else { return }
     var toast = current.toast
@@ -134,8 +132,8 @@ public final class ToastPresenter {
     surfaces[tag]?.hide(.hidden, animated: animated)
   }
 
-  /// Hides the toast with `tag` after `delay` seconds.
-  public func hide(tag: String = Toast.defaultTag, after delay: Double) {
+  /// Hides the toast with `tag` after `delay` (a later call replaces the delay).
+  public func hide(tag: String = Toast.defaultTag, after delay: Duration) {
     surfaces[tag]?.hide(after: delay, outcome: .hidden)
   }
 
@@ -150,12 +148,10 @@ public final class ToastPresenter {
     return lastOutcome ?? .hidden
   }
 
-  /// Runs one iteration of the event loop, waiting at most `timeout` seconds (-1: no limit).
-  public func dispatch(timeout: Double = -1) throws(ToastError) {
+  /// Runs one iteration of the event loop, waiting at most `timeout` (nil: no limit).
+  public func dispatch(timeout: Duration? = nil) throws(ToastError) {
     do {
-      let milliseconds =
-        timeout < 0 || !timeout.isFinite ? -1 : Int32(min(timeout * 1000, 2_000_000_000))
-      try session.loop.iterate(timeoutMilliseconds: milliseconds)
+      try session.loop.iterate(timeout: timeout)
     } catch {
       throw ToastError(error)
     }
@@ -163,7 +159,7 @@ public final class ToastPresenter {
 
   /// Waits until the compositor has handled everything sent so far, and
   /// dispatches what it sent back (for tests).
-  func roundtrip() throws(ToastError) {
+  package func roundtrip() throws(ToastError) {
     do {
       try session.display.roundtrip()
     } catch {
@@ -186,8 +182,7 @@ public final class ToastPresenter {
     surface.onGone = { [unowned self, unowned surface] outcome in
       if surfaces[tag] === surface { surfaces[tag] = nil }
       lastOutcome = outcome
-      onFinish?(outcome)
-      onTagFinish?(tag, outcome)
+      onCompletion?(tag, outcome)
     }
     surface.onFrame = { [unowned self, unowned surface] in
       if surface.committedFrames == 1 { onFirstFrame?(tag) }

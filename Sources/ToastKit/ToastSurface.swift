@@ -2,6 +2,7 @@ import CPangoCairo
 import CWaylandClient
 import Glibc
 import SystemSupport
+import ToastRendering
 import Wayland
 
 /// XKB keysym of Escape.
@@ -189,20 +190,25 @@ final class ToastSurface {
       finish(outcome)
       return
     }
-    let now = MonotonicTime.now.seconds
-    timeline.beginExit(at: now)
+    timeline.beginExit(at: MonotonicTime.now.seconds)
     self.timeline = timeline
     needsDraw = true
-    // Frame callbacks drive the fade; the timer ends it even if none come.
-    safetyTimer = session.loop.addTimer(after: timeline.exitDuration + 0.5) { [weak self] in
+    // Frame callbacks drive the fade; the timer ends it even if none come (a
+    // compositor that stops sending frame callbacks for a hidden output).
+    let exit = Duration.seconds(clamping: timeline.exitDuration)
+    safetyTimer = session.loop.addTimer(after: exit + Self.frameCallbackGrace) { [weak self] in
       self?.finish(outcome)
     }
   }
 
-  /// Hides after `seconds` (replacing an earlier `hide(after:)`).
-  func hide(after seconds: Double, outcome: ToastOutcome) {
+  /// How long past the end of its exit a toast waits for frame callbacks
+  /// before it goes without them.
+  static let frameCallbackGrace: Duration = .milliseconds(500)
+
+  /// Hides after `delay` (replacing an earlier `hide(after:)`).
+  func hide(after delay: Duration, outcome: ToastOutcome) {
     if let hideTimer { session.loop.remove(hideTimer) }
-    hideTimer = session.loop.addTimer(after: max(0, seconds)) { [weak self] in
+    hideTimer = session.loop.addTimer(after: max(.zero, delay)) { [weak self] in
       self?.hide(outcome)
     }
   }
@@ -212,10 +218,9 @@ final class ToastSurface {
     if let expiryTimer { session.loop.remove(expiryTimer) }
     expiryTimer = nil
     let timeout = toast.effectiveTimeout
-    guard timeout > 0, timeout.isFinite, let timeline else { return }
-    let start = max(timeline.restingAt, MonotonicTime.now.seconds)
-    let wait = start - MonotonicTime.now.seconds + timeout
-    expiryTimer = session.loop.addTimer(after: wait) { [weak self] in
+    guard timeout > .zero, let timeline else { return }
+    let untilRest = Duration.seconds(clamping: timeline.restingAt - MonotonicTime.now.seconds)
+    expiryTimer = session.loop.addTimer(after: max(.zero, untilRest) + timeout) { [weak self] in
       self?.hide(.expired)
     }
   }
@@ -261,7 +266,8 @@ final class ToastSurface {
     // Draw at the size the compositor configured (the size we asked for, or the output).
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
-    let scale = max(bufferScale, 1)
+    // wl_surface before version 3 cannot take a buffer scale: draw at 1 there.
+    let scale = surface.version >= 3 ? max(bufferScale, 1) : 1
     let buffer: ShmBuffer
     do {
       // nil: both buffers are held; a release will wake the loop.
@@ -275,22 +281,22 @@ final class ToastSurface {
       session.loop.fail(error)
       return
     }
-    if timeline == nil {
-      timeline = Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
+    let timeline =
+      self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
+    if self.timeline == nil {
+      self.timeline = timeline
       scheduleHide()
     }
-    let appearance = timeline!.appearance(at: now)
-    let cairoSurface = cairo_image_surface_create_for_data(
-      buffer.data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, buffer.width,
-      buffer.height, buffer.stride)
-    let cairo = cairo_create(cairoSurface)!
-    Renderer.draw(toast, layout: layout, appearance: appearance, scale: Double(scale), into: cairo)
-    cairo_destroy(cairo)
-    cairo_surface_flush(cairoSurface)
-    cairo_surface_destroy(cairoSurface)
+    let appearance = timeline.appearance(at: now)
+    guard let canvas = canvas(for: buffer) else {
+      tearDown()
+      session.loop.fail(.system(call: "cairo_image_surface_create_for_data", errno: ENOMEM))
+      return
+    }
+    canvas.draw(toast, layout: layout, appearance: appearance, scale: Double(scale))
 
     needsDraw = false
-    let moving = timeline!.isMoving(at: now) || toast.showsSpinner && toast.style == .hud
+    let moving = timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud
     if moving {
       let callback = surface.frame()
       callback.onEvent = { [unowned self] _ in
@@ -299,14 +305,36 @@ final class ToastSurface {
       }
       frameCallback = callback
     }
-    try? surface.setBufferScale(Int32(scale))
-    buffer.attach(to: surface)
     let damage = changedArea(appearance: appearance, buffer: buffer, scale: scale)
-    try? surface.damageBuffer(x: damage.x, y: damage.y, width: damage.width, height: damage.height)
+    do {
+      if surface.version >= 3 { try surface.setBufferScale(Int32(scale)) }
+      buffer.attach(to: surface)
+      if surface.version >= 4 {
+        try surface.damageBuffer(
+          x: damage.x, y: damage.y, width: damage.width, height: damage.height)
+      } else {
+        surface.damage(x: 0, y: 0, width: Int32.max, height: Int32.max)
+      }
+    } catch {
+      // The version checks above make this unreachable; fail loudly all the same.
+      tearDown()
+      session.loop.fail(error)
+      return
+    }
     lastFrame = (appearance, contentVersion, buffer.width, buffer.height)
     surface.commit()
     committedFrames += 1
     onFrame?()
+  }
+
+  /// The Cairo canvas over a buffer's pixels, made at its first use and kept
+  /// with the buffer; nil when Cairo cannot use the buffer.
+  private func canvas(for buffer: ShmBuffer) -> Canvas? {
+    if let canvas = buffer.drawingContext as? Canvas { return canvas }
+    let canvas = Canvas(
+      pixels: buffer.data, width: buffer.width, height: buffer.height, stride: buffer.stride)
+    buffer.drawingContext = canvas
+    return canvas
   }
 
   /// The part of the buffer that differs from the last frame: only the spinner

@@ -129,11 +129,6 @@ public struct Toast: Equatable, Sendable {
     self.background = nil
     self.foreground = nil
   }
-
-  /// The timeout in effect: the given one, or 2 s for a HUD and 0.5 s for a banner.
-  public var effectiveTimeout: Double {
-    timeout ?? (style == .hud ? 2 : 0.5)
-  }
 }
 
 /// How a toast ended.

@@ -3,6 +3,7 @@ import Glibc
 import SystemSupport
 import ToastCommand
 import ToastKit
+import ToastRendering
 import Wayland
 
 /// The background process that shows a display's toasts for every command:
@@ -39,7 +40,7 @@ public final class Owner {
     self.rendezvous = rendezvous
     self.listener = listener
     self.linger = linger
-    presenter.onTagFinish = { [unowned self] tag, outcome in finished(tag, outcome) }
+    presenter.onCompletion = { [unowned self] tag, outcome in finished(tag, outcome) }
     presenter.onFirstFrame = { [unowned self] tag in
       for starter in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
         send(.accepted, to: starter.fd)
@@ -82,7 +83,7 @@ public final class Owner {
   /// that command) hears `accepted` after the first frame, then the outcome if
   /// `wait` is set.
   public func start(_ toast: Toast, tag: String, notify: Int32, wait: Bool) {
-    presenter.update(to: toast, tag: tag)
+    presenter.showOrUpdate(toast, tag: tag)
     firstFrameWaiters[tag, default: []].append(Starter(fd: notify, keep: wait))
   }
 
@@ -164,13 +165,13 @@ public final class Owner {
       if let starters = firstFrameWaiters[tag] {
         firstFrameWaiters[tag] = starters.map { Starter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
-      presenter.update(to: toast, tag: tag)
+      presenter.showOrUpdate(toast, tag: tag)
       send(.accepted, to: fd)
       // A waiting connection stays watched, so a command that goes away is dropped.
       if wait { waiters[tag, default: []].append(fd) }
     case .hide(let tag, let after):
       if let after, after > 0 {
-        presenter.hide(tag: tag, after: after)
+        presenter.hide(tag: tag, after: .seconds(after))
       } else {
         presenter.hide(tag: tag)
       }
@@ -201,7 +202,7 @@ public final class Owner {
   private func pauseListening() {
     if let listening { presenter.eventLoop.remove(listening) }
     listening = nil
-    presenter.eventLoop.addTimer(after: 0.1) { [unowned self] in
+    presenter.eventLoop.addTimer(after: .milliseconds(100)) { [unowned self] in
       listening = presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in
         acceptClients()
       }
@@ -229,7 +230,7 @@ public final class Owner {
     guard !presenter.isPresenting, waiters.values.allSatisfy(\.isEmpty),
       firstFrameWaiters.isEmpty, lingerTimer == nil
     else { return }
-    lingerTimer = presenter.eventLoop.addTimer(after: linger) { [unowned self] in
+    lingerTimer = presenter.eventLoop.addTimer(after: .seconds(linger)) { [unowned self] in
       lingerTimer = nil
       if !presenter.isPresenting && clients.isEmpty { presenter.eventLoop.stop() }
     }

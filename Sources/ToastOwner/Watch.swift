@@ -39,7 +39,7 @@ public func runSwayWatch(workspaces: Bool) -> Int32 {
       switch watcher.handle(eventType: message.type, payload: message.payload) {
       case .show(let text, let sticky):
         let toast = Toast(text, style: .banner, timeout: sticky ? 0 : 1)
-        presenter.update(to: toast, tag: sticky ? "sway-mode" : "sway-workspace")
+        presenter.showOrUpdate(toast, tag: sticky ? "sway-mode" : "sway-workspace")
       case .hide:
         presenter.hide(tag: "sway-mode")
       case nil:

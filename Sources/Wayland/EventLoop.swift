@@ -77,10 +77,10 @@ public final class EventLoop {
     return token
   }
 
-  /// Runs `handler` once after `seconds`.
+  /// Runs `handler` once after `delay`.
   @discardableResult
-  public func addTimer(after seconds: Double, _ handler: @escaping () -> Void) -> Token {
-    addTimer(at: .now + .seconds(clamping: seconds), handler)
+  public func addTimer(after delay: Duration, _ handler: @escaping () -> Void) -> Token {
+    addTimer(at: .now + delay, handler)
   }
 
   /// Watches a file descriptor; `handler` gets the `revents` bits.
@@ -113,7 +113,7 @@ public final class EventLoop {
   public func run(until condition: () -> Bool = { false }) throws(WaylandError) {
     stopped = false
     while !stopped && !condition() {
-      try iterate(timeoutMilliseconds: -1)
+      try iterate()
     }
     try throwFailure()
   }
@@ -126,8 +126,8 @@ public final class EventLoop {
   }
 
   /// One iteration: dispatch queued events, flush, sleep in `poll()` until
-  /// something happens (or the timeout, -1 for none), then handle it.
-  public func iterate(timeoutMilliseconds: Int32) throws(WaylandError) {
+  /// something happens or `timeout` passes (nil: no limit), then handle it.
+  public func iterate(timeout: Duration? = nil) throws(WaylandError) {
     let wl = display.pointer
     try display.dispatchPending()
     fireDueTimers()
@@ -162,7 +162,7 @@ public final class EventLoop {
     for source in watched {
       fds.append(pollfd(fd: source.fd, events: source.events, revents: 0))
     }
-    let ready = poll(&fds, nfds_t(fds.count), timeoutMilliseconds)
+    let ready = poll(&fds, nfds_t(fds.count), Duration.pollTimeout(timeout))
     wakeUps += 1
     if ready < 0 {
       let code = errno

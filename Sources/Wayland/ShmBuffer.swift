@@ -16,6 +16,9 @@ public final class ShmBuffer {
   public let object: WlBuffer
   /// True from `attach` until the compositor sends `wl_buffer.release`.
   public private(set) var isBusy = false
+  /// What the client keeps with these pixels, such as a drawing context made
+  /// once for them; it goes when the buffer goes.
+  public var drawingContext: AnyObject?
 
   init(shm: WlShm, width: Int32, height: Int32) throws(WaylandError) {
     let stride = width * 4

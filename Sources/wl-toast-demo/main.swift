@@ -31,10 +31,10 @@ var cwd = [CChar](repeating: 0, count: Int(PATH_MAX))
 let directory = (getcwd(&cwd, cwd.count).map { String(cString: $0) } ?? "/tmp") + "/out"
 mkdir(directory, 0o755)
 
-/// Runs the presenter's loop for `seconds` (animations keep running meanwhile).
-func wait(_ presenter: ToastPresenter, _ seconds: Double) throws {
+/// Runs the presenter's loop for `delay` (animations keep running meanwhile).
+func wait(_ presenter: ToastPresenter, _ delay: Duration) throws {
   var done = false
-  presenter.eventLoop.addTimer(after: seconds) { done = true }
+  presenter.eventLoop.addTimer(after: delay) { done = true }
   while !done { try presenter.dispatch() }
 }
 
@@ -43,20 +43,20 @@ do {
   var hud = Toast("Copying photos…", timeout: 0, showsSpinner: true)
   hud.progress = 0.4
   presenter.show(hud)
-  try wait(presenter, 0.5)
+  try wait(presenter, .milliseconds(500))
   presenter.update { $0.progress = 0.7 }
-  try wait(presenter, 0.2)
+  try wait(presenter, .milliseconds(200))
   let hudPath = directory + "/hud.png"
   try Image.savePNG(socketPath: socket, to: hudPath)
   print("HUD screenshot: \(hudPath)")
-  if headless == nil { try wait(presenter, 2) }
+  if headless == nil { try wait(presenter, .milliseconds(2000)) }
 
   presenter.show(Toast("Saved to ~/Photos", style: .banner, timeout: 0))
-  try wait(presenter, 1)
+  try wait(presenter, .milliseconds(1000))
   let bannerPath = directory + "/banner.png"
   try Image.savePNG(socketPath: socket, to: bannerPath)
   print("Banner screenshot: \(bannerPath)")
-  if headless == nil { try wait(presenter, 2) }
+  if headless == nil { try wait(presenter, .milliseconds(2000)) }
   presenter.hide()
   _ = try presenter.runUntilHidden()
 } catch {

@@ -2,6 +2,7 @@ import Glibc
 import TestSupport
 import Testing
 import ToastKit
+import ToastRendering
 
 /// The banner on a real compositor.
 @Suite(.serialized)
@@ -29,23 +30,23 @@ struct BannerTests {
     // not the clock: on a slow machine a fixed delay can land after the slide.)
     var rows: ClosedRange<Int>?
     try waitUntil("the pill to show above its resting place (last seen: \(lastSeen(rows)))") {
-      try presenter.dispatch(timeout: 0.02)
+      try presenter.dispatch(timeout: .milliseconds(20))
       rows = Self.pillRows(try desk.sway.screenshot(width: 1280, height: 120), x: 610)
       return rows.map { $0.upperBound < 49 } ?? false
     }
     // "Hi" gives the narrowest pill (100 + 20 wide), centred: x 580...699.
     // At rest 10 px below the top edge, 40 px high.
     try waitUntil("the pill at rest on rows 10...49 (last seen: \(lastSeen(rows)))") {
-      try presenter.dispatch(timeout: 0.02)
+      try presenter.dispatch(timeout: .milliseconds(20))
       rows = Self.pillRows(try desk.sway.screenshot(width: 1280, height: 120), x: 610)
       return rows == 10...49
     }
     // Fully opaque, the pill is exactly its design colour from edge to edge.
-    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     let resting = Box(x: 580, y: 10, width: 120, height: 40)
     var box: Box?
     try waitUntil("the opaque pill fitted to the text, \(resting) (last seen: \(lastSeen(box)))") {
-      try presenter.dispatch(timeout: 0.02)
+      try presenter.dispatch(timeout: .milliseconds(20))
       box = try desk.sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
       return box == resting
     }
@@ -69,7 +70,7 @@ struct BannerTests {
     let desk = try Desk()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     presenter.show(Toast("Hi", style: .banner, timeout: 0))
-    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     func pillBox() throws -> Box? {
       try desk.sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
     }
@@ -77,7 +78,7 @@ struct BannerTests {
     let resting = Box(x: 580, y: 10, width: 120, height: 40)
     var rest: Box?
     try waitUntil("the pill at rest and opaque, \(resting) (last seen: \(lastSeen(rest)))") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       rest = try pillBox()
       return rest == resting
     }
@@ -85,7 +86,7 @@ struct BannerTests {
       Toast("A much longer message than before", style: .banner, timeout: 0))
     var boxes: [Box] = []
     try waitUntil("the pill to widen past 120 px (last seen: \(lastSeen(boxes.last)))") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       if let box = try pillBox() { boxes.append(box) }
       return (boxes.last?.width ?? 0) > 120
     }

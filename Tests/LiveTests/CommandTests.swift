@@ -2,6 +2,7 @@ import Glibc
 import TestSupport
 import Testing
 import ToastKit
+import ToastRendering
 
 /// The `wl-toast` command's contract: exit codes and one-line errors.
 @Suite(.serialized)
@@ -88,7 +89,7 @@ struct CommandTests {
     let command = try desk.run([
       "--wait", "--no-animation", "--linger", "30", "--timeout", "0", "Until killed",
     ])
-    let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+    let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
     try desk.screenshot("the HUD box") { $0.boundingBox(of: boxColor, tolerance: 3) != nil }
     // The toast lives in the background owner: stop that one.
     let owner = try #require(try desk.status()?.owner)
@@ -106,7 +107,7 @@ struct CommandTests {
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--dismiss", "tap", "Esc",
     ])
-    let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+    let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
     try desk.screenshot("the tap toast's box") { $0.boundingBox(of: boxColor, tolerance: 3) != nil }
     try desk.input.press(keysym: 0xff1b)
     #expect(command.wait(timeout: 5) == 2)

@@ -2,6 +2,7 @@ import Glibc
 import TestSupport
 import Testing
 import ToastKit
+import ToastRendering
 
 /// The files in Examples/, used for real.
 @Suite(.serialized)
@@ -73,7 +74,7 @@ struct ExamplesTests {
     // A real window: weston's flower demo, whose title is "Flower".
     var window: ChildProcess?
     defer { window?.terminate() }
-    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     let expected = ToastLayout(
       toast: Toast("Flower", style: .banner), outputWidth: 1280, outputHeight: 720)
     var seen: Box?

@@ -2,11 +2,12 @@ import Glibc
 import TestSupport
 import Testing
 import ToastKit
+import ToastRendering
 
 /// The HUD on a real compositor, through the `wl-toast` command.
 @Suite(.serialized)
 struct HUDTests {
-  static let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   /// Where the layout puts the box on a 1280x720 output, in screen pixels.
   static func expectedBox(_ toast: Toast) -> Box {
@@ -152,7 +153,7 @@ struct HUDTests {
       layer: .bottom)
     #expect(try below.pump { below.isMapped })
     let command = try desk.run(["--no-animation", "--timeout", "0", "Over"])
-    let boxColor = blend(Renderer.hudBackground, over: RGB(0x33, 0xaa, 0x33))
+    let boxColor = blend(Design.HUD.background, over: RGB(0x33, 0xaa, 0x33))
     let box = Self.expectedBox(Toast("Over"))
     try desk.screenshot("the HUD box at \(box) over the green surface") {
       $0.boundingBox(of: boxColor, tolerance: 3) == box
@@ -171,7 +172,7 @@ struct HUDTests {
       layer: .bottom)
     #expect(try below.pump { below.isMapped })
     let command = try desk.run(["--no-animation", "--timeout", "0", "--modal", "Busy"])
-    let boxColor = blend(Renderer.hudBackground, over: RGB(0x33, 0xaa, 0x33))
+    let boxColor = blend(Design.HUD.background, over: RGB(0x33, 0xaa, 0x33))
     try desk.screenshot("the modal HUD box over the green surface") {
       $0.boundingBox(of: boxColor, tolerance: 3) != nil
     }
@@ -191,7 +192,7 @@ struct HUDTests {
     let command = try desk.run([
       "--wait", "--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc",
     ])
-    let dimmed = blend(Renderer.dim, over: HeadlessSway.background)
+    let dimmed = blend(Design.dim, over: HeadlessSway.background)
     try desk.screenshot("the desktop dimmed behind the modal toast") {
       $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3)
     }

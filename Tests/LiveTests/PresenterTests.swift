@@ -1,24 +1,24 @@
 import Glibc
 import TestSupport
 import Testing
-
-@testable import ToastKit
+import ToastKit
+import ToastRendering
 
 /// The ToastKit library on a real compositor.
 @Suite(.serialized)
 struct PresenterTests {
-  static let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   @Test func showThenHideReportsHidden() throws {
     let desk = try Desk()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     #expect(!presenter.isPresenting)
     var outcomes: [ToastOutcome] = []
-    presenter.onFinish = { outcomes.append($0) }
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
     presenter.show(Toast("Library", timeout: 0))
     #expect(presenter.isPresenting)
     try waitUntil("the HUD box on screen") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
     }
     presenter.hide()
@@ -33,7 +33,7 @@ struct PresenterTests {
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     presenter.show(Toast("Soon gone", timeout: 0))
     let start = now()
-    presenter.hide(after: 0.3)
+    presenter.hide(after: .milliseconds(300))
     #expect(try presenter.runUntilHidden() == .hidden)
     // 0.3 s delay then a 0.25 s fade.
     #expect(now() - start >= 0.55)
@@ -43,22 +43,22 @@ struct PresenterTests {
     let desk = try Desk()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     var outcomes: [ToastOutcome] = []
-    presenter.onFinish = { outcomes.append($0) }
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
     var first = Toast("First", timeout: 0)
     first.offset = .init(x: -300, y: 0)
     presenter.show(first)
-    try presenter.dispatch(timeout: 0.1)
+    try presenter.dispatch(timeout: .milliseconds(100))
     var second = Toast("Second", timeout: 0)
     second.isAnimated = false
     presenter.show(second)
     #expect(outcomes == [.replaced])
     var seen: Box?
     try waitUntil("only the second toast, centred, on screen (last seen: \(lastSeen(seen)))") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       seen = try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3)
       return seen?.x == 560
     }
-    #expect(presenter.toast?.text == "Second")
+    #expect(presenter.toast()?.text == "Second")
   }
 
   @Test func progressUpdatesRedrawTheBar() throws {
@@ -79,24 +79,24 @@ struct PresenterTests {
       return Int(p.red) + Int(p.green) + Int(p.blue)
     }
     try waitUntil("the HUD box with its bar on screen") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
     }
     let empty = try brightness()
     presenter.update { $0.progress = 0.8 }
     var last = empty
     try waitUntil("the bar to fill past 60% (brightness \(empty), last seen \(last))") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       last = try brightness()
       return last > empty + 200
     }
   }
 
-  /// Runs the presenter's loop for `seconds` and returns how often it woke up.
-  static func wakeUps(of presenter: ToastPresenter, during seconds: Double) throws -> Int {
+  /// Runs the presenter's loop for `duration` and returns how often it woke up.
+  static func wakeUps(of presenter: ToastPresenter, during duration: Duration) throws -> Int {
     let before = presenter.eventLoop.wakeUps
     var done = false
-    presenter.eventLoop.addTimer(after: seconds) { done = true }
+    presenter.eventLoop.addTimer(after: duration) { done = true }
     while !done { try presenter.dispatch() }
     return presenter.eventLoop.wakeUps - before
   }
@@ -108,17 +108,17 @@ struct PresenterTests {
     still.isAnimated = false
     presenter.show(still)
     try waitUntil("the still HUD box on screen") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
     }
     // Let the compositor's last replies (buffer releases) arrive first.
-    _ = try Self.wakeUps(of: presenter, during: 0.3)
+    _ = try Self.wakeUps(of: presenter, during: .milliseconds(300))
     // Nothing moves: in a whole second only the timer that ends the wait wakes
     // the loop (a frame clock would wake it 60 times).
-    #expect(try Self.wakeUps(of: presenter, during: 1) <= 2)
+    #expect(try Self.wakeUps(of: presenter, during: .seconds(1)) <= 2)
     presenter.update { $0.showsSpinner = true }
     // The spinner turns: frame callbacks wake the loop many times a second.
-    #expect(try Self.wakeUps(of: presenter, during: 0.5) >= 10)
+    #expect(try Self.wakeUps(of: presenter, during: .milliseconds(500)) >= 10)
   }
 }
 
@@ -129,13 +129,13 @@ struct LayerShellVersionThreeTests {
     let desk = try Desk()
     let presenter = try ToastPresenter(display: desk.sway.socketPath, layerShellVersion: 3)
     var outcomes: [ToastOutcome] = []
-    presenter.onFinish = { outcomes.append($0) }
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
     var toast = Toast("Tap on v3", timeout: 0, dismissal: .tap)
     toast.isAnimated = false
     presenter.show(toast)
     let box = HUDTests.expectedBox(toast)
     try waitUntil("the tap toast's box at \(box)") {
-      try presenter.dispatch(timeout: 0.05)
+      try presenter.dispatch(timeout: .milliseconds(50))
       return try desk.sway.screenshot().boundingBox(of: PresenterTests.boxColor, tolerance: 3)
         == box
     }

@@ -3,6 +3,7 @@ import SystemSupport
 import TestSupport
 import ToastCommand
 import ToastKit
+import ToastRendering
 
 /// A headless sway plus the pointer and keyboard a user would have.
 final class Desk {

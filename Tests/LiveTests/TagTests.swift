@@ -3,12 +3,13 @@ import TestSupport
 import Testing
 import ToastCommand
 import ToastKit
+import ToastRendering
 
 /// One toast per tag across commands: the background owner, its socket, and the
 /// commands for scripts.
 @Suite(.serialized)
 struct TagTests {
-  static let boxColor = blend(Renderer.hudBackground, over: HeadlessSway.background)
+  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   @Test func tenRapidCommandsEndWithOneOwnerShowingTheTenth() throws {
     let desk = try Desk()
@@ -227,7 +228,7 @@ struct TagTests {
       [builtProduct("wl-toast"), "watch", "sway"], environment: sway.clientEnvironment,
       logPath: sway.runtimeDirectory + "/watch.log")
     defer { watcher.terminate() }
-    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     // The watcher is subscribed once its banner shows for a mode change; retry the
     // mode switch until then (the subscription is not observable from outside).
     try waitUntil("a banner for the mode 'resize'", timeout: 10) {
@@ -265,7 +266,7 @@ struct TagTests {
     var banner = Toast("Now a banner", style: .banner)
     banner.progress = 0.5
     let layout = ToastLayout(toast: banner, outputWidth: 1280, outputHeight: 720)
-    let pill = blend(Renderer.bannerBackground, over: HeadlessSway.background)
+    let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     let shot = try desk.screenshot("a banner \(Int(layout.box.width)) px wide") {
       $0.boundingBox(of: pill, tolerance: 3)?.width == Int(layout.box.width)
     }

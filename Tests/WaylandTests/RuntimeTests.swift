@@ -13,9 +13,9 @@ struct RuntimeTests {
     let loop = try EventLoop(display: display)
     var fired: [String] = []
     let start = MonotonicTime.now
-    loop.addTimer(after: 0.15) { fired.append("late") }
-    loop.addTimer(after: 0.05) { fired.append("early") }
-    let cancelled = loop.addTimer(after: 0.1) { fired.append("cancelled") }
+    loop.addTimer(after: .milliseconds(150)) { fired.append("late") }
+    loop.addTimer(after: .milliseconds(50)) { fired.append("early") }
+    let cancelled = loop.addTimer(after: .milliseconds(100)) { fired.append("cancelled") }
     loop.remove(cancelled)
     try loop.run(until: { fired.count == 2 })
     #expect(fired == ["early", "late"])
@@ -153,13 +153,15 @@ struct RuntimeTests {
     let sway = try HeadlessSway()
     let display = try Display(name: sway.socketPath)
     let loop = try EventLoop(display: display)
-    loop.addTimer(after: 0.01) { loop.fail(.system(call: "memfd_create", errno: ENOMEM)) }
+    loop.addTimer(after: .milliseconds(10)) {
+      loop.fail(.system(call: "memfd_create", errno: ENOMEM))
+    }
     #expect(throws: WaylandError.system(call: "memfd_create", errno: ENOMEM)) {
       try loop.run()
     }
     // The failure is reported once; the loop can run again.
     var ran = false
-    loop.addTimer(after: 0.01) { ran = true }
+    loop.addTimer(after: .milliseconds(10)) { ran = true }
     try loop.run(until: { ran })
     #expect(ran)
   }

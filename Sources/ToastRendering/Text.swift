@@ -1,5 +1,6 @@
 import CPangoCairo
 import Glibc
+import ToastModel
 
 /// Text shaped by Pango: measured once, drawn at any scale.
 ///
@@ -42,7 +43,7 @@ public final class TextBlock {
 
     let description = pango_font_description_from_string(font)
     if pango_font_description_get_size(description) == 0 {
-      pango_font_description_set_size(description, 11 * PANGO_SCALE)
+      pango_font_description_set_size(description, Int32(Design.defaultFontPoints) * PANGO_SCALE)
     }
     pango_layout_set_font_description(layout, description)
     pango_font_description_free(description)

@@ -1,3 +1,5 @@
+import ToastModel
+
 /// A rectangle in logical pixels.
 public struct Rect: Equatable, Sendable {
   /// Left edge.
@@ -26,51 +28,6 @@ public struct Rect: Equatable, Sendable {
   public func contains(x px: Double, y py: Double) -> Bool {
     px >= x && px < x + width && py >= y && py < y + height
   }
-}
-
-/// The fixed measures of the two designs, in logical pixels.
-public enum Metrics {
-  /// HUD: the smallest box, as in the design (160x120).
-  public static let hudMinimumSize = (width: 160.0, height: 120.0)
-  /// HUD: inner padding.
-  public static let hudPadding = 10.0
-  /// HUD: corner radius.
-  public static let hudCornerRadius = 10.0
-  /// HUD: the widest box as a share of the output width.
-  public static let hudMaximumWidthShare = 0.4
-  /// HUD: at most this many lines, then an ellipsis.
-  public static let hudMaximumLines = 3
-  /// HUD: room around the box for its shadow.
-  public static let hudShadowPadding = 12.0
-  /// HUD: the activity indicator's size.
-  public static let spinnerSize = 37.0
-  /// Progress bar height.
-  public static let progressHeight = 6.0
-  /// Progress bar width when nothing wider sets it.
-  public static let progressMinimumWidth = 120.0
-  /// Gap between stacked items.
-  public static let gap = 10.0
-  /// HUD default font (Pango points; 11 pt is about 15 px).
-  public static let hudFont = "Sans Bold 11"
-
-  /// Banner: pill height and corner radius.
-  public static let bannerHeight = 40.0
-  /// Banner: corner radius (half the height: a pill).
-  public static let bannerCornerRadius = 20.0
-  /// Banner: the narrowest text width (the pill adds the padding).
-  public static let bannerMinimumTextWidth = 100.0
-  /// Banner: horizontal padding on each side.
-  public static let bannerPadding = 10.0
-  /// Banner: the margin kept to the output's sides.
-  public static let bannerSideMargin = 16.0
-  /// Banner: the gap below the top edge at rest.
-  public static let bannerTopGap = 10.0
-  /// Banner: the distance it slides down.
-  public static let bannerSlide = 50.0
-  /// Banner: room for its shadow.
-  public static let bannerShadowPadding = 8.0
-  /// Banner default font (Pango points; 12 pt is 16 px).
-  public static let bannerFont = "Sans 12"
 }
 
 /// `value` rounded up to an even number of pixels.
@@ -125,28 +82,28 @@ public struct ToastLayout {
     hud toast: Toast, output: (width: Double, height: Double),
     surfaceSize: (width: Int, height: Int)?
   ) {
-    let padding = Metrics.hudPadding
+    let padding = Design.HUD.padding
     let maximumWidth = max(
-      Metrics.hudMinimumSize.width, evenFloor(output.width * Metrics.hudMaximumWidthShare))
+      Design.HUD.minimumSize.width, evenFloor(output.width * Design.HUD.maximumWidthShare))
     let text = TextBlock(
-      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Metrics.hudFont,
-      wrapWidth: maximumWidth - 2 * padding, maximumLines: Metrics.hudMaximumLines)
+      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.HUD.font,
+      wrapWidth: maximumWidth - 2 * padding, maximumLines: Design.HUD.maximumLines)
     let hasText = !text.isEmpty
     var contentWidth = hasText ? text.width : 0
-    if toast.showsSpinner { contentWidth = max(contentWidth, Metrics.spinnerSize) }
-    if toast.progress != nil { contentWidth = max(contentWidth, Metrics.progressMinimumWidth) }
+    if toast.showsSpinner { contentWidth = max(contentWidth, Design.HUD.spinnerSize) }
+    if toast.progress != nil { contentWidth = max(contentWidth, Design.HUD.progressMinimumWidth) }
     let boxWidth = min(
-      maximumWidth, max(Metrics.hudMinimumSize.width, evenCeiling(contentWidth + 2 * padding)))
+      maximumWidth, max(Design.HUD.minimumSize.width, evenCeiling(contentWidth + 2 * padding)))
 
     var items: [Double] = []
-    if toast.showsSpinner { items.append(Metrics.spinnerSize) }
+    if toast.showsSpinner { items.append(Design.HUD.spinnerSize) }
     if hasText { items.append(text.height) }
-    if toast.progress != nil { items.append(Metrics.progressHeight) }
+    if toast.progress != nil { items.append(Design.HUD.progressHeight) }
     let contentHeight =
-      items.reduce(0, +) + Metrics.gap * Double(max(items.count - 1, 0))
-    let boxHeight = max(Metrics.hudMinimumSize.height, evenCeiling(contentHeight + 2 * padding))
+      items.reduce(0, +) + Design.HUD.padding * Double(max(items.count - 1, 0))
+    let boxHeight = max(Design.HUD.minimumSize.height, evenCeiling(contentHeight + 2 * padding))
 
-    let shadow = Metrics.hudShadowPadding
+    let shadow = Design.HUD.shadowPadding
     let covers = toast.isModal
     let surface: (width: Double, height: Double)
     // Keep the whole box on the output, however large the offset.
@@ -174,22 +131,22 @@ public struct ToastLayout {
     var spinner: Rect?
     if toast.showsSpinner {
       spinner = Rect(
-        x: box.midX - Metrics.spinnerSize / 2, y: y, width: Metrics.spinnerSize,
-        height: Metrics.spinnerSize)
-      y += Metrics.spinnerSize + Metrics.gap
+        x: box.midX - Design.HUD.spinnerSize / 2, y: y, width: Design.HUD.spinnerSize,
+        height: Design.HUD.spinnerSize)
+      y += Design.HUD.spinnerSize + Design.HUD.padding
     }
     let textOrigin = (x: box.midX - text.wrapWidth / 2, y: y)
-    if hasText { y += text.height + Metrics.gap }
+    if hasText { y += text.height + Design.HUD.padding }
     var progressBar: Rect?
     if toast.progress != nil {
-      let width = min(box.width - 2 * padding, max(Metrics.progressMinimumWidth, text.width))
+      let width = min(box.width - 2 * padding, max(Design.HUD.progressMinimumWidth, text.width))
       progressBar = Rect(
-        x: box.midX - width / 2, y: y, width: width, height: Metrics.progressHeight)
+        x: box.midX - width / 2, y: y, width: width, height: Design.HUD.progressHeight)
     }
     self.surfaceWidth = Int(surface.width)
     self.surfaceHeight = Int(surface.height)
     self.box = box
-    self.cornerRadius = Metrics.hudCornerRadius
+    self.cornerRadius = Design.HUD.cornerRadius
     self.text = text
     self.textOrigin = textOrigin
     self.spinner = spinner
@@ -201,16 +158,16 @@ public struct ToastLayout {
     banner toast: Toast, output: (width: Double, height: Double),
     surfaceSize: (width: Int, height: Int)?
   ) {
-    let padding = Metrics.bannerPadding
+    let padding = Design.Banner.padding
     let maximumWidth = max(
-      Metrics.bannerMinimumTextWidth + 2 * padding,
-      evenFloor(output.width - 2 * Metrics.bannerSideMargin))
+      Design.Banner.minimumTextWidth + 2 * padding,
+      evenFloor(output.width - 2 * Design.Banner.sideMargin))
     let text = TextBlock(
-      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Metrics.bannerFont,
+      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.Banner.font,
       wrapWidth: maximumWidth - 2 * padding, maximumLines: 1)
     let pillWidth = min(
-      maximumWidth, evenCeiling(max(Metrics.bannerMinimumTextWidth, text.width) + 2 * padding))
-    let shadow = Metrics.bannerShadowPadding
+      maximumWidth, evenCeiling(max(Design.Banner.minimumTextWidth, text.width) + 2 * padding))
+    let shadow = Design.Banner.shadowPadding
     let covers = toast.isModal
     let surface: (width: Double, height: Double)
     if covers {
@@ -219,25 +176,25 @@ public struct ToastLayout {
         Double(surfaceSize?.height ?? Int(output.height))
       )
     } else {
-      surface = (pillWidth + 2 * shadow, Metrics.bannerTopGap + Metrics.bannerHeight + shadow)
+      surface = (pillWidth + 2 * shadow, Design.Banner.topGap + Design.Banner.height + shadow)
     }
     let box = Rect(
-      x: ((surface.width - pillWidth) / 2).rounded(.down), y: Metrics.bannerTopGap,
-      width: pillWidth, height: Metrics.bannerHeight)
+      x: ((surface.width - pillWidth) / 2).rounded(.down), y: Design.Banner.topGap,
+      width: pillWidth, height: Design.Banner.height)
     let hasProgress = toast.progress != nil
     let textTop = box.midY - text.height / 2 - (hasProgress ? 3 : 0)
     self.surfaceWidth = Int(surface.width)
     self.surfaceHeight = Int(surface.height)
     self.box = box
-    self.cornerRadius = Metrics.bannerCornerRadius
+    self.cornerRadius = Design.Banner.cornerRadius
     self.text = text
     self.textOrigin = (x: box.midX - text.wrapWidth / 2, y: textTop.rounded(.down))
     self.spinner = nil
     self.progressBar =
       hasProgress
       ? Rect(
-        x: box.x + Metrics.bannerCornerRadius, y: box.y + box.height - 9,
-        width: box.width - 2 * Metrics.bannerCornerRadius, height: 3) : nil
+        x: box.x + Design.Banner.cornerRadius, y: box.y + box.height - 9,
+        width: box.width - 2 * Design.Banner.cornerRadius, height: 3) : nil
     self.coversOutput = covers
   }
 
@@ -245,7 +202,7 @@ public struct ToastLayout {
   public func box(at appearance: Appearance, style: Toast.Style) -> Rect {
     guard style == .banner else { return box }
     var moved = box
-    moved.y -= Metrics.bannerSlide * (1 - appearance.slide)
+    moved.y -= Design.Banner.slideDistance * (1 - appearance.slide)
     return moved
   }
 }

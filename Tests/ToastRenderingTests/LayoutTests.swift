@@ -1,5 +1,6 @@
 import Testing
-import ToastKit
+import ToastModel
+import ToastRendering
 
 struct LayoutTests {
   @Test func aShortHUDKeepsTheDesignSize() {

@@ -1,7 +1,8 @@
 import CPangoCairo
 import Glibc
 import Testing
-import ToastKit
+import ToastModel
+import ToastRendering
 
 /// Offscreen renders compared with reference PNGs in References/.
 ///

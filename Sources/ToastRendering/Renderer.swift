@@ -1,18 +1,10 @@
 import CPangoCairo
 import Glibc
+import ToastModel
 
 /// Draws a toast with Cairo and Pango into any Cairo context: a Wayland shm
 /// buffer or an offscreen image. Knows nothing of Wayland.
 public enum Renderer {
-  /// The HUD box colour of the design: white 0.05 at alpha 0.5.
-  public static let hudBackground = Toast.Color(white: 0.05, alpha: 0.5)
-  /// The banner pill colour of the design: black at alpha 0.7.
-  public static let bannerBackground = Toast.Color(white: 0, alpha: 0.7)
-  /// The text colour by default.
-  public static let foreground = Toast.Color(white: 1)
-  /// The screen dimming of `--dim`.
-  public static let dim = Toast.Color(white: 0, alpha: 0.35)
-
   /// Draws `toast` laid out as `layout` at `appearance`, scaled by `scale`
   /// (buffer pixels per logical pixel), over a cleared surface.
   public static func draw(
@@ -28,7 +20,7 @@ public enum Renderer {
 
     let opacity = min(max(appearance.opacity, 0), 1)
     if layout.coversOutput && toast.dimsBackground {
-      setColor(dim, in: cairo, alpha: opacity)
+      setColor(Design.dim, in: cairo, alpha: opacity)
       cairo_paint(cairo)
     }
     cairo_push_group(cairo)
@@ -37,10 +29,11 @@ public enum Renderer {
     drawShadow(toast.style, box: box, radius: radius, in: cairo)
     roundedRectangle(box, radius: radius, in: cairo)
     setColor(
-      toast.background ?? (toast.style == .hud ? hudBackground : bannerBackground), in: cairo)
+      toast.background ?? (toast.style == .hud ? Design.HUD.background : Design.Banner.background),
+      in: cairo)
     cairo_fill(cairo)
 
-    let foreground = toast.foreground ?? Self.foreground
+    let foreground = toast.foreground ?? Design.foreground
     let dy = box.y - layout.box.y
     if let spinner = layout.spinner {
       drawSpinner(in: spinner, phase: appearance.spinnerPhase, color: foreground, cairo: cairo)
@@ -70,10 +63,10 @@ public enum Renderer {
   /// The HUD's light shadow (offset 4,4) or the banner's faint glow, drawn
   /// outside the box only, so the translucent box stays clean.
   static func drawShadow(_ style: Toast.Style, box: Rect, radius: Double, in cairo: OpaquePointer) {
-    let (color, offset, blur): (Toast.Color, Double, Double) =
+    let (color, offset, blur) =
       style == .hud
-      ? (Toast.Color(white: 0.6, alpha: 0.8), 4, 3)
-      : (Toast.Color(red: 0xae / 255, green: 0xae / 255, blue: 0xae / 255, alpha: 0.2), 0, 4)
+      ? (Design.HUD.shadowColor, Design.HUD.shadowOffset, Design.HUD.shadowBlur)
+      : (Design.Banner.shadowColor, 0, Design.Banner.shadowBlur)
     cairo_save(cairo)
     // Clip to everything but the box.
     cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
@@ -98,7 +91,7 @@ public enum Renderer {
 
   /// Twelve spokes fading around the circle, the brightest at `phase` (0 to 1, clockwise).
   static func drawSpinner(in rect: Rect, phase: Double, color: Toast.Color, cairo: OpaquePointer) {
-    let spokes = 12
+    let spokes = Design.HUD.spinnerSpokes
     let outer = rect.width / 2
     let inner = outer * 0.45
     cairo_save(cairo)
@@ -135,6 +128,49 @@ public enum Renderer {
   }
 }
 
+/// A Cairo surface and context over ARGB pixels that someone else owns, such
+/// as a shared-memory buffer: made once per buffer, drawn into every frame.
+public final class Canvas {
+  private let surface: OpaquePointer
+  private let cairo: OpaquePointer
+  /// Width in pixels.
+  public let width: Int32
+  /// Height in pixels.
+  public let height: Int32
+
+  /// A canvas over `stride * height` bytes of premultiplied ARGB32 pixels that
+  /// outlive it; nil when Cairo cannot use that memory (such as a stride it
+  /// does not accept).
+  public init?(pixels: UnsafeMutableRawPointer, width: Int32, height: Int32, stride: Int32) {
+    guard
+      let surface = cairo_image_surface_create_for_data(
+        pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, width, height, stride)
+    else { return nil }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+      let cairo = cairo_create(surface), cairo_status(cairo) == CAIRO_STATUS_SUCCESS
+    else {
+      cairo_surface_destroy(surface)
+      return nil
+    }
+    self.surface = surface
+    self.cairo = cairo
+    self.width = width
+    self.height = height
+  }
+
+  deinit {
+    cairo_destroy(cairo)
+    cairo_surface_destroy(surface)
+  }
+
+  /// Draws `toast` laid out as `layout` at `appearance`, `scale` pixels per
+  /// logical pixel, over whatever the pixels held, and flushes it to them.
+  public func draw(_ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double) {
+    Renderer.draw(toast, layout: layout, appearance: appearance, scale: scale, into: cairo)
+    cairo_surface_flush(surface)
+  }
+}
+
 /// An offscreen ARGB image a toast can be drawn into, for tests and PNG output.
 public final class OffscreenImage {
   let surface: OpaquePointer
@@ -152,7 +188,7 @@ public final class OffscreenImage {
 
   /// Loads a PNG file; nil when it cannot be read.
   public init?(png path: String) {
-    let loaded = cairo_image_surface_create_from_png(path)!
+    guard let loaded = cairo_image_surface_create_from_png(path) else { return nil }
     guard cairo_surface_status(loaded) == CAIRO_STATUS_SUCCESS else {
       cairo_surface_destroy(loaded)
       return nil
@@ -173,10 +209,11 @@ public final class OffscreenImage {
     let layout = ToastLayout(toast: toast, outputWidth: outputWidth, outputHeight: outputHeight)
     let image = OffscreenImage(
       width: layout.surfaceWidth * scale, height: layout.surfaceHeight * scale)
-    let cairo = cairo_create(image.surface)!
-    Renderer.draw(
-      toast, layout: layout, appearance: appearance, scale: Double(scale), into: cairo)
-    cairo_destroy(cairo)
+    if let cairo = cairo_create(image.surface) {
+      Renderer.draw(
+        toast, layout: layout, appearance: appearance, scale: Double(scale), into: cairo)
+      cairo_destroy(cairo)
+    }
     cairo_surface_flush(image.surface)
     return image
   }
@@ -191,7 +228,7 @@ public final class OffscreenImage {
   public func pixel(x: Int, y: Int) -> (alpha: UInt8, red: UInt8, green: UInt8, blue: UInt8) {
     cairo_surface_flush(surface)
     let stride = Int(cairo_image_surface_get_stride(surface))
-    let data = cairo_image_surface_get_data(surface)!
+    guard let data = cairo_image_surface_get_data(surface) else { return (0, 0, 0, 0) }
     let value = UnsafeRawPointer(data + y * stride + x * 4).loadUnaligned(as: UInt32.self)
     return (
       UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)

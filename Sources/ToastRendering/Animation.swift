@@ -1,3 +1,6 @@
+import SystemSupport
+import ToastModel
+
 /// Easing curves: progress in, eased progress out, both from 0 to 1.
 public enum Easing: Sendable, Equatable {
   /// Constant speed.
@@ -66,11 +69,11 @@ public struct Timeline: Equatable, Sendable {
       entryDuration = 0
       exitDuration = 0
     case (.hud, true):
-      entryDuration = 0.25
-      exitDuration = 0.25
+      entryDuration = Design.HUD.fade.inSeconds
+      exitDuration = Design.HUD.fade.inSeconds
     case (.banner, true):
-      entryDuration = 0.8
-      exitDuration = 0.3
+      entryDuration = Design.Banner.entry.inSeconds
+      exitDuration = Design.Banner.exit.inSeconds
     }
     slides = style == .banner && animated
     shownAt = time
@@ -113,7 +116,7 @@ public struct Timeline: Equatable, Sendable {
       let start = Easing.easeInOut(entryDuration > 0 ? (exit - shownAt) / entryDuration : 1)
       opacity = start * (1 - Easing.easeInOut(progress))
     }
-    let turns = time - shownAt
+    let turns = (time - shownAt) / Design.HUD.spinnerTurn.inSeconds
     return Appearance(
       opacity: opacity, slide: slide, spinnerPhase: turns - turns.rounded(.down))
   }

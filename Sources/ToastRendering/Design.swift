@@ -1,0 +1,104 @@
+import ToastModel
+
+/// The measures, colours and timings of the two designs, in one place, named
+/// after the designs they come from. Lengths are logical pixels.
+public enum Design {
+  /// The HUD: TCMessageBox's dark box in the middle of the screen, with an
+  /// optional activity indicator above its label (`showMessage:hideByTouch:
+  /// withActivityIndicator:offset:` and `hideIn:`).
+  public enum HUD {
+    /// The smallest box (`CGRectMake(0, 0, 160, 120)`); it grows with the text.
+    public static let minimumSize = (width: 160.0, height: 120.0)
+    /// The padding inside the box and between its items (`PADDING 10`).
+    public static let padding = 10.0
+    /// The corner radius (`cornerRadius = 10`).
+    public static let cornerRadius = 10.0
+    /// The box colour (`colorWithWhite:0.05 alpha:0.50`).
+    public static let background = Toast.Color(white: 0.05, alpha: 0.5)
+    /// The shadow colour (`shadowColor colorWithWhite:0.6 alpha:0.8`).
+    public static let shadowColor = Toast.Color(white: 0.6, alpha: 0.8)
+    /// The shadow offset (`shadowOffset = CGSizeMake(4, 4)`).
+    public static let shadowOffset = 4.0
+    /// How far the shadow spreads.
+    public static let shadowBlur = 3.0
+    /// Room around the box for the shadow.
+    public static let shadowPadding = 12.0
+    /// The label's font: the design's bold 15 px face (`Marion-Bold 15`) as
+    /// Pango points (11 pt is about 15 px).
+    public static let font = "Sans Bold 11"
+    /// At most this many lines of text, then an ellipsis (`numberOfLines = 3`).
+    public static let maximumLines = 3
+    /// The widest box, as a share of the output's width.
+    public static let maximumWidthShare = 0.4
+    /// The activity indicator's size (`UIActivityIndicatorViewStyleWhiteLarge`, 37 pt).
+    public static let spinnerSize = 37.0
+    /// The spokes of the activity indicator.
+    public static let spinnerSpokes = 12
+    /// One turn of the activity indicator.
+    public static let spinnerTurn: Duration = .seconds(1)
+    /// The progress bar's height.
+    public static let progressHeight = 6.0
+    /// The progress bar's width when no wider text sets it.
+    public static let progressMinimumWidth = 120.0
+    /// The fade in and out (`DURATION 0.25`).
+    public static let fade: Duration = .milliseconds(250)
+    /// How long the HUD stays by default (`hideIn:2.0`).
+    public static let timeout: Duration = .seconds(2)
+  }
+
+  /// The banner: ShowMessageView's pill that slides down under the status bar,
+  /// fades in, fits its width to the message and fades out.
+  public enum Banner {
+    /// The pill's height (`CGRectMake(0, …, 200, 40)`).
+    public static let height = 40.0
+    /// The corner radius: half the height, a pill.
+    public static let cornerRadius = 20.0
+    /// The narrowest text width (the pill adds the padding).
+    public static let minimumTextWidth = 100.0
+    /// The padding left and right of the text.
+    public static let padding = 10.0
+    /// The margin kept to the output's sides.
+    public static let sideMargin = 16.0
+    /// The gap below the top edge (or the bar above it) at rest.
+    public static let topGap = 10.0
+    /// How far the pill slides down (`kNavigationAndStatusBarHeight - 40` to below the bar).
+    public static let slideDistance = 50.0
+    /// Room for the glow around the pill.
+    public static let shadowPadding = 8.0
+    /// The pill colour (`colorWithWhite:0 alpha:0.7`).
+    public static let background = Toast.Color(white: 0, alpha: 0.7)
+    /// The glow around the pill (`ShadowUtility`: grey 0xae at 0.2).
+    public static let shadowColor = Toast.Color(
+      red: 0xae / 255, green: 0xae / 255, blue: 0xae / 255, alpha: 0.2)
+    /// How far the glow spreads.
+    public static let shadowBlur = 4.0
+    /// The message's font (`systemFontOfSize:16` as Pango points).
+    public static let font = "Sans 12"
+    /// The slide down and fade in.
+    public static let entry: Duration = .milliseconds(800)
+    /// The fade out.
+    public static let exit: Duration = .milliseconds(300)
+    /// How long the banner stays by default.
+    public static let timeout: Duration = .milliseconds(500)
+  }
+
+  /// The text colour unless a toast sets one.
+  public static let foreground = Toast.Color(white: 1)
+  /// The darkening behind a modal toast with `--dim`.
+  public static let dim = Toast.Color(white: 0, alpha: 0.35)
+  /// The default Pango size when a font names none (about 15 px).
+  public static let defaultFontPoints = 11
+}
+
+extension Toast {
+  /// How long the toast stays once its entry has ended: its timeout, or its
+  /// style's default (2 s for a HUD, 0.5 s for a banner); zero means until it
+  /// is dismissed or hidden.
+  public var effectiveTimeout: Duration {
+    if let timeout, timeout.isFinite {
+      return .nanoseconds(
+        Int64((min(max(timeout, 0), Toast.Limits.timeout.upperBound) * 1e9).rounded()))
+    }
+    return style == .hud ? Design.HUD.timeout : Design.Banner.timeout
+  }
+}
