@@ -17,11 +17,9 @@ public final class Client {
   private let rendezvous: Rendezvous
   private let linger: Double
   private var connection: Int32?
-  /// The pipe from an owner this process started, while its answers are due.
-  private var ownerPipe: Int32?
-  private var pipeBuffer: [UInt8] = []
-  private var ownerPID: pid_t = 0
-  /// How long to wait for an answer before giving up, in seconds.
+  /// The owner this command started, while it has not answered yet.
+  private var startedOwner: pid_t?
+  /// How long to wait for an answer before giving up.
   public var replyTimeout: Duration = .seconds(10)
 
   /// A client for the display in `WAYLAND_DISPLAY`.
@@ -32,14 +30,14 @@ public final class Client {
 
   deinit {
     if let connection { close(connection) }
-    if let ownerPipe { close(ownerPipe) }
   }
 
   /// Shows `toast` with `tag`: hands it to the running owner, or starts one.
-  /// Returns once the owner accepted it (a new owner: once its first frame is
-  /// committed), or with `wait`, once the toast is gone.
+  /// Returns once the owner accepted it (an owner this command started: once a
+  /// frame with the toast is committed), or with `wait`, once the toast is gone.
   public func show(_ toast: Toast, tag: String, wait: Bool) throws(CommandError) -> Result {
     for _ in 0..<3 {
+      var request = OwnerRequest.show(tag: tag, toast: toast, wait: wait)
       let fd: Int32
       if let connection {
         fd = connection
@@ -47,17 +45,20 @@ public final class Client {
         switch try elect() {
         case .connected(let socket):
           fd = socket
-          connection = socket
         case .owner(let listener):
-          return try startOwner(listener: listener, toast: toast, tag: tag, wait: wait)
+          request = .show(tag: tag, toast: toast, wait: wait, whenShown: true)
+          fd = try startOwner(listener: listener, request: request)
         }
+        connection = fd
       }
-      // The owner may be exiting just now: then it closes without an answer; try again.
-      guard let reply = try exchange(.show(tag: tag, toast: toast, wait: wait), on: fd) else {
+      guard let reply = try exchange(request, on: fd) else {
+        if startedOwner != nil { throw .ownerGone("before showing the toast") }
+        // The owner may be exiting just now: then it closes without an answer; try again.
         close(fd)
         connection = nil
         continue
       }
+      startedOwner = nil
       switch try reply.checked() {
       case .accepted where wait:
         return try awaitOutcome(on: fd)
@@ -92,73 +93,59 @@ public final class Client {
     }
   }
 
-  /// Forks the owner; the parent reads its answers from a pipe.
-  private func startOwner(
-    listener: Rendezvous.Listener, toast: Toast, tag: String, wait: Bool
-  ) throws(CommandError) -> Result {
-    var fds: [Int32] = [0, 0]
-    guard wlt_pipe(&fds) == 0 else {
+  /// Becomes the first client of a new owner: connects to the socket this
+  /// command won (the connection waits in its backlog), then forks the owner,
+  /// which accepts it like any other. Returns the connection.
+  private func startOwner(listener: Rendezvous.Listener, request: OwnerRequest)
+    throws(CommandError) -> Int32
+  {
+    let connected: Int32?
+    do {
+      connected = try rendezvous.connect()
+    } catch {
       close(listener.fd)
-      throw .system("create a pipe", errno: errno)
+      rendezvous.removeSocket(of: listener)
+      throw .rendezvous(error)
+    }
+    guard let fd = connected else {
+      let error = RendezvousError.system("connect to", rendezvous.socketPath)
+      close(listener.fd)
+      rendezvous.removeSocket(of: listener)
+      throw .rendezvous(error)
     }
     let pid = fork()
-    if pid == 0 {
-      close(fds[0])
-      runOwner(listener: listener, toast: toast, tag: tag, notify: fds[1], wait: wait)
-    }
-    close(fds[1])
+    if pid == 0 { runOwner(listener: listener) }
     close(listener.fd)
     guard pid > 0 else {
-      close(fds[0])
+      close(fd)
+      rendezvous.removeSocket(of: listener)
       throw .system("start the owner", errno: errno)
     }
-    ownerPipe = fds[0]
-    ownerPID = pid
-    guard let first = try readPipeReply(timeout: replyTimeout) else {
-      throw .ownerGone("before showing the toast")
-    }
-    switch try first.checked() {
-    case .accepted where wait:
-      guard let next = try readPipeReply(timeout: nil) else {
-        throw .ownerGone("before the toast ended")
-      }
-      if case .outcome(let outcome) = next { return .outcome(outcome) }
-      _ = try next.checked()
-      throw .badReply(.notAMessage("expected an outcome"))
-    default:
-      // Later deliveries talk to the owner through its socket.
-      close(fds[0])
-      ownerPipe = nil
-      return .accepted
-    }
+    startedOwner = pid
+    return fd
   }
 
   /// The owner process: detached from the terminal and the caller's output, it
   /// becomes `wl-toast-owner`, which links Wayland, Pango and Cairo (this
   /// command does not, so that updates start fast).
-  private func runOwner(
-    listener: Rendezvous.Listener, toast: Toast, tag: String, notify: Int32, wait: Bool
-  ) -> Never {
+  private func runOwner(listener: Rendezvous.Listener) -> Never {
     setsid()
     let null = open("/dev/null", O_RDWR)
     if null >= 0 {
       for fd: Int32 in [0, 1, 2] { dup2(null, fd) }
       if null > 2 { close(null) }
     }
-    // Keep nothing of the caller's but the listener and the pipe back to it: an
-    // inherited pipe would keep a caller's `$(...)` or test harness waiting.
-    wlt_close_other_fds(listener.fd, notify)
+    // Keep nothing of the caller's but the listener: an inherited pipe would
+    // keep a caller's `$(...)` or test harness waiting.
+    wlt_close_other_fds(listener.fd)
     wlt_set_cloexec(listener.fd, 0)
-    wlt_set_cloexec(notify, 0)
     let arguments = [
-      ownerProgram(), "serve", String(listener.fd), String(listener.inode), String(notify), tag,
-      String(linger), wait ? "wait" : "nowait", toast.json.serialized,
+      ownerProgram(), "serve", String(listener.fd), String(listener.inode), String(linger),
     ]
     execProgram(arguments)
-    let bytes = Array(
-      (OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")
-        .encoded + "\n").utf8)
-    _ = write(notify, bytes, bytes.count)
+    // No owner program: tell whoever is waiting, then leave the socket to the next command.
+    let failure = OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")
+    refuseClients(of: listener) { _ in failure }
     rendezvous.removeSocket(of: listener)
     _exit(ExitCode.error)
   }
@@ -191,40 +178,21 @@ public final class Client {
   private func receive(on fd: Int32, timeout: Duration?) throws(CommandError) -> OwnerReply? {
     var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     let milliseconds = Duration.pollTimeout(timeout)
-    guard retryingOnInterrupt({ poll(&pfd, 1, milliseconds) }) > 0 else { throw .noAnswer }
+    guard retryingOnInterrupt({ poll(&pfd, 1, milliseconds) }) > 0 else {
+      // An owner this command started and that shows nothing in time is stuck
+      // (a frozen compositor): stop it.
+      if let startedOwner {
+        kill(startedOwner, SIGKILL)
+        throw .ownerFrozen
+      }
+      throw .noAnswer
+    }
     var buffer = [UInt8](repeating: 0, count: maximumMessageSize)
     let count = recv(fd, &buffer, buffer.count, 0)
     guard count > 0 else { return nil }
     var text = String(decoding: buffer[0..<count], as: UTF8.self)
     if text.hasSuffix("\n") { text.removeLast() }
     return try decodeReply(text)
-  }
-
-  /// One newline-terminated reply from the owner's pipe; nil at its end. An
-  /// owner that does not answer within `timeout` (a frozen compositor)
-  /// is stopped; nil waits as long as it takes.
-  private func readPipeReply(timeout: Duration?) throws(CommandError) -> OwnerReply? {
-    guard let fd = ownerPipe else { return nil }
-    let deadline = timeout.map { MonotonicTime.now + $0 }
-    while true {
-      if let newline = pipeBuffer.firstIndex(of: 0x0A) {
-        let line = String(decoding: pipeBuffer[..<newline], as: UTF8.self)
-        pipeBuffer.removeSubrange(...newline)
-        return try decodeReply(line)
-      }
-      if let deadline {
-        var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        let left = deadline - .now
-        if left <= .zero || poll(&pfd, 1, Duration.pollTimeout(left)) == 0 {
-          kill(ownerPID, SIGKILL)
-          throw .ownerFrozen
-        }
-      }
-      var chunk = [UInt8](repeating: 0, count: 4096)
-      let count = retryingOnInterrupt { read(fd, &chunk, chunk.count) }
-      guard count > 0 else { return nil }
-      pipeBuffer += chunk[0..<count]
-    }
   }
 }
 

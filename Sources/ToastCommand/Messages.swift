@@ -31,8 +31,10 @@ public let maximumMessageSize = 65_536
 /// What a command asks of the owner, one message per request.
 public enum OwnerRequest: Equatable, Sendable {
   /// Show a toast with a tag, or update the one showing in place; `wait` keeps
-  /// the connection for the outcome.
-  case show(tag: String, toast: Toast, wait: Bool)
+  /// the connection for the outcome; `whenShown` asks for the answer only once
+  /// a frame with the content is committed (what the command that started the
+  /// owner waits for).
+  case show(tag: String, toast: Toast, wait: Bool, whenShown: Bool = false)
   /// Hide the toast with a tag, at once or after some seconds.
   case hide(tag: String, after: Double?)
   /// Ask whether a toast with a tag is showing.
@@ -42,11 +44,12 @@ public enum OwnerRequest: Equatable, Sendable {
   public var encoded: String {
     var object: [String: JSONValue] = ["v": .number(1)]
     switch self {
-    case .show(let tag, let toast, let wait):
+    case .show(let tag, let toast, let wait, let whenShown):
       object["op"] = .string("show")
       object["tag"] = .string(tag)
       object["toast"] = toast.json
       object["wait"] = .bool(wait)
+      if whenShown { object["shown"] = .bool(true) }
     case .hide(let tag, let after):
       object["op"] = .string("hide")
       object["tag"] = .string(tag)
@@ -72,7 +75,9 @@ public enum OwnerRequest: Equatable, Sendable {
       guard let json = value["toast"] else { throw .notAMessage("show without a toast") }
       var toast = Toast("")
       try toast.apply(json)
-      self = .show(tag: tag, toast: toast, wait: value["wait"]?.boolValue ?? false)
+      self = .show(
+        tag: tag, toast: toast, wait: value["wait"]?.boolValue ?? false,
+        whenShown: value["shown"]?.boolValue ?? false)
     case "hide":
       var after: Double?
       if let json = value["after"], !json.isNull {

@@ -201,3 +201,28 @@ func hex(_ value: UInt64) -> String {
   let digits = String(value, radix: 16)
   return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
 }
+
+/// Answers every command waiting on `listener` with a failure, for an owner
+/// that cannot start: its first command connected before it ran, and others
+/// may have since. `answer` turns each request's text into the reply (a usage
+/// error in the content wins over the failure). Returns once no command has
+/// connected for a moment.
+public func refuseClients(of listener: Rendezvous.Listener, answer: (String) -> OwnerReply) {
+  while true {
+    var waiting = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+    guard retryingOnInterrupt({ poll(&waiting, 1, 200) }) > 0 else { return }
+    let fd = wlt_accept(listener.fd)
+    guard fd >= 0 else { continue }
+    // Take the request first, so that the answer follows it.
+    var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    var text = ""
+    if retryingOnInterrupt({ poll(&request, 1, 1000) }) > 0 {
+      var buffer = [UInt8](repeating: 0, count: maximumMessageSize)
+      let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count > 0 { text = String(decoding: buffer[0..<count], as: UTF8.self) }
+    }
+    let reply = Array((answer(text).encoded + "\n").utf8)
+    _ = send(fd, reply, reply.count, Int32(MSG_NOSIGNAL))
+    close(fd)
+  }
+}

@@ -18,15 +18,15 @@ public final class Owner {
   private var clients: [Int32: EventLoop.Token] = [:]
   /// Descriptors waiting for the outcome of the toast with a tag.
   private var waiters: [String: [Int32]] = [:]
-  /// The starting command's pipe, told once the toast with a tag has committed
-  /// its first frame; `keep` for a waiting command, `replaced` once newer
-  /// content arrived before that frame.
-  private struct Starter {
+  /// A command answered once a frame with its content is committed (the one
+  /// that started the owner): `keep` when it waits for the outcome too,
+  /// `replaced` once newer content arrived before that frame.
+  private struct FrameWaiter {
     var fd: Int32
     var keep: Bool
     var replaced = false
   }
-  private var firstFrameWaiters: [String: [Starter]] = [:]
+  private var frameWaiters: [String: [FrameWaiter]] = [:]
   private var lingerTimer: EventLoop.Token?
   private var listening: EventLoop.Token?
   private var failure: String?
@@ -41,15 +41,12 @@ public final class Owner {
     self.listener = listener
     self.linger = linger
     presenter.onCompletion = { [unowned self] tag, outcome in finished(tag, outcome) }
-    presenter.onFirstFrame = { [unowned self] tag in
-      for starter in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
-        send(.accepted, to: starter.fd)
-        if starter.keep && starter.replaced { send(.outcome(.replaced), to: starter.fd) }
-        if starter.keep && !starter.replaced {
-          waiters[tag, default: []].append(starter.fd)
-        } else {
-          close(starter.fd)
-        }
+    presenter.onFrame = { [unowned self] tag in
+      traceFrame(tag)
+      for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
+        send(.accepted, to: waiter.fd)
+        if waiter.keep && waiter.replaced { send(.outcome(.replaced), to: waiter.fd) }
+        if waiter.keep && !waiter.replaced { waiters[tag, default: []].append(waiter.fd) }
       }
     }
     // A signal ends the owner: toasts go at once (outcome hidden), then the loop stops.
@@ -64,27 +61,22 @@ public final class Owner {
     // (nanoseconds) of every committed frame.
     if let path = getenv("WL_TOAST_TRACE") {
       let trace = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-      if trace >= 0 {
-        presenter.onFrame = { tag in
-          let line = Array("\(MonotonicTime.now.nanoseconds) \(tag)\n".utf8)
-          _ = write(trace, line, line.count)
-        }
-      }
+      if trace >= 0 { self.trace = trace }
     }
+  }
+
+  private var trace: Int32?
+
+  private func traceFrame(_ tag: String) {
+    guard let trace else { return }
+    let line = Array("\(MonotonicTime.now.nanoseconds) \(tag)\n".utf8)
+    _ = write(trace, line, line.count)
   }
 
   /// Why the owner refuses to show `toast` (a usage error), or nil.
   public static func problem(with toast: Toast) -> String? {
     guard toast.isMarkup, let problem = TextBlock.markupError(toast.text) else { return nil }
     return "--markup: the message is not valid Pango markup: \(problem)"
-  }
-
-  /// Shows the toast of the command that started the owner; `notify` (a pipe to
-  /// that command) hears `accepted` after the first frame, then the outcome if
-  /// `wait` is set.
-  public func start(_ toast: Toast, tag: String, notify: Int32, wait: Bool) {
-    presenter.showOrUpdate(toast, tag: tag)
-    firstFrameWaiters[tag, default: []].append(Starter(fd: notify, keep: wait))
   }
 
   /// Runs until the last toast is gone and the linger has passed, or the
@@ -99,7 +91,7 @@ public final class Owner {
     close(listener.fd)
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
-    for starter in firstFrameWaiters.values.joined() { send(.failed(reason), to: starter.fd) }
+    for waiter in frameWaiters.values.joined() { send(.failed(reason), to: waiter.fd) }
     return failure == nil ? ExitCode.success : ExitCode.error
   }
 
@@ -152,7 +144,7 @@ public final class Owner {
 
   private func handle(_ request: OwnerRequest, from fd: Int32) {
     switch request {
-    case .show(let tag, let toast, let wait):
+    case .show(let tag, let toast, let wait, let whenShown):
       if let problem = Owner.problem(with: toast) {
         send(.refused(problem), to: fd)
         return
@@ -162,10 +154,14 @@ public final class Owner {
         send(.outcome(.replaced), to: waiter)
         drop(waiter)
       }
-      if let starters = firstFrameWaiters[tag] {
-        firstFrameWaiters[tag] = starters.map { Starter(fd: $0.fd, keep: $0.keep, replaced: true) }
+      if let earlier = frameWaiters[tag] {
+        frameWaiters[tag] = earlier.map { FrameWaiter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
       presenter.showOrUpdate(toast, tag: tag)
+      if whenShown {
+        frameWaiters[tag, default: []].append(FrameWaiter(fd: fd, keep: wait))
+        return
+      }
       send(.accepted, to: fd)
       // A waiting connection stays watched, so a command that goes away is dropped.
       if wait { waiters[tag, default: []].append(fd) }
@@ -191,9 +187,8 @@ public final class Owner {
       send(.outcome(outcome), to: fd)
       drop(fd)
     }
-    for starter in firstFrameWaiters.removeValue(forKey: tag) ?? [] {
-      send(.failed("the toast ended before it was shown"), to: starter.fd)
-      close(starter.fd)
+    for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
+      send(.failed("the toast ended before it was shown"), to: waiter.fd)
     }
     scheduleLingerIfIdle()
   }
@@ -212,23 +207,22 @@ public final class Owner {
   private func drop(_ fd: Int32) {
     if let token = clients.removeValue(forKey: fd) { presenter.eventLoop.remove(token) }
     for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
+    for tag in frameWaiters.keys { frameWaiters[tag]?.removeAll { $0.fd == fd } }
+    frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
     close(fd)
     scheduleLingerIfIdle()
   }
 
   private func send(_ reply: OwnerReply, to fd: Int32) {
     let bytes = Array((reply.encoded + "\n").utf8)
-    // Sockets without SIGPIPE; the starting command's pipe with a plain write.
-    if Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) < 0 && errno == ENOTSOCK {
-      _ = write(fd, bytes, bytes.count)
-    }
+    _ = Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL))
   }
 
   // MARK: - Lifetime
 
   private func scheduleLingerIfIdle() {
     guard !presenter.isPresenting, waiters.values.allSatisfy(\.isEmpty),
-      firstFrameWaiters.isEmpty, lingerTimer == nil
+      frameWaiters.isEmpty, lingerTimer == nil
     else { return }
     lingerTimer = presenter.eventLoop.addTimer(after: .seconds(linger)) { [unowned self] in
       lingerTimer = nil

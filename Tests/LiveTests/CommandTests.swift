@@ -34,6 +34,29 @@ struct CommandTests {
     }
   }
 
+  @Test func aMissingOwnerProgramIsOneLineAndNoHang() throws {
+    // wl-toast alone in a directory: the owner it starts is not beside it.
+    let desk = try Desk()
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-alone")
+    defer { removeTree(directory) }
+    let copy = directory + "/wl-toast"
+    let result = try runCommand(
+      ["cp", builtProduct("wl-toast"), copy], environment: currentEnvironment())
+    #expect(result.status == 0)
+    for attempt in 1...2 {
+      let child = try ChildProcess(
+        [copy, "--timeout", "0", "Alone"], environment: desk.sway.clientEnvironment,
+        logPath: directory + "/log\(attempt)")
+      #expect(child.wait(timeout: 5) == 1, "attempt \(attempt) ends at once, status 1")
+      let errors =
+        readFile(directory + "/log\(attempt)").map { String(decoding: $0, as: UTF8.self) } ?? ""
+      #expect(
+        errors == "wl-toast: cannot start \(directory)/wl-toast-owner: No such file or directory\n",
+        "attempt \(attempt): \(errors)")
+    }
+    #expect(desk.ownerProcesses().isEmpty)
+  }
+
   @Test func invalidMarkupIsAUsageError() throws {
     let result = try Self.run(["--markup", "<b>open"], environment: currentEnvironment())
     #expect(result.status == 64)

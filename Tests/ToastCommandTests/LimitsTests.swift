@@ -115,7 +115,7 @@ struct LimitsTests {
     }
     #expect(fromArguments.text == cut)
     let request = OwnerRequest.show(tag: "a", toast: Toast(long), wait: false)
-    guard case .show(_, let fromSocket, _) = try OwnerRequest(decoding: request.encoded) else {
+    guard case .show(_, let fromSocket, _, _) = try OwnerRequest(decoding: request.encoded) else {
       Issue.record("not a show request")
       return
     }

@@ -29,6 +29,7 @@ struct MessagesTests {
   @Test(arguments: [
     OwnerRequest.show(tag: "volume", toast: MessagesTests.fullToast(), wait: true),
     .show(tag: "default", toast: Toast("x"), wait: false),
+    .show(tag: "first", toast: Toast("y"), wait: true, whenShown: true),
     .hide(tag: "a", after: 0.5), .hide(tag: "a", after: nil), .status(tag: "ünïcödé"),
   ])
   func requestsRoundTrip(_ request: OwnerRequest) throws {
