@@ -506,8 +506,10 @@ func literal(_ text: String) -> String {
   return out + "\""
 }
 
+/// A one-line sentence from a summary: runs of white space, line breaks included,
+/// become one space, so that the text fits on a single comment line.
 func sentence(_ text: String) -> String {
-  let trimmed = text.trimmingSpace()
+  let trimmed = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
   guard let first = trimmed.first else { return "" }
   let capitalized = first.uppercased() + trimmed.dropFirst()
   return capitalized.hasSuffix(".") ? capitalized : capitalized + "."
@@ -549,7 +551,7 @@ struct Output {
     line("/// " + (summary.isEmpty ? fallback : summary))
     guard let body = description?.body else { return }
     var paragraphs: [[String]] = [[]]
-    for raw in body.split(separator: "\n", omittingEmptySubsequences: false) {
+    for raw in body.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
       let trimmed = String(raw).trimmingSpace()
       if trimmed.isEmpty {
         if paragraphs.last?.isEmpty == false { paragraphs.append([]) }

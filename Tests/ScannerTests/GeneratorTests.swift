@@ -449,6 +449,40 @@ struct GeneratorTests {
       "/// Does things.\n  public func documented() {")
   }
 
+  @Test func summariesStayOnOneCommentLine() throws {
+    // Summaries wrapped over lines in the file, as in xdg-shell and linux-dmabuf, and a
+    // line break written as a character reference.
+    let source = try generate(
+      """
+      <interface name="t_obj" version="1">
+        <description summary="an object&#10;on two lines"/>
+        <request name="wrapped">
+          <description summary="Immediately create a wl_buffer from the given
+                             dmabufs"/>
+        </request>
+        <enum name="error">
+          <entry name="bad" value="0" summary="Provided value is
+              not a valid variant"/>
+        </enum>
+      </interface>
+      """
+    ).source
+    expectContains(
+      source,
+      "/// An object on two lines.\npublic final class TObj",
+      "/// Immediately create a wl_buffer from the given dmabufs.\n  public func wrapped() {",
+      "/// Provided value is not a valid variant.\n    public static let bad")
+  }
+
+  @Test func bodyLineBreaksOfAnyKindStartNewCommentLines() throws {
+    let source = try generate(
+      "<interface name=\"t_obj\" version=\"1\">"
+        + "<description summary=\"s\">one&#13;two&#xD;&#xA;three&#x2028;four</description>"
+        + "</interface>"
+    ).source
+    expectContains(source, "/// S.\n///\n/// one\n/// two\n/// three\n/// four\npublic final class")
+  }
+
   // MARK: Tables
 
   @Test func tablesCarrySignaturesAndTypes() throws {
