@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import WaylandScanner
+
+/// Generates whole sets of real protocols and type-checks the result with the
+/// runtime sources of the `Wayland` module, in one compiler run per group.
+///
+/// The reference C scanner is the specification in practice: every file it
+/// accepts must become Swift that compiles. Files that define an interface
+/// again (unstable xdg-shell v5 redefines stable xdg-shell's xdg_surface and
+/// xdg_popup; Plasma's screencast.xml is an older copy of
+/// zkde-screencast-unstable-v1.xml) cannot share a module, so they go into a
+/// further group of their own and are compiled too.
+@Suite("Generated code compiles", .serialized)
+struct CompileTests {
+  /// wayland-protocols, which `make deps` installs: required.
+  @Test func waylandProtocols() throws {
+    let directory = URL(filePath: "/usr/share/wayland-protocols")
+    try #require(
+      FileManager.default.fileExists(atPath: directory.path),
+      "wayland-protocols is not installed (make deps installs it)")
+    try typecheckProtocols(in: [directory])
+  }
+
+  /// KDE's protocols, from the Debian package plasma-wayland-protocols.
+  @Test(.enabled(if: installed(plasmaDirectory), "needs plasma-wayland-protocols"))
+  func plasmaProtocols() throws {
+    try typecheckProtocols(in: [plasmaDirectory])
+  }
+
+  /// Weston's own protocols, from the Debian package libweston-10-dev.
+  @Test(.enabled(if: installed(westonDirectory), "needs libweston-10-dev"))
+  func westonProtocols() throws {
+    try typecheckProtocols(in: [westonDirectory])
+  }
+
+  /// wlr-protocols and the misc protocols that Debian ships inside the source of the
+  /// Rust crate wayland-protocols (package librust-wayland-protocols-dev); its copy of
+  /// wayland-protocols itself is older than the one above and left aside.
+  @Test(.enabled(if: rustCrateDirectory != nil, "needs librust-wayland-protocols-dev"))
+  func wlrAndMiscProtocols() throws {
+    let crate = try #require(rustCrateDirectory)
+    try typecheckProtocols(in: [
+      crate.appending(path: "wlr-protocols"), crate.appending(path: "misc"),
+    ])
+  }
+
+  @Test func groupsKeepEachInterfaceOnce() {
+    let files = [
+      ("a.xml", ["x", "y"]), ("b.xml", ["z"]), ("c.xml", ["y"]), ("d.xml", ["y", "w"]),
+      ("e.xml", ["w"]),
+    ]
+    let groups = compileGroups(files.map { (file: $0.0, interfaces: $0.1) })
+    #expect(groups == [["a.xml", "b.xml", "e.xml"], ["c.xml"], ["d.xml"]])
+  }
+}
+
+private let plasmaDirectory = URL(filePath: "/usr/share/plasma-wayland-protocols")
+private let westonDirectory = URL(filePath: "/usr/share/libweston-10/protocols")
+
+/// The newest `wayland-protocols-*` crate source in Debian's cargo registry.
+private let rustCrateDirectory: URL? = {
+  let registry = URL(filePath: "/usr/share/cargo/registry")
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: registry.path)) ?? []
+  return names.filter {
+    $0.hasPrefix("wayland-protocols-") && $0.dropFirst(18).first?.isNumber == true
+  }
+  .max { $0.compare($1, options: .numeric) == .orderedAscending }
+  .map { registry.appending(path: $0) }
+}()
+
+private func installed(_ directory: URL) -> Bool {
+  FileManager.default.fileExists(atPath: directory.path)
+}
+
+private let repository = testDirectory.deletingLastPathComponent().deletingLastPathComponent()
+
+/// Generates every protocol file under `directories` with the core protocol and
+/// type-checks each group, recording the compiler's first errors on failure.
+private func typecheckProtocols(
+  in directories: [URL], sourceLocation: SourceLocation = #_sourceLocation
+) throws {
+  let core = try ProtocolSpec(
+    xml: try String(contentsOfFile: "/usr/share/wayland/wayland.xml", encoding: .utf8))
+  var specs: [(file: String, spec: ProtocolSpec)] = []
+  for file in directories.flatMap(xmlFiles(under:)) {
+    do {
+      specs.append((file, try ProtocolSpec(xml: try String(contentsOfFile: file, encoding: .utf8))))
+    } catch {
+      Issue.record("\(file): \(error)", sourceLocation: sourceLocation)
+    }
+  }
+  try #require(!specs.isEmpty, "no protocol files under \(directories.map(\.path))")
+  let byFile = Dictionary(specs.map { ($0.file, $0.spec) }, uniquingKeysWith: { first, _ in first })
+  let groups = compileGroups(specs.map { ($0.file, $0.spec.interfaces.map(\.name)) })
+  for group in groups {
+    let protocols = group.compactMap { byFile[$0] }
+    let generator = Generator(
+      inputs: [Generator.Input(spec: core, isCore: true)]
+        + protocols.map { Generator.Input(spec: $0, isCore: false) })
+    var sources = ["wayland.swift": generator.source(for: core)]
+    for (file, spec) in zip(group, protocols) {
+      let name = URL(filePath: file).deletingPathExtension().lastPathComponent
+      sources[name + ".swift"] = generator.source(for: spec)
+    }
+    sources[Generator.tablesFileName] = generator.tablesSource()
+    try typecheck(sources, describing: group, sourceLocation: sourceLocation)
+  }
+}
+
+/// The XML files under a directory, at any depth, sorted by path.
+private func xmlFiles(under directory: URL) -> [String] {
+  let enumerator = FileManager.default.enumerator(atPath: directory.path)
+  var files: [String] = []
+  while let path = enumerator?.nextObject() as? String {
+    if path.hasSuffix(".xml") { files.append(directory.appending(path: path).path) }
+  }
+  return files.sorted()
+}
+
+/// Splits files into groups in which no interface is defined twice: each file goes
+/// into the first group that does not define any of its interfaces yet.
+func compileGroups(_ files: [(file: String, interfaces: [String])]) -> [[String]] {
+  var groups: [(files: [String], interfaces: Set<String>)] = []
+  for (file, interfaces) in files {
+    if let index = groups.firstIndex(where: { $0.interfaces.isDisjoint(with: interfaces) }) {
+      groups[index].files.append(file)
+      groups[index].interfaces.formUnion(interfaces)
+    } else {
+      groups.append(([file], Set(interfaces)))
+    }
+  }
+  return groups.map(\.files)
+}
+
+/// Writes generated sources to a scratch directory and type-checks them with the
+/// runtime sources of `Wayland`, as the package builds them.
+private func typecheck(
+  _ sources: [String: String], describing group: [String], sourceLocation: SourceLocation
+) throws {
+  let scratch = FileManager.default.temporaryDirectory
+    .appending(path: "wl-toast-scanner-\(UUID().uuidString)")
+  let generated = scratch.appending(path: "Generated")
+  try FileManager.default.createDirectory(at: generated, withIntermediateDirectories: true)
+  for (name, text) in sources {
+    try text.write(to: generated.appending(path: name), atomically: false, encoding: .utf8)
+  }
+  // The module map SwiftPM would make for CWaylandClient's include directory.
+  let header = repository.appending(path: "Sources/CWaylandClient/include/CWaylandClient.h")
+  try "module CWaylandClient {\n  header \"\(header.path)\"\n  export *\n}\n".write(
+    to: scratch.appending(path: "module.modulemap"), atomically: false, encoding: .utf8)
+
+  let runtime = try FileManager.default.contentsOfDirectory(
+    atPath: repository.appending(path: "Sources/Wayland").path
+  ).filter { $0.hasSuffix(".swift") }.sorted().map {
+    repository.appending(path: "Sources/Wayland").appending(path: $0).path
+  }
+  let log = scratch.appending(path: "swiftc.log")
+  _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+  let output = try FileHandle(forWritingTo: log)
+  let process = Process()
+  let compiler: URL = try #require(swiftc(), "no swiftc found; set SWIFTC")
+  process.executableURL = compiler
+  process.arguments =
+    [
+      "-typecheck", "-parse-as-library", "-module-name", "Wayland", "-swift-version", "6",
+      "-warnings-as-errors", "-diagnostic-style", "llvm", "-I", scratch.path,
+    ] + runtime + sources.keys.sorted().map { generated.appending(path: $0).path }
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  process.waitUntilExit()
+  try output.close()
+
+  guard process.terminationStatus != 0 else {
+    try? FileManager.default.removeItem(at: scratch)
+    return
+  }
+  // Each error with the source line and caret that follow it in the llvm style.
+  let lines = (try String(contentsOf: log, encoding: .utf8)).split(separator: "\n")
+  let errors = lines.indices.filter { lines[$0].contains("error:") }
+  let first = errors.prefix(10).map { lines[$0..<min($0 + 3, lines.count)].joined(separator: "\n") }
+  Issue.record(
+    """
+    the generated code does not compile: \(errors.count) errors; sources and log kept in
+    \(scratch.path)
+    protocols: \(group.map { URL(filePath: $0).lastPathComponent }.joined(separator: ", "))
+    first errors:
+    \(first.joined(separator: "\n"))
+    """,
+    sourceLocation: sourceLocation)
+}
+
+/// The compiler of the running toolchain: `SWIFTC` if set, else the swiftc next to
+/// the Swift runtime this test runs on, else one on the PATH or in /opt/swift.
+private func swiftc() -> URL? {
+  let environment = ProcessInfo.processInfo.environment
+  var candidates: [String] = []
+  if let explicit = environment["SWIFTC"] { candidates.append(explicit) }
+  if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
+    let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
+    let start = line.firstIndex(of: "/")
+  {
+    // .../usr/lib/swift/linux/libswiftCore.so -> .../usr/bin/swiftc
+    var url = URL(filePath: String(line[start...]))
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    candidates.append(url.appending(path: "bin/swiftc").path)
+  }
+  for directory in (environment["PATH"] ?? "").split(separator: ":") {
+    candidates.append("\(directory)/swiftc")
+  }
+  candidates.append("/opt/swift/usr/bin/swiftc")
+  return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map {
+    URL(filePath: $0)
+  }
+}
