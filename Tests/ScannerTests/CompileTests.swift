@@ -45,6 +45,11 @@ struct CompileTests {
     ])
   }
 
+  /// Arguments named like the generated code's own parameters, locals and calls.
+  @Test func argumentsNamedLikeTheGeneratedCode() throws {
+    try typecheckProtocols([testDirectory.appending(path: "Fixtures/clashes.xml").path])
+  }
+
   @Test func groupsKeepEachInterfaceOnce() {
     let files = [
       ("a.xml", ["x", "y"]), ("b.xml", ["z"]), ("c.xml", ["y"]), ("d.xml", ["y", "w"]),
@@ -80,17 +85,25 @@ private let repository = testDirectory.deletingLastPathComponent().deletingLastP
 private func typecheckProtocols(
   in directories: [URL], sourceLocation: SourceLocation = #_sourceLocation
 ) throws {
+  let files = directories.flatMap(xmlFiles(under:))
+  try #require(!files.isEmpty, "no protocol files under \(directories.map(\.path))")
+  try typecheckProtocols(files, sourceLocation: sourceLocation)
+}
+
+/// Generates protocol files with the core protocol and type-checks each group.
+private func typecheckProtocols(
+  _ files: [String], sourceLocation: SourceLocation = #_sourceLocation
+) throws {
   let core = try ProtocolSpec(
     xml: try String(contentsOfFile: "/usr/share/wayland/wayland.xml", encoding: .utf8))
   var specs: [(file: String, spec: ProtocolSpec)] = []
-  for file in directories.flatMap(xmlFiles(under:)) {
+  for file in files {
     do {
       specs.append((file, try ProtocolSpec(xml: try String(contentsOfFile: file, encoding: .utf8))))
     } catch {
       Issue.record("\(file): \(error)", sourceLocation: sourceLocation)
     }
   }
-  try #require(!specs.isEmpty, "no protocol files under \(directories.map(\.path))")
   let byFile = Dictionary(specs.map { ($0.file, $0.spec) }, uniquingKeysWith: { first, _ in first })
   let groups = compileGroups(specs.map { ($0.file, $0.spec.interfaces.map(\.name)) })
   for group in groups {
