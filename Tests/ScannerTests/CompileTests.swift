@@ -15,34 +15,24 @@ import WaylandScanner
 struct CompileTests {
   /// wayland-protocols, which `make deps` installs: required.
   @Test func waylandProtocols() throws {
-    let directory = URL(filePath: "/usr/share/wayland-protocols")
-    try #require(
-      FileManager.default.fileExists(atPath: directory.path),
-      "wayland-protocols is not installed (make deps installs it)")
-    try typecheckProtocols(in: [directory])
+    let set = ProtocolSet.waylandProtocols
+    try #require(set.isInstalled, "\(set.package) is not installed (make deps installs it)")
+    try typecheckProtocols(set.files)
   }
 
-  /// KDE's protocols, from the Debian package plasma-wayland-protocols.
-  @Test(.enabled(if: installed(plasmaDirectory), "needs plasma-wayland-protocols"))
+  @Test(.enabled(if: ProtocolSet.plasma.isInstalled, "needs plasma-wayland-protocols"))
   func plasmaProtocols() throws {
-    try typecheckProtocols(in: [plasmaDirectory])
+    try typecheckProtocols(ProtocolSet.plasma.files)
   }
 
-  /// Weston's own protocols, from the Debian package libweston-10-dev.
-  @Test(.enabled(if: installed(westonDirectory), "needs libweston-10-dev"))
+  @Test(.enabled(if: ProtocolSet.weston.isInstalled, "needs libweston-10-dev"))
   func westonProtocols() throws {
-    try typecheckProtocols(in: [westonDirectory])
+    try typecheckProtocols(ProtocolSet.weston.files)
   }
 
-  /// wlr-protocols and the misc protocols that Debian ships inside the source of the
-  /// Rust crate wayland-protocols (package librust-wayland-protocols-dev); its copy of
-  /// wayland-protocols itself is older than the one above and left aside.
-  @Test(.enabled(if: rustCrateDirectory != nil, "needs librust-wayland-protocols-dev"))
+  @Test(.enabled(if: ProtocolSet.wlrAndMisc.isInstalled, "needs librust-wayland-protocols-dev"))
   func wlrAndMiscProtocols() throws {
-    let crate = try #require(rustCrateDirectory)
-    try typecheckProtocols(in: [
-      crate.appending(path: "wlr-protocols"), crate.appending(path: "misc"),
-    ])
+    try typecheckProtocols(ProtocolSet.wlrAndMisc.files)
   }
 
   /// Arguments named like the generated code's own parameters, locals and calls.
@@ -60,35 +50,7 @@ struct CompileTests {
   }
 }
 
-private let plasmaDirectory = URL(filePath: "/usr/share/plasma-wayland-protocols")
-private let westonDirectory = URL(filePath: "/usr/share/libweston-10/protocols")
-
-/// The newest `wayland-protocols-*` crate source in Debian's cargo registry.
-private let rustCrateDirectory: URL? = {
-  let registry = URL(filePath: "/usr/share/cargo/registry")
-  let names = (try? FileManager.default.contentsOfDirectory(atPath: registry.path)) ?? []
-  return names.filter {
-    $0.hasPrefix("wayland-protocols-") && $0.dropFirst(18).first?.isNumber == true
-  }
-  .max { $0.compare($1, options: .numeric) == .orderedAscending }
-  .map { registry.appending(path: $0) }
-}()
-
-private func installed(_ directory: URL) -> Bool {
-  FileManager.default.fileExists(atPath: directory.path)
-}
-
 private let repository = testDirectory.deletingLastPathComponent().deletingLastPathComponent()
-
-/// Generates every protocol file under `directories` with the core protocol and
-/// type-checks each group, recording the compiler's first errors on failure.
-private func typecheckProtocols(
-  in directories: [URL], sourceLocation: SourceLocation = #_sourceLocation
-) throws {
-  let files = directories.flatMap(xmlFiles(under:))
-  try #require(!files.isEmpty, "no protocol files under \(directories.map(\.path))")
-  try typecheckProtocols(files, sourceLocation: sourceLocation)
-}
 
 /// Generates protocol files with the core protocol and type-checks each group.
 private func typecheckProtocols(
@@ -119,16 +81,6 @@ private func typecheckProtocols(
     sources[Generator.tablesFileName] = generator.tablesSource()
     try typecheck(sources, describing: group, sourceLocation: sourceLocation)
   }
-}
-
-/// The XML files under a directory, at any depth, sorted by path.
-private func xmlFiles(under directory: URL) -> [String] {
-  let enumerator = FileManager.default.enumerator(atPath: directory.path)
-  var files: [String] = []
-  while let path = enumerator?.nextObject() as? String {
-    if path.hasSuffix(".xml") { files.append(directory.appending(path: path).path) }
-  }
-  return files.sorted()
 }
 
 /// Splits files into groups in which no interface is defined twice: each file goes
@@ -207,9 +159,8 @@ private func typecheck(
 /// The compiler of the running toolchain: `SWIFTC` if set, else the swiftc next to
 /// the Swift runtime this test runs on, else one on the PATH or in /opt/swift.
 private func swiftc() -> URL? {
-  let environment = ProcessInfo.processInfo.environment
   var candidates: [String] = []
-  if let explicit = environment["SWIFTC"] { candidates.append(explicit) }
+  if let explicit = ProcessInfo.processInfo.environment["SWIFTC"] { candidates.append(explicit) }
   if let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8),
     let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libswiftCore.so") }),
     let start = line.firstIndex(of: "/")
@@ -219,11 +170,6 @@ private func swiftc() -> URL? {
     for _ in 0..<4 { url.deleteLastPathComponent() }
     candidates.append(url.appending(path: "bin/swiftc").path)
   }
-  for directory in (environment["PATH"] ?? "").split(separator: ":") {
-    candidates.append("\(directory)/swiftc")
-  }
-  candidates.append("/opt/swift/usr/bin/swiftc")
-  return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }.map {
-    URL(filePath: $0)
-  }
+  return executable("swiftc", preferring: candidates)
+    ?? executable("swiftc", preferring: ["/opt/swift/usr/bin/swiftc"])
 }
