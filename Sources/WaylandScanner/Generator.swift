@@ -59,8 +59,15 @@ public struct Generator {
 
   // MARK: - Interfaces
 
+  /// Writes an interface's class: its identity and lifetime here, then its enums,
+  /// events and requests (GeneratorEnums, GeneratorEvents, GeneratorRequests).
   func emit(_ interface: InterfaceSpec, into out: inout Output) {
     let typeName = Naming.typeName(interface.name)
+    // Core tables without a C accessor are looked up by symbol, which may fail.
+    let lookedUp =
+      coreNames.contains(interface.name)
+      && !Self.coreAccessors.contains(interface.name)
+    let table = (tableExpression(interface.name) ?? "nil") + (lookedUp ? "!" : "")
     out.doc(interface.description, fallback: "The \(interface.name) interface.")
     out.line("public final class \(typeName): Proxy, Interface {")
     out.indent { out in
@@ -69,9 +76,7 @@ public struct Generator {
       out.line("/// The highest version of the interface these bindings speak.")
       out.line("public static let supportedVersion: UInt32 = \(interface.version)")
       out.line("/// The libwayland interface table.")
-      out.line(
-        "public static var interface: UnsafePointer<wl_interface> { \(tableExpression(interface.name)!)\(Self.coreAccessors.contains(interface.name) || !coreNames.contains(interface.name) ? "" : "!") }"
-      )
+      out.line("public static var interface: UnsafePointer<wl_interface> { \(table) }")
       out.line("")
       let keepAlive = interface.events.contains { $0.isDestructor }
       let isDisplay = interface.name == "wl_display"
