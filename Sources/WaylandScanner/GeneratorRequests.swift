@@ -37,7 +37,7 @@ extension Generator {
 
     let throwing = request.since > 1 ? " throws(WaylandError)" : ""
     var result = ""
-    var send: String
+    let send: String
     if let created {
       let type = generic ? "T" : objectType(created)
       result = " -> \(type)"
