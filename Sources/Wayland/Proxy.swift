@@ -105,29 +105,37 @@ public class Proxy {
     return String(cString: wl_proxy_get_class(pointer))
   }
 
-  func marshal(opcode: UInt32, arguments: inout [wl_argument]) {
+  /// Sends a request. Generated requests fill `arguments` in a buffer on their stack.
+  func marshal(
+    opcode: UInt32, arguments: UnsafeMutableBufferPointer<wl_argument> = .init(start: nil, count: 0)
+  ) {
     guard let pointer else { return }
-    _ = wl_proxy_marshal_array_flags(pointer, opcode, nil, version, 0, &arguments)
+    _ = wl_proxy_marshal_array_flags(pointer, opcode, nil, version, 0, arguments.baseAddress)
   }
 
-  func marshalDestructor(opcode: UInt32, arguments: inout [wl_argument]) {
+  /// Sends a destructor request and forgets the object.
+  func marshalDestructor(
+    opcode: UInt32, arguments: UnsafeMutableBufferPointer<wl_argument> = .init(start: nil, count: 0)
+  ) {
     guard let pointer else { return }
     _ = wl_proxy_marshal_array_flags(
-      pointer, opcode, nil, version, UInt32(WL_MARSHAL_FLAG_DESTROY), &arguments)
+      pointer, opcode, nil, version, UInt32(WL_MARSHAL_FLAG_DESTROY), arguments.baseAddress)
     self.pointer = nil
     clearHandlers()
     keepAlive = nil
   }
 
+  /// Sends a request that creates an object and wraps the new proxy.
   func marshalConstructor<T: Interface>(
-    opcode: UInt32, arguments: inout [wl_argument], as type: T.Type, version: UInt32
+    opcode: UInt32, arguments: UnsafeMutableBufferPointer<wl_argument>, as type: T.Type,
+    version: UInt32
   ) -> T {
     guard let pointer else {
       preconditionFailure("\(T.interfaceName) requested from a destroyed \(Self.self)")
     }
     guard
       let created = wl_proxy_marshal_array_flags(
-        pointer, opcode, T.interface, version, 0, &arguments)
+        pointer, opcode, T.interface, version, 0, arguments.baseAddress)
     else {
       fatalError("wl-toast: out of memory while creating a \(T.interfaceName)")
     }

@@ -165,8 +165,11 @@ extension EnumSpec {
     description = Description(element.child("description"))
     var entries: [EntrySpec] = []
     for child in element.children("entry") {
-      guard let value = try number(child, "value") else {
+      guard let text = child.attributes["value"] else {
         throw ScannerError("entry without a value in enum \(name)", line: child.line)
+      }
+      guard let value = entryValue(text) else {
+        throw ScannerError("value=\"\(text)\" is not a number", line: child.line)
       }
       entries.append(
         EntrySpec(

@@ -50,8 +50,24 @@ public struct ScannerError: Error, Equatable, CustomStringConvertible {
 /// instructions, a DOCTYPE line, CDATA sections and the predefined and numeric
 /// entities.
 public func parseXML(_ text: String) throws(ScannerError) -> XMLElement {
-  var parser = XMLParser(bytes: Array(text.utf8))
+  var parser = XMLParser(bytes: normalizingLineEnds(Array(text.utf8)))
   return try parser.parseDocument()
+}
+
+/// End-of-line handling (XML 1.0, 2.11): CR LF and a lone CR become LF.
+private func normalizingLineEnds(_ bytes: [UInt8]) -> [UInt8] {
+  guard bytes.contains(0x0D) else { return bytes }
+  var out: [UInt8] = []
+  out.reserveCapacity(bytes.count)
+  for (index, byte) in bytes.enumerated() {
+    if byte == 0x0D {
+      if index + 1 < bytes.count, bytes[index + 1] == 0x0A { continue }
+      out.append(0x0A)
+    } else {
+      out.append(byte)
+    }
+  }
+  return out
 }
 
 private struct XMLParser {
@@ -161,9 +177,11 @@ private struct XMLParser {
       let start = index
       while let byte = peek(), byte != quote { advance() }
       guard !atEnd else { throw ScannerError("unterminated attribute value", line: line) }
-      let raw = bytes[start..<index]
+      // Attribute-value normalization (XML 1.0, 3.3.3): a literal tab, line feed or
+      // carriage return becomes a space; one written as a character reference stays.
+      let raw = bytes[start..<index].map { isSpace($0) ? UInt8(ascii: " ") : $0 }
       advance()
-      element.attributes[attribute] = try decodeEntities(raw)
+      element.attributes[attribute] = try decodeEntities(raw[...])
     }
     var text: [UInt8] = []
     var decoded = ""

@@ -43,6 +43,18 @@ for (path, isCore) in (core.map { [($0, true)] } ?? []) + files.map({ ($0, false
   }
 }
 
+// One module cannot hold two classes for an interface (unstable xdg-shell v5 and stable
+// xdg-shell both define xdg_surface): say so here rather than with compiler errors later.
+var definedIn: [String: String] = [:]
+for (path, input) in inputs {
+  for interface in input.spec.interfaces {
+    if let other = definedIn[interface.name] {
+      fail("\(path): interface \(interface.name) is already defined in \(other)")
+    }
+    definedIn[interface.name] = path
+  }
+}
+
 let generator = Generator(inputs: inputs.map(\.input))
 func write(_ text: String, to name: String) {
   let url = URL(fileURLWithPath: output).appendingPathComponent(name)

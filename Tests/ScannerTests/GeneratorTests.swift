@@ -125,8 +125,9 @@ struct GeneratorTests {
     expectContains(
       source,
       "public func put(layer: Layer, signedLayer: Layer, unknown: UInt32) {",
-      "wl_argument(u: layer.rawValue), wl_argument(i: Int32(bitPattern: signedLayer.rawValue)), "
-        + "wl_argument(u: unknown)",
+      "arguments[0] = wl_argument(u: layer.rawValue)\n"
+        + "      arguments[1] = wl_argument(i: Int32(bitPattern: signedLayer.rawValue))\n"
+        + "      arguments[2] = wl_argument(u: unknown)\n",
       "case moved(layer: Layer, signedLayer: Layer)",
       "onEvent?(.moved(layer: Layer(rawValue: arguments[0].u), "
         + "signedLayer: Layer(rawValue: UInt32(bitPattern: arguments[1].i))))")
@@ -179,9 +180,10 @@ struct GeneratorTests {
       "wl_argument(o: parent?.objectPointer)",
       "public func setAny(thing: Proxy) {",
       "case entered(popup: Proxy)",
-      "guard let a0: Proxy = Marshal.object(arguments[0].o) else { return }",
+      "guard let popup: Proxy = Marshal.object(arguments[0].o) else { return }",
+      "onEvent?(.entered(popup: popup))",
       "case left(popup: Proxy?)",
-      "let a0: Proxy? = Marshal.object(arguments[0].o)")
+      "let popup: Proxy? = Marshal.object(arguments[0].o)")
     expectContains(
       generated.tables, #"("set_popup", "o", [nil])"#, #"("set_parent", "?o", [nil])"#)
   }
@@ -212,11 +214,17 @@ struct GeneratorTests {
     expectContains(
       generated.source,
       "public func bind<T: Interface>(name: UInt32, _ type: T.Type, version: UInt32) -> T {",
-      "let interfaceName = Marshal.cString(T.interfaceName)",
-      "defer { Marshal.free(interfaceName) }",
-      "var arguments: [wl_argument] = [wl_argument(u: name), wl_argument(s: interfaceName), "
-        + "wl_argument(u: version), wl_argument(n: 0)]",
-      "return marshalConstructor(opcode: 0, arguments: &arguments, as: T.self, version: version)")
+      """
+          let interfaceName = Marshal.cString(T.interfaceName)
+          defer { Marshal.free(interfaceName) }
+          return withUnsafeTemporaryAllocation(of: wl_argument.self, capacity: 4) { arguments in
+            arguments[0] = wl_argument(u: name)
+            arguments[1] = wl_argument(s: interfaceName)
+            arguments[2] = wl_argument(u: version)
+            arguments[3] = wl_argument(n: 0)
+            return marshalConstructor(opcode: 0, arguments: arguments, as: T.self, version: version)
+          }
+      """)
     expectContains(generated.tables, #"("bind", "usun", [nil, nil, nil, nil])"#)
   }
 
@@ -235,11 +243,16 @@ struct GeneratorTests {
     expectContains(
       generated.source,
       "public func make(size: Int32) -> TMade {",
-      "var arguments: [wl_argument] = [wl_argument(n: 0), wl_argument(i: size)]",
-      "return marshalConstructor(opcode: 0, arguments: &arguments, as: TMade.self, "
-        + "version: version)",
+      """
+          return withUnsafeTemporaryAllocation(of: wl_argument.self, capacity: 2) { arguments in
+            arguments[0] = wl_argument(n: 0)
+            arguments[1] = wl_argument(i: size)
+            return marshalConstructor(opcode: 0, arguments: arguments, as: TMade.self, version: version)
+          }
+      """,
       "case made(id: TMade)",
-      "guard let a0 = Marshal.adopt(arguments[0].o, as: TMade.self")
+      "guard let id = Marshal.adopt(arguments[0].o, as: TMade.self, parent: self) else { return }",
+      "onEvent?(.made(id: id))")
     expectLacks(generated.source, "@discardableResult", "<T: Interface>")
     expectContains(generated.tables, #"("make", "ni", [UnsafePointer(table + 1), nil])"#)
   }
@@ -288,7 +301,8 @@ struct GeneratorTests {
       source,
       "override class var destructorRequest: (opcode: UInt32, since: UInt32)? { (1, 3) }",
       "public func release(reason: UInt32) {",
-      "marshalDestructor(opcode: 0, arguments: &arguments)")
+      "marshalDestructor(opcode: 0, arguments: arguments)",
+      "public func noop() {\n    marshal(opcode: 0)\n  }")
     // The argument-less destroy request is Proxy.destroy(), not a generated method.
     expectLacks(source, "func destroy", "requireVersion(3")
     #expect(source.components(separatedBy: "destructorRequest").count == 2)
@@ -364,14 +378,24 @@ struct GeneratorTests {
       generated.source,
       "public func send(count: Int32, mask: UInt32, scale: Double, label: String, note: String?, "
         + "payload: [UInt8], fd: Int32) {",
-      "let s3 = Marshal.cString(label)",
-      "defer { Marshal.free(s3) }",
-      "let s4 = Marshal.cString(note)",
-      "let a5 = Marshal.array(payload)",
-      "defer { Marshal.free(a5) }",
-      "[wl_argument(i: count), wl_argument(u: mask), wl_argument(f: wlt_fixed_from_double(scale)), "
-        + "wl_argument(s: s3), wl_argument(s: s4), wl_argument(a: a5), wl_argument(h: fd)]",
-      "marshal(opcode: 0, arguments: &arguments)",
+      """
+          let labelCString = Marshal.cString(label)
+          defer { Marshal.free(labelCString) }
+          let noteCString = Marshal.cString(note)
+          defer { Marshal.free(noteCString) }
+          let payloadArray = Marshal.array(payload)
+          defer { Marshal.free(payloadArray) }
+          withUnsafeTemporaryAllocation(of: wl_argument.self, capacity: 7) { arguments in
+            arguments[0] = wl_argument(i: count)
+            arguments[1] = wl_argument(u: mask)
+            arguments[2] = wl_argument(f: wlt_fixed_from_double(scale))
+            arguments[3] = wl_argument(s: labelCString)
+            arguments[4] = wl_argument(s: noteCString)
+            arguments[5] = wl_argument(a: payloadArray)
+            arguments[6] = wl_argument(h: fd)
+            marshal(opcode: 0, arguments: arguments)
+          }
+      """,
       "case received(count: Int32, mask: UInt32, scale: Double, label: String, note: String?, "
         + "payload: [UInt8], fd: Int32)",
       "count: arguments[0].i, mask: arguments[1].u, scale: wlt_fixed_to_double(arguments[2].f), "
@@ -397,6 +421,46 @@ struct GeneratorTests {
       "wl_argument(i: `in`)",
       "case `protocol`(in: Int32)",
       "onEvent?(.`protocol`(in: arguments[0].i))")
+  }
+
+  @Test func temporariesNeverShadowArguments() throws {
+    let generated = try generate(
+      """
+      <interface name="t_obj" version="1">
+        <request name="send">
+          <arg name="arguments" type="int"/>
+          <arg name="label" type="string"/>
+          <arg name="label_c_string" type="string"/>
+          <arg name="marshal" type="uint"/>
+        </request>
+        <request name="make">
+          <arg name="id" type="new_id" interface="t_obj"/>
+          <arg name="version" type="uint"/>
+        </request>
+        <request name="bind">
+          <arg name="id" type="new_id"/>
+          <arg name="type" type="uint"/>
+        </request>
+        <event name="seen"><arg name="arguments" type="object" interface="t_obj"/></event>
+      </interface>
+      """)
+    expectContains(
+      generated.source,
+      "public func send(arguments: Int32, label: String, labelCString: String, "
+        + "marshal marshal2: UInt32) {",
+      "let labelCString2 = Marshal.cString(label)",
+      "let labelCStringCString = Marshal.cString(labelCString)",
+      "{ arguments2 in\n      arguments2[0] = wl_argument(i: arguments)",
+      "arguments2[3] = wl_argument(u: marshal2)",
+      "marshal(opcode: 0, arguments: arguments2)",
+      // A typed constructor passes the object's own version.
+      "public func make(version version2: UInt32) -> TObj {",
+      "arguments[1] = wl_argument(u: version2)",
+      "as: TObj.self, version: version)",
+      "public func bind<T: Interface>(_ type: T.Type, version: UInt32, type type2: UInt32) -> T {",
+      "arguments[3] = wl_argument(u: type2)",
+      "guard let arguments2: TObj = Marshal.object(arguments[0].o) else { return }",
+      "onEvent?(.seen(arguments: arguments2))")
   }
 
   @Test func eventsWithoutArgumentsAreBareCases() throws {
@@ -447,6 +511,40 @@ struct GeneratorTests {
         + "public final class TObj: Proxy, Interface {",
       "/// The plain request.\n  public func plain() {",
       "/// Does things.\n  public func documented() {")
+  }
+
+  @Test func summariesStayOnOneCommentLine() throws {
+    // Summaries wrapped over lines in the file, as in xdg-shell and linux-dmabuf, and a
+    // line break written as a character reference.
+    let source = try generate(
+      """
+      <interface name="t_obj" version="1">
+        <description summary="an object&#10;on two lines"/>
+        <request name="wrapped">
+          <description summary="Immediately create a wl_buffer from the given
+                             dmabufs"/>
+        </request>
+        <enum name="error">
+          <entry name="bad" value="0" summary="Provided value is
+              not a valid variant"/>
+        </enum>
+      </interface>
+      """
+    ).source
+    expectContains(
+      source,
+      "/// An object on two lines.\npublic final class TObj",
+      "/// Immediately create a wl_buffer from the given dmabufs.\n  public func wrapped() {",
+      "/// Provided value is not a valid variant.\n    public static let bad")
+  }
+
+  @Test func bodyLineBreaksOfAnyKindStartNewCommentLines() throws {
+    let source = try generate(
+      "<interface name=\"t_obj\" version=\"1\">"
+        + "<description summary=\"s\">one&#13;two&#xD;&#xA;three&#x2028;four</description>"
+        + "</interface>"
+    ).source
+    expectContains(source, "/// S.\n///\n/// one\n/// two\n/// three\n/// four\npublic final class")
   }
 
   // MARK: Tables

@@ -139,6 +139,43 @@ struct ModelTests {
     #expect(error.entries.map(\.value) == [0, UInt32.max])
   }
 
+  @Test func readsEntryValuesWrittenAsCConstantExpressions() throws {
+    // The reference scanner copies values into C unchanged, so protocols may use
+    // C expressions: plasma-window-management writes `1 << 3`.
+    let interface = try #require(
+      try parseProtocol(
+        """
+        <interface name="i" version="1">
+          <enum name="state" bitfield="true">
+            <entry name="shifted" value="1 &lt;&lt; 3"/>
+            <entry name="combined" value="(1 &lt;&lt; 4) | 0x2"/>
+            <entry name="octal" value="010"/>
+            <entry name="suffixed" value="7u"/>
+            <entry name="arithmetic" value="2 + 3 * 4 - 10 / 5 % 3"/>
+            <entry name="negative" value="-1"/>
+            <entry name="complement" value="~0x0F &amp; 0xFF"/>
+            <entry name="exclusive" value="6 ^ 3 >> 1"/>
+          </enum>
+        </interface>
+        """
+      ).interfaces.first)
+    #expect(interface.enums[0].entries.map(\.value) == [8, 18, 8, 7, 12, UInt32.max, 0xF0, 7])
+  }
+
+  @Test(arguments: [
+    "", "x", "1 <<", "(1", "1)", "1 / 0", "1 << 64", "4294967296", "-2147483649", "0x", "08",
+    "1 || 2", "1 && 2", "1 < 2",
+  ])
+  func rejectsEntryValuesThatAreNotConstants(_ value: String) {
+    let error = #expect(throws: ScannerError.self) {
+      try parseProtocol(
+        #"<interface name="i"><enum name="e"><entry name="a" value=""#
+          + value.map { $0 == "&" ? "&amp;" : $0 == "<" ? "&lt;" : String($0) }.joined()
+          + #""/></enum></interface>"#)
+    }
+    #expect(error?.message == "value=\"\(value)\" is not a number")
+  }
+
   @Test func rejectsAnUnknownArgumentType() {
     let error = #expect(throws: ScannerError.self) {
       try ProtocolSpec(

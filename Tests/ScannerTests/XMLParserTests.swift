@@ -94,10 +94,24 @@ struct XMLParserTests {
     #expect(root.child("c")?.child("d")?.line == 7)
   }
 
-  @Test func acceptsMultilineAttributeValues() throws {
-    let root = try parseXML("<a x=\"one\ntwo\">\n<b/></a>")
-    #expect(root.attributes["x"] == "one\ntwo")
-    #expect(root.child("b")?.line == 3)
+  @Test func normalizesWhiteSpaceInAttributeValues() throws {
+    // XML 1.0, 3.3.3: a literal line break or tab in a value is read as a space
+    // (xdg-shell and linux-dmabuf wrap long summaries this way).
+    let root = try parseXML("<a x=\"one\ntwo\tthree\r\nfour\">\n<b/></a>")
+    #expect(root.attributes["x"] == "one two three four")
+    #expect(root.child("b")?.line == 4)
+  }
+
+  @Test func keepsLineBreaksWrittenAsCharacterReferences() throws {
+    let root = try parseXML("<a x=\"one&#10;two&#9;three\"/>")
+    #expect(root.attributes["x"] == "one\ntwo\tthree")
+  }
+
+  @Test func normalizesLineEnds() throws {
+    let root = try parseXML("<a>\r\n<b/>\r<c>one\r\ntwo\rthree</c>\r\n</a>")
+    #expect(root.child("b")?.line == 2)
+    #expect(root.child("c")?.line == 3)
+    #expect(root.child("c")?.text == "one\ntwo\nthree")
   }
 
   @Test func reportsAnUnclosedElementAtItsStart() {
