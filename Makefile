@@ -10,7 +10,8 @@ CONFIG ?= debug
 BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
   wayland-protocols
 TEST_PACKAGES = sway swaybg grim weston jq xkb-data fonts-dejavu-core fonts-noto-cjk \
-  fonts-noto-color-emoji
+  fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
+  librust-wayland-protocols-dev
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

@@ -13,26 +13,11 @@ import WaylandScanner
 /// further group of their own and are compiled too.
 @Suite("Generated code compiles", .serialized)
 struct CompileTests {
-  /// wayland-protocols, which `make deps` installs: required.
-  @Test func waylandProtocols() throws {
-    let set = ProtocolSet.waylandProtocols
+  /// Every protocol set that `make deps` installs, each required.
+  @Test(arguments: ProtocolSet.all)
+  func everyProtocolOfASetTypeChecks(_ set: ProtocolSet) throws {
     try #require(set.isInstalled, "\(set.package) is not installed (make deps installs it)")
     try typecheckProtocols(set.files)
-  }
-
-  @Test(.enabled(if: ProtocolSet.plasma.isInstalled, "needs plasma-wayland-protocols"))
-  func plasmaProtocols() throws {
-    try typecheckProtocols(ProtocolSet.plasma.files)
-  }
-
-  @Test(.enabled(if: ProtocolSet.weston.isInstalled, "needs libweston-10-dev"))
-  func westonProtocols() throws {
-    try typecheckProtocols(ProtocolSet.weston.files)
-  }
-
-  @Test(.enabled(if: ProtocolSet.wlrAndMisc.isInstalled, "needs librust-wayland-protocols-dev"))
-  func wlrAndMiscProtocols() throws {
-    try typecheckProtocols(ProtocolSet.wlrAndMisc.files)
   }
 
   /// Arguments named like the generated code's own parameters, locals and calls.
@@ -121,23 +106,26 @@ private func typecheck(
     repository.appending(path: "Sources/Wayland").appending(path: $0).path
   }
   let log = scratch.appending(path: "swiftc.log")
-  _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-  let output = try FileHandle(forWritingTo: log)
-  let process = Process()
   let compiler: URL = try #require(swiftc(), "no swiftc found; set SWIFTC")
-  process.executableURL = compiler
-  process.arguments =
+  // The runtime imports SystemSupport: build its module first, as the package does.
+  let support = repository.appending(path: "Sources/SystemSupport")
+  let supportSources = try FileManager.default.contentsOfDirectory(atPath: support.path)
+    .filter { $0.hasSuffix(".swift") }.sorted().map { support.appending(path: $0).path }
+  let status = try run(
+    compiler,
+    [
+      "-emit-module", "-parse-as-library", "-module-name", "SystemSupport", "-swift-version", "6",
+      "-emit-module-path", scratch.appending(path: "SystemSupport.swiftmodule").path,
+    ] + supportSources, log: log)
+  try #require(status == 0, "SystemSupport does not build; see \(log.path)")
+  let exitStatus = try run(
+    compiler,
     [
       "-typecheck", "-parse-as-library", "-module-name", "Wayland", "-swift-version", "6",
       "-warnings-as-errors", "-diagnostic-style", "llvm", "-I", scratch.path,
-    ] + runtime + sources.keys.sorted().map { generated.appending(path: $0).path }
-  process.standardOutput = output
-  process.standardError = output
-  try process.run()
-  process.waitUntilExit()
-  try output.close()
+    ] + runtime + sources.keys.sorted().map { generated.appending(path: $0).path }, log: log)
 
-  guard process.terminationStatus != 0 else {
+  guard exitStatus != 0 else {
     try? FileManager.default.removeItem(at: scratch)
     return
   }
@@ -154,6 +142,24 @@ private func typecheck(
     \(first.joined(separator: "\n"))
     """,
     sourceLocation: sourceLocation)
+}
+
+/// Runs `program` with `arguments`, its output appended to `log`; returns its exit status.
+private func run(_ program: URL, _ arguments: [String], log: URL) throws -> Int32 {
+  if !FileManager.default.fileExists(atPath: log.path) {
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+  }
+  let output = try FileHandle(forWritingTo: log)
+  try output.seekToEnd()
+  let process = Process()
+  process.executableURL = program
+  process.arguments = arguments
+  process.standardOutput = output
+  process.standardError = output
+  try process.run()
+  process.waitUntilExit()
+  try output.close()
+  return process.terminationStatus
 }
 
 /// The compiler of the running toolchain: `SWIFTC` if set, else the swiftc next to
