@@ -99,6 +99,8 @@ let package = Package(
         "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
       ],
       swiftSettings: strict),
+    // The README's architecture tree matches Sources/.
+    .testTarget(name: "RepositoryTests", swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
       swiftSettings: strict),

@@ -90,7 +90,7 @@ public final class ToastPresenter {
   public func toast(tag: String = Toast.defaultTag) -> Toast? { surfaces[tag]?.toast }
 
   /// Shows `toast` as a new toast: the one on screen with `tag` ends at once
-  /// (``ToastOutcome/replaced``) and the new one enters. A banner shown over a
+  /// (`ToastOutcome.replaced`) and the new one enters. A banner shown over a
   /// banner is the exception, as in its design: it takes the new text and width
   /// without sliding in again.
   public func show(_ toast: Toast, tag: String = Toast.defaultTag) {

@@ -1,5 +1,5 @@
 /// What a toast shows and how it behaves: a value you build and hand to a
-/// ``ToastPresenter``.
+/// `ToastPresenter` (ToastKit).
 ///
 /// ```swift
 /// var toast = Toast("Saved")

@@ -1,5 +1,6 @@
 import CWaylandClient
 import Glibc
+import SystemSupport
 
 /// Owns the `wl_display` pointer; every object holds it, so the connection
 /// closes only after the display and all its objects are gone.
@@ -43,7 +44,7 @@ public final class Display {
     guard let display = wl_display_connect(resolved) else {
       let code = errno == 0 ? ENOENT : errno
       throw .cannotConnect(
-        display: resolved, path: path, reason: String(cString: strerror(code)))
+        display: resolved, path: path, reason: Errno(rawValue: code).description)
     }
     let connection = Connection(display)
     self.pointer = display
@@ -82,7 +83,7 @@ public final class Display {
       return .protocolError(interface: name, objectID: objectID, code: protocolCode)
     }
     let reason =
-      code == 0 ? "the compositor closed the connection" : String(cString: strerror(code))
+      code == 0 ? "the compositor closed the connection" : Errno(rawValue: code).description
     return .connectionLost(reason: reason)
   }
 }

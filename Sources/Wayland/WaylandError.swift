@@ -1,5 +1,6 @@
 import CWaylandClient
 import Glibc
+import SystemSupport
 
 /// What can go wrong while talking to a Wayland compositor.
 ///
@@ -32,7 +33,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case .unsupportedVersion(let interface, let request, let since, let bound):
       return "\(interface).\(request) needs version \(since), but the object has version \(bound)"
     case .system(let call, let code):
-      return "\(call) failed: \(String(cString: strerror(code)))"
+      return "\(call) failed: \(Errno(rawValue: code))"
     }
   }
 
