@@ -82,6 +82,9 @@ public final class Owner {
   /// Runs until the last toast is gone and the linger has passed, or the
   /// compositor connection fails; returns the exit status.
   public func run() -> Int32 {
+    // The command that started the owner is waiting in the backlog already,
+    // its request sent: take it now rather than after a first sleep.
+    acceptClients()
     do {
       try presenter.run()
     } catch {
@@ -113,6 +116,8 @@ public final class Owner {
       clients[fd] = presenter.eventLoop.addSource(fd: fd) { [unowned self] events in
         readRequest(from: fd, events: events)
       }
+      // A request sent before the connection was accepted is read at once.
+      readRequest(from: fd, events: Int16(POLLIN))
     }
   }
 
