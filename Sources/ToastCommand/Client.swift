@@ -19,7 +19,8 @@ public final class Client {
   private var connection: Int32?
   /// The owner this command started, while it has not answered yet.
   private var startedOwner: pid_t?
-  /// How long to wait for an answer before giving up.
+  /// How long a hand-over may take in all (finding or starting the owner,
+  /// connecting, sending and hearing the answer) before the command gives up.
   public var replyTimeout: Duration = .seconds(10)
 
   /// A client for the display in `WAYLAND_DISPLAY`.
@@ -36,22 +37,23 @@ public final class Client {
   /// Returns once the owner accepted it (an owner this command started: once a
   /// frame with the toast is committed), or with `wait`, once the toast is gone.
   public func show(_ toast: Toast, tag: String, wait: Bool) throws(CommandError) -> Result {
+    let deadline = MonotonicTime.now + replyTimeout
     for _ in 0..<3 {
       var request = OwnerRequest.show(tag: tag, toast: toast, wait: wait)
       let fd: Int32
       if let connection {
         fd = connection
       } else {
-        switch try elect() {
+        switch try elect(until: deadline) {
         case .connected(let socket):
           fd = socket
         case .owner(let listener):
           request = .show(tag: tag, toast: toast, wait: wait, whenShown: true)
-          fd = try startOwner(listener: listener, request: request)
+          fd = try startOwner(listener: listener)
         }
         connection = fd
       }
-      guard let reply = try exchange(request, on: fd) else {
+      guard let reply = try exchange(request, on: fd, until: deadline) else {
         if startedOwner != nil { throw .ownerGone("before showing the toast") }
         // The owner may be exiting just now: then it closes without an answer; try again.
         close(fd)
@@ -72,22 +74,23 @@ public final class Client {
   /// Sends a request that needs no new owner (`hide`, `status`); nil when no
   /// owner runs.
   public func request(_ request: OwnerRequest) throws(CommandError) -> OwnerReply? {
+    let deadline = MonotonicTime.now + replyTimeout
     let fd: Int32?
     do {
-      fd = try rendezvous.connect()
+      fd = try rendezvous.connect(until: deadline)
     } catch {
       throw .rendezvous(error)
     }
     guard let fd else { return nil }
     defer { close(fd) }
-    return try exchange(request, on: fd)
+    return try exchange(request, on: fd, until: deadline)
   }
 
   // MARK: - Owner election
 
-  private func elect() throws(CommandError) -> Rendezvous.Election {
+  private func elect(until deadline: MonotonicTime) throws(CommandError) -> Rendezvous.Election {
     do {
-      return try rendezvous.connectOrListen()
+      return try rendezvous.connectOrListen(until: deadline)
     } catch {
       throw .rendezvous(error)
     }
@@ -96,9 +99,7 @@ public final class Client {
   /// Becomes the first client of a new owner: connects to the socket this
   /// command won (the connection waits in its backlog), then forks the owner,
   /// which accepts it like any other. Returns the connection.
-  private func startOwner(listener: Rendezvous.Listener, request: OwnerRequest)
-    throws(CommandError) -> Int32
-  {
+  private func startOwner(listener: Rendezvous.Listener) throws(CommandError) -> Int32 {
     let connected: Int32?
     do {
       connected = try rendezvous.connect()
@@ -152,18 +153,41 @@ public final class Client {
 
   // MARK: - Messages
 
-  private func exchange(_ request: OwnerRequest, on fd: Int32) throws(CommandError) -> OwnerReply? {
+  /// Sends `request` and reads the answer, both before `deadline`; nil when
+  /// the owner closed the connection without one.
+  private func exchange(_ request: OwnerRequest, on fd: Int32, until deadline: MonotonicTime)
+    throws(CommandError) -> OwnerReply?
+  {
     let bytes = Array((request.encoded + "\n").utf8)
-    guard bytes.count <= maximumMessageSize else {
-      throw .messageTooLarge
+    guard bytes.count <= maximumMessageSize else { throw .messageTooLarge }
+    // The socket is non-blocking: a stopped owner's full buffer is waited out
+    // until the deadline, not forever.
+    while retryingOnInterrupt({ send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) }) < 0 {
+      guard errno == EAGAIN else { return nil }
+      try awaitReady(fd, for: Int16(POLLOUT), until: deadline)
     }
-    guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return nil }
-    return try receive(on: fd, timeout: replyTimeout)
+    return try receive(on: fd, until: deadline)
+  }
+
+  /// Waits until `fd` is ready for `events`; throws when `deadline` passes
+  /// first, stopping an owner this command started (a frozen compositor).
+  private func awaitReady(_ fd: Int32, for events: Int16, until deadline: MonotonicTime?)
+    throws(CommandError)
+  {
+    var pfd = pollfd(fd: fd, events: events, revents: 0)
+    let timeout = deadline.map { Duration.pollTimeout(max(.zero, $0 - .now)) } ?? -1
+    guard retryingOnInterrupt({ poll(&pfd, 1, timeout) }) > 0 else {
+      if let startedOwner {
+        kill(startedOwner, SIGKILL)
+        throw .ownerFrozen
+      }
+      throw .noAnswer
+    }
   }
 
   private func awaitOutcome(on fd: Int32) throws(CommandError) -> Result {
     while true {
-      guard let reply = try receive(on: fd, timeout: nil) else {
+      guard let reply = try receive(on: fd, until: nil) else {
         throw .ownerGone("before the toast ended")
       }
       switch reply {
@@ -174,25 +198,21 @@ public final class Client {
     }
   }
 
-  /// One reply packet; nil when the owner closed the connection.
-  private func receive(on fd: Int32, timeout: Duration?) throws(CommandError) -> OwnerReply? {
-    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    let milliseconds = Duration.pollTimeout(timeout)
-    guard retryingOnInterrupt({ poll(&pfd, 1, milliseconds) }) > 0 else {
-      // An owner this command started and that shows nothing in time is stuck
-      // (a frozen compositor): stop it.
-      if let startedOwner {
-        kill(startedOwner, SIGKILL)
-        throw .ownerFrozen
-      }
-      throw .noAnswer
-    }
+  /// One reply packet, waiting until `deadline` (nil: as long as it takes);
+  /// nil when the owner closed the connection.
+  private func receive(on fd: Int32, until deadline: MonotonicTime?) throws(CommandError)
+    -> OwnerReply?
+  {
     var buffer = [UInt8](repeating: 0, count: maximumMessageSize)
-    let count = recv(fd, &buffer, buffer.count, 0)
-    guard count > 0 else { return nil }
-    var text = String(decoding: buffer[0..<count], as: UTF8.self)
-    if text.hasSuffix("\n") { text.removeLast() }
-    return try decodeReply(text)
+    while true {
+      try awaitReady(fd, for: Int16(POLLIN), until: deadline)
+      let count = retryingOnInterrupt { recv(fd, &buffer, buffer.count, 0) }
+      if count < 0 && errno == EAGAIN { continue }
+      guard count > 0 else { return nil }
+      var text = String(decoding: buffer[0..<count], as: UTF8.self)
+      if text.hasSuffix("\n") { text.removeLast() }
+      return try decodeReply(text)
+    }
   }
 }
 

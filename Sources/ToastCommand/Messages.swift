@@ -64,8 +64,18 @@ public enum OwnerRequest: Equatable, Sendable {
   /// Reads a message; throws a one-line reason for anything malformed.
   public init(decoding text: String) throws(MessageError) {
     let value = try decodeJSON(text)
-    guard case .object = value, value["v"]?.doubleValue == 1 else {
+    guard case .object(let fields) = value, value["v"]?.doubleValue == 1 else {
       throw .notAMessage("not a wl-toast version 1 message")
+    }
+    let known: Set<String> = ["v", "op", "tag", "toast", "wait", "shown", "after"]
+    if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+      throw .unknownField(unknown)
+    }
+    /// A boolean field: absent is false; anything but true or false is refused.
+    func flag(_ name: String) throws(MessageError) -> Bool {
+      guard let field = value[name] else { return false }
+      guard let flag = field.boolValue else { throw .badField(name, expected: "true or false") }
+      return flag
     }
     guard let tagValue = value["tag"] else { throw .notAMessage("no tag") }
     guard let written = tagValue.stringValue else { throw .badField("tag", expected: "a string") }
@@ -75,9 +85,7 @@ public enum OwnerRequest: Equatable, Sendable {
       guard let json = value["toast"] else { throw .notAMessage("show without a toast") }
       var toast = Toast("")
       try toast.apply(json)
-      self = .show(
-        tag: tag, toast: toast, wait: value["wait"]?.boolValue ?? false,
-        whenShown: value["shown"]?.boolValue ?? false)
+      self = .show(tag: tag, toast: toast, wait: try flag("wait"), whenShown: try flag("shown"))
     case "hide":
       var after: Double?
       if let json = value["after"], !json.isNull {

@@ -14,6 +14,11 @@ public enum RendezvousError: Error, Equatable, CustomStringConvertible {
   case notOurSocket(String)
   /// The process listening on the socket runs as another user.
   case foreignOwner(String)
+  /// The owner does not take connections (stopped, or too busy) and the time
+  /// to wait for it ran out.
+  case ownerBusy(String)
+  /// Another command holds the election lock and the time to wait ran out.
+  case lockBusy(String)
 
   /// One line without the program name.
   public var description: String {
@@ -24,6 +29,9 @@ public enum RendezvousError: Error, Equatable, CustomStringConvertible {
       "refusing to use \(path): it is not a private directory owned by you"
     case .notOurSocket(let path): "refusing to use \(path): it is not a socket owned by you"
     case .foreignOwner(let path): "refusing \(path): its owner runs as another user"
+    case .ownerBusy(let path):
+      "the toast owner at \(path) takes no connections (stopped or overloaded); giving up"
+    case .lockBusy(let path): "another wl-toast holds \(path) and does not let go; giving up"
     }
   }
 
@@ -99,18 +107,32 @@ public struct Rendezvous: Sendable {
     return .ours
   }
 
-  /// Connects to a running owner; nil when there is none (no socket, or a stale one).
-  public func connect() throws(RendezvousError) -> Int32? {
+  /// Connects to a running owner; nil when there is none (no socket, or a stale
+  /// one). The socket is non-blocking. An owner whose backlog is full (stopped,
+  /// or overloaded) is tried again until `deadline`, then given up on.
+  public func connect(until deadline: MonotonicTime = .now) throws(RendezvousError) -> Int32? {
     try prepareDirectory()
     guard try inspectSocket() == .ours else { return nil }
-    let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let fd = socket(
+      AF_UNIX,
+      Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard fd >= 0 else { throw .system("create a socket for", socketPath) }
-    // The path fits: init checked its length.
-    let result = withUnixAddress(socketPath) { Glibc.connect(fd, $0, $1) } ?? -1
-    guard result == 0 else {
+    while true {
+      // The path fits: init checked its length.
+      if retryingOnInterrupt({ withUnixAddress(socketPath) { Glibc.connect(fd, $0, $1) } ?? -1 })
+        == 0
+      {
+        break
+      }
       let code = errno
+      if code == EAGAIN && MonotonicTime.now < deadline {
+        pauseBriefly()
+        continue
+      }
       close(fd)
       if code == ECONNREFUSED || code == ENOENT { return nil }
+      if code == EAGAIN { throw .ownerBusy(socketPath) }
       errno = code
       throw .system("connect to", socketPath)
     }
@@ -145,15 +167,18 @@ public struct Rendezvous: Sendable {
 
   /// Connects to the owner or, when there is none, becomes it: under an exclusive
   /// lock, so that commands started at once end with exactly one owner.
-  public func connectOrListen() throws(RendezvousError) -> Election {
-    if let fd = try connect() { return .connected(fd) }
+  /// Waits no longer than `deadline` for a busy owner or another command's lock.
+  public func connectOrListen(until deadline: MonotonicTime) throws(RendezvousError) -> Election {
+    if let fd = try connect(until: deadline) { return .connected(fd) }
     let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard lock >= 0 else { throw .system("open", lockPath) }
     defer { close(lock) }  // closing releases the lock
-    guard retryingOnInterrupt({ flock(lock, LOCK_EX) }) == 0 else {
-      throw .system("lock", lockPath)
+    while retryingOnInterrupt({ flock(lock, LOCK_EX | LOCK_NB) }) != 0 {
+      guard errno == EWOULDBLOCK else { throw .system("lock", lockPath) }
+      guard MonotonicTime.now < deadline else { throw .lockBusy(lockPath) }
+      pauseBriefly()
     }
-    if let fd = try connect() { return .connected(fd) }
+    if let fd = try connect(until: deadline) { return .connected(fd) }
     // No owner answers: whatever socket is left is stale.
     if try inspectSocket() == .ours { unlink(socketPath) }
     // Non-blocking: the owner accepts every pending connection, then returns to its loop.
@@ -200,6 +225,12 @@ func fnv1a(_ text: String) -> UInt64 {
 func hex(_ value: UInt64) -> String {
   let digits = String(value, radix: 16)
   return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
+}
+
+/// Waits 5 ms: between tries of something that cannot be polled for.
+private func pauseBriefly() {
+  var none = pollfd()
+  _ = poll(&none, 0, 5)
 }
 
 /// Answers every command waiting on `listener` with a failure, for an owner

@@ -32,10 +32,11 @@ public final class ToastPresenter {
   private var lastOutcome: ToastOutcome?
   /// Called whenever a toast ends, with its tag and how it ended.
   public var onCompletion: ((_ tag: String, _ outcome: ToastOutcome) -> Void)?
-  /// Called when a toast's first frame has been committed to the compositor, with its tag.
-  package var onFirstFrame: ((String) -> Void)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
   package var onFrame: ((String) -> Void)?
+  /// Called when a toast could not be shown, with its tag and why, before its
+  /// completion (as hidden); the other toasts stay.
+  package var onFailure: ((_ tag: String, _ reason: String) -> Void)?
 
   /// Connects to the compositor named by `display` (a socket name or path), or by
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
@@ -179,15 +180,13 @@ public final class ToastPresenter {
   private func present(_ toast: Toast, tag: String) {
     let surface = ToastSurface(toast: toast, session: session)
     surfacesCreated += 1
-    surface.onGone = { [unowned self, unowned surface] outcome in
+    surface.onGone = { [unowned self, unowned surface] outcome, failure in
       if surfaces[tag] === surface { surfaces[tag] = nil }
       lastOutcome = outcome
+      if let failure { onFailure?(tag, failure) }
       onCompletion?(tag, outcome)
     }
-    surface.onFrame = { [unowned self, unowned surface] in
-      if surface.committedFrames == 1 { onFirstFrame?(tag) }
-      onFrame?(tag)
-    }
+    surface.onFrame = { [unowned self] in onFrame?(tag) }
     surfaces[tag] = surface
   }
 }

@@ -44,10 +44,9 @@ final class ToastSurface {
   private var lastFrame: (appearance: Appearance, content: Int, width: Int32, height: Int32)?
   /// Bumped whenever the toast or its layout changes.
   private var contentVersion = 0
-  /// How many frames were committed (for tests and benchmarks).
-  private(set) var committedFrames = 0
   /// Called once when the toast is gone, with how it ended.
-  var onGone: ((ToastOutcome) -> Void)?
+  /// With a reason when the toast could not be shown (it ends as hidden).
+  var onGone: ((ToastOutcome, _ failure: String?) -> Void)?
   /// Called after each committed frame.
   var onFrame: (() -> Void)?
 
@@ -268,17 +267,24 @@ final class ToastSurface {
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     // wl_surface before version 3 cannot take a buffer scale: draw at 1 there.
     let scale = surface.version >= 3 ? max(bufferScale, 1) : 1
+    let (pixelWidth, widthOverflow) = width.multipliedReportingOverflow(by: scale)
+    let (pixelHeight, heightOverflow) = height.multipliedReportingOverflow(by: scale)
+    guard !widthOverflow, !heightOverflow, let bufferWidth = Int32(exactly: pixelWidth),
+      let bufferHeight = Int32(exactly: pixelHeight)
+    else {
+      fail(WaylandError.bufferTooLarge(width: width, height: height).description)
+      return
+    }
     let buffer: ShmBuffer
     do {
       // nil: both buffers are held; a release will wake the loop.
-      guard
-        let free = try pool.nextBuffer(width: Int32(width * scale), height: Int32(height * scale))
-      else { return }
+      guard let free = try pool.nextBuffer(width: bufferWidth, height: bufferHeight) else {
+        return
+      }
       buffer = free
     } catch {
-      // No shared memory for a buffer: nothing can be shown; end the loop with the error.
-      tearDown()
-      session.loop.fail(error)
+      // No buffer for this toast (too large, no shared memory): it alone ends.
+      fail(error.description)
       return
     }
     let timeline =
@@ -289,8 +295,7 @@ final class ToastSurface {
     }
     let appearance = timeline.appearance(at: now)
     guard let canvas = canvas(for: buffer) else {
-      tearDown()
-      session.loop.fail(.system(call: "cairo_image_surface_create_for_data", errno: ENOMEM))
+      fail("cannot draw into a \(buffer.width)x\(buffer.height) buffer")
       return
     }
     canvas.draw(toast, layout: layout, appearance: appearance, scale: Double(scale))
@@ -317,13 +322,11 @@ final class ToastSurface {
       }
     } catch {
       // The version checks above make this unreachable; fail loudly all the same.
-      tearDown()
-      session.loop.fail(error)
+      fail(error.description)
       return
     }
     lastFrame = (appearance, contentVersion, buffer.width, buffer.height)
     surface.commit()
-    committedFrames += 1
     onFrame?()
   }
 
@@ -355,10 +358,17 @@ final class ToastSurface {
     return (0, 0, buffer.width, buffer.height)
   }
 
+  /// Ends the toast because it cannot be shown; the others stay.
+  private func fail(_ reason: String) {
+    guard !isGone else { return }
+    tearDown()
+    onGone?(.hidden, reason)
+  }
+
   private func finish(_ outcome: ToastOutcome) {
     guard !isGone else { return }
     tearDown()
-    onGone?(outcome)
+    onGone?(outcome, nil)
   }
 
   private func tearDown() {

@@ -41,6 +41,16 @@ public final class Owner {
     self.listener = listener
     self.linger = linger
     presenter.onCompletion = { [unowned self] tag, outcome in finished(tag, outcome) }
+    // A toast that cannot be shown fails its own commands only.
+    presenter.onFailure = { [unowned self] tag, reason in
+      for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
+        send(.failed("cannot show the toast: \(reason)"), to: waiter.fd)
+      }
+      for fd in waiters.removeValue(forKey: tag) ?? [] {
+        send(.failed("cannot show the toast: \(reason)"), to: fd)
+        drop(fd)
+      }
+    }
     presenter.onFrame = { [unowned self] tag in
       traceFrame(tag)
       for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
@@ -137,6 +147,13 @@ public final class Owner {
     }
     var text = String(decoding: buffer[0..<count], as: UTF8.self)
     if text.hasSuffix("\n") { text.removeLast() }
+    // A command that gave up (and closed) before its request was read is not
+    // carried out: it has already told its user that it failed.
+    var probe = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    if poll(&probe, 1, 0) > 0 && probe.revents & Int16(POLLHUP) != 0 {
+      drop(fd)
+      return
+    }
     let request: OwnerRequest
     do {
       request = try OwnerRequest(decoding: text)

@@ -30,6 +30,29 @@ public struct Rect: Equatable, Sendable {
   }
 }
 
+/// Text shaped to wrap at the room's width, and the factor it is drawn at: 1
+/// when it fits. Text too large for the room (a huge font) is shaped again at
+/// the width it will have once shrunk, so that it wraps and ellipsizes as if
+/// the room were that large, then shrunk into the room.
+func fittedText(
+  into room: (width: Double, height: Double), _ make: (_ wrapWidth: Double) -> TextBlock
+) -> (TextBlock, Double) {
+  let text = make(room.width)
+  let scale = scaleToFit(text, into: room)
+  guard scale < 1 else { return (text, 1) }
+  let larger = make(room.width / scale)
+  return (larger, scaleToFit(larger, into: room))
+}
+
+/// The factor that shrinks `text` into `room` (1 when it fits): the same for
+/// width and height, so that glyphs keep their shape.
+func scaleToFit(_ text: TextBlock, into room: (width: Double, height: Double)) -> Double {
+  var scale = 1.0
+  if text.width > room.width { scale = min(scale, max(room.width, 1) / text.width) }
+  if text.height > room.height { scale = min(scale, max(room.height, 1) / text.height) }
+  return scale.isFinite && scale > 0 ? scale : 1
+}
+
 /// `value` rounded up to an even number of pixels.
 ///
 /// Centred surfaces have even sizes, so that every compositor centres them on
@@ -56,6 +79,9 @@ public struct ToastLayout {
   public let text: TextBlock
   /// Where the text's wrap box starts.
   public let textOrigin: (x: Double, y: Double)
+  /// How much the text is shrunk to fit the output (1: not at all): a font too
+  /// large for the screen is drawn smaller, never past the output's edges.
+  public let textScale: Double
   /// The activity indicator, when shown.
   public let spinner: Rect?
   /// The progress bar's track, when shown.
@@ -85,11 +111,25 @@ public struct ToastLayout {
     let padding = Design.HUD.padding
     let maximumWidth = max(
       Design.HUD.minimumSize.width, evenFloor(output.width * Design.HUD.maximumWidthShare))
-    let text = TextBlock(
-      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.HUD.font,
-      wrapWidth: maximumWidth - 2 * padding, maximumLines: Design.HUD.maximumLines)
+    let shadow = Design.HUD.shadowPadding
+    // The box may fill the output's height at most; the text gets what the
+    // spinner and the bar leave of it.
+    let maximumHeight = max(Design.HUD.minimumSize.height, evenFloor(output.height - 2 * shadow))
+    var others: [Double] = []
+    if toast.showsSpinner { others.append(Design.HUD.spinnerSize) }
+    if toast.progress != nil { others.append(Design.HUD.progressHeight) }
+    let textRoom = (
+      width: maximumWidth - 2 * padding,
+      height: maximumHeight - 2 * padding - others.reduce(0, +) - padding * Double(others.count)
+    )
+    let (text, textScale) = fittedText(into: textRoom) { wrapWidth in
+      TextBlock(
+        text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.HUD.font,
+        wrapWidth: wrapWidth, maximumLines: Design.HUD.maximumLines)
+    }
     let hasText = !text.isEmpty
-    var contentWidth = hasText ? text.width : 0
+    let textSize = (width: text.width * textScale, height: text.height * textScale)
+    var contentWidth = hasText ? textSize.width : 0
     if toast.showsSpinner { contentWidth = max(contentWidth, Design.HUD.spinnerSize) }
     if toast.progress != nil { contentWidth = max(contentWidth, Design.HUD.progressMinimumWidth) }
     let boxWidth = min(
@@ -97,13 +137,13 @@ public struct ToastLayout {
 
     var items: [Double] = []
     if toast.showsSpinner { items.append(Design.HUD.spinnerSize) }
-    if hasText { items.append(text.height) }
+    if hasText { items.append(textSize.height) }
     if toast.progress != nil { items.append(Design.HUD.progressHeight) }
     let contentHeight =
       items.reduce(0, +) + Design.HUD.padding * Double(max(items.count - 1, 0))
-    let boxHeight = max(Design.HUD.minimumSize.height, evenCeiling(contentHeight + 2 * padding))
+    let boxHeight = min(
+      maximumHeight, max(Design.HUD.minimumSize.height, evenCeiling(contentHeight + 2 * padding)))
 
-    let shadow = Design.HUD.shadowPadding
     let covers = toast.isModal
     let surface: (width: Double, height: Double)
     // Keep the whole box on the output, however large the offset.
@@ -135,11 +175,12 @@ public struct ToastLayout {
         height: Design.HUD.spinnerSize)
       y += Design.HUD.spinnerSize + Design.HUD.padding
     }
-    let textOrigin = (x: box.midX - text.wrapWidth / 2, y: y)
-    if hasText { y += text.height + Design.HUD.padding }
+    let textOrigin = (x: box.midX - text.wrapWidth * textScale / 2, y: y)
+    if hasText { y += textSize.height + Design.HUD.padding }
     var progressBar: Rect?
     if toast.progress != nil {
-      let width = min(box.width - 2 * padding, max(Design.HUD.progressMinimumWidth, text.width))
+      let width = min(
+        box.width - 2 * padding, max(Design.HUD.progressMinimumWidth, textSize.width))
       progressBar = Rect(
         x: box.midX - width / 2, y: y, width: width, height: Design.HUD.progressHeight)
     }
@@ -149,6 +190,7 @@ public struct ToastLayout {
     self.cornerRadius = Design.HUD.cornerRadius
     self.text = text
     self.textOrigin = textOrigin
+    self.textScale = textScale
     self.spinner = spinner
     self.progressBar = progressBar
     self.coversOutput = covers
@@ -162,11 +204,17 @@ public struct ToastLayout {
     let maximumWidth = max(
       Design.Banner.minimumTextWidth + 2 * padding,
       evenFloor(output.width - 2 * Design.Banner.sideMargin))
-    let text = TextBlock(
-      text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.Banner.font,
-      wrapWidth: maximumWidth - 2 * padding, maximumLines: 1)
+    // One line inside the pill: a font too tall for it is drawn smaller.
+    let (text, textScale) = fittedText(
+      into: (maximumWidth - 2 * padding, Design.Banner.height - padding)
+    ) { wrapWidth in
+      TextBlock(
+        text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.Banner.font,
+        wrapWidth: wrapWidth, maximumLines: 1)
+    }
+    let textSize = (width: text.width * textScale, height: text.height * textScale)
     let pillWidth = min(
-      maximumWidth, evenCeiling(max(Design.Banner.minimumTextWidth, text.width) + 2 * padding))
+      maximumWidth, evenCeiling(max(Design.Banner.minimumTextWidth, textSize.width) + 2 * padding))
     let shadow = Design.Banner.shadowPadding
     let covers = toast.isModal
     let surface: (width: Double, height: Double)
@@ -182,13 +230,14 @@ public struct ToastLayout {
       x: ((surface.width - pillWidth) / 2).rounded(.down), y: Design.Banner.topGap,
       width: pillWidth, height: Design.Banner.height)
     let hasProgress = toast.progress != nil
-    let textTop = box.midY - text.height / 2 - (hasProgress ? 3 : 0)
+    let textTop = box.midY - textSize.height / 2 - (hasProgress ? 3 : 0)
     self.surfaceWidth = Int(surface.width)
     self.surfaceHeight = Int(surface.height)
     self.box = box
     self.cornerRadius = Design.Banner.cornerRadius
     self.text = text
-    self.textOrigin = (x: box.midX - text.wrapWidth / 2, y: textTop.rounded(.down))
+    self.textOrigin = (x: box.midX - text.wrapWidth * textScale / 2, y: textTop.rounded(.down))
+    self.textScale = textScale
     self.spinner = nil
     self.progressBar =
       hasProgress

@@ -40,7 +40,8 @@ public enum Renderer {
     }
     if !layout.text.isEmpty {
       setColor(foreground, in: cairo)
-      layout.text.draw(in: cairo, x: layout.textOrigin.x, y: layout.textOrigin.y + dy)
+      layout.text.draw(
+        in: cairo, x: layout.textOrigin.x, y: layout.textOrigin.y + dy, scale: layout.textScale)
     }
     if var bar = layout.progressBar, let progress = toast.progress {
       bar.y += dy
@@ -183,7 +184,8 @@ public final class OffscreenImage {
   public init(width: Int, height: Int) {
     self.width = width
     self.height = height
-    surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
+    surface = cairo_image_surface_create(
+      CAIRO_FORMAT_ARGB32, Int32(clamping: width), Int32(clamping: height))
   }
 
   /// Loads a PNG file; nil when it cannot be read.

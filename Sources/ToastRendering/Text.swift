@@ -54,8 +54,10 @@ public final class TextBlock {
     } else {
       pango_layout_set_text(layout, shown, -1)
     }
-    self.wrapWidth = wrapWidth
-    pango_layout_set_width(layout, Int32(wrapWidth * Double(PANGO_SCALE)))
+    // Pango measures in Int32 units of 1/1024 px: keep the width well inside them.
+    let wrap = min(max(wrapWidth, 1), TextBlock.maximumWrapWidth)
+    self.wrapWidth = wrap
+    pango_layout_set_width(layout, Int32((wrap * Double(PANGO_SCALE)).rounded(.down)))
     pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
     pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
     pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
@@ -90,12 +92,21 @@ public final class TextBlock {
   /// Whether the block shows no text.
   public var isEmpty: Bool { height == 0 || pango_layout_get_character_count(layout) == 0 }
 
-  /// Draws the block with its wrap box's top-left corner at (x, y).
-  func draw(in cairo: OpaquePointer, x: Double, y: Double) {
+  /// Draws the block with its wrap box's top-left corner at (x, y), `scale`
+  /// times its size.
+  func draw(in cairo: OpaquePointer, x: Double, y: Double, scale: Double = 1) {
+    cairo_save(cairo)
+    cairo_translate(cairo, x, y)
+    cairo_scale(cairo, scale, scale)
     pango_cairo_update_layout(cairo, layout)
-    cairo_move_to(cairo, x, y)
+    cairo_move_to(cairo, 0, 0)
     pango_cairo_show_layout(cairo, layout)
+    cairo_restore(cairo)
   }
+
+  /// The widest wrap width, in logical pixels: a million, far inside Pango's
+  /// Int32 units.
+  static let maximumWrapWidth = 1_000_000.0
 
   /// Pango's complaint about `markup`, or nil when it is valid.
   public static func markupError(_ markup: String) -> String? {

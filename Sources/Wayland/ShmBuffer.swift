@@ -21,15 +21,20 @@ public final class ShmBuffer {
   public var drawingContext: AnyObject?
 
   init(shm: WlShm, width: Int32, height: Int32) throws(WaylandError) {
-    let stride = width * 4
-    let size = Int(stride) * Int(height)
+    // wl_shm sizes are Int32: check before anything is allocated.
+    let (stride, strideOverflow) = width.multipliedReportingOverflow(by: 4)
+    let (size32, sizeOverflow) = stride.multipliedReportingOverflow(by: height)
+    guard width > 0, height > 0, !strideOverflow, !sizeOverflow else {
+      throw .bufferTooLarge(width: Int(width), height: Int(height))
+    }
+    let size = Int(size32)
     let fd = wlt_create_shm_file(Int64(size))
     guard fd >= 0 else { throw .system(call: "memfd_create", errno: errno) }
     defer { close(fd) }
     guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0),
       mapped != MAP_FAILED
     else { throw .system(call: "mmap", errno: errno) }
-    let pool = shm.createPool(fd: fd, size: Int32(size))
+    let pool = shm.createPool(fd: fd, size: size32)
     object = pool.createBuffer(
       offset: 0, width: width, height: height, stride: stride, format: .argb8888)
     pool.destroy()

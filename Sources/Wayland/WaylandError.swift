@@ -18,6 +18,9 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
   case unsupportedVersion(interface: String, request: String, since: UInt32, bound: UInt32)
   /// A system call failed.
   case system(call: String, errno: Int32)
+  /// A buffer of this size (in pixels) cannot be shared: empty, or more bytes
+  /// than a wl_shm pool holds.
+  case bufferTooLarge(width: Int, height: Int)
 
   public var description: String {
     switch self {
@@ -34,6 +37,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
       return "\(interface).\(request) needs version \(since), but the object has version \(bound)"
     case .system(let call, let code):
       return "\(call) failed: \(Errno(rawValue: code))"
+    case .bufferTooLarge(let width, let height):
+      return "cannot share a \(width)x\(height) pixel buffer with the compositor"
     }
   }
 

@@ -173,19 +173,12 @@ struct TagTests {
       "not json", "{\"v\":1,\"op\":\"show\",\"tag\":\"default\",\"toast\":{\"progress\":\"x\"}}",
       "{\"v\":2}",
     ] {
-      let bytes = Array(garbage.utf8)
-      #expect(send(fd, bytes, bytes.count, 0) == bytes.count)
-      var reply = [UInt8](repeating: 0, count: 4096)
-      let count = recv(fd, &reply, reply.count, 0)
-      let text = String(decoding: reply[0..<max(count, 0)], as: UTF8.self)
+      let text = try exchangeRaw(Array(garbage.utf8), on: fd)
       #expect(text.contains("\"ok\":false"), "\(garbage) -> \(text)")
     }
     // Too large: refused as well.
     let huge = [UInt8](repeating: 0x20, count: maximumMessageSize + 10)
-    #expect(send(fd, huge, huge.count, 0) == huge.count)
-    var reply = [UInt8](repeating: 0, count: 4096)
-    let count = recv(fd, &reply, reply.count, 0)
-    #expect(String(decoding: reply[0..<max(count, 0)], as: UTF8.self).contains("too large"))
+    #expect(try exchangeRaw(huge, on: fd).contains("too large"))
     #expect(try desk.status()?.text == "Intact")
   }
 

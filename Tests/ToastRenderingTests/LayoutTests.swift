@@ -90,6 +90,36 @@ struct LayoutTests {
     #expect(layout.box.midX == 640 && layout.box.midY == 360)
   }
 
+  @Test func hugeFontsAreShrunkIntoTheOutput() {
+    var markup = Toast("<span size=\"1000000000\">x</span> huge")
+    markup.isMarkup = true
+    var font = Toast("Huge", style: .banner)
+    font.font = "Sans 400000"
+    var spinner = Toast("Big", showsSpinner: true)
+    spinner.font = "Sans 100000"
+    spinner.progress = 0.5
+    for toast in [markup, font, spinner] {
+      let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+      #expect(layout.textScale < 0.1, "\(toast.text)")
+      #expect(layout.surfaceWidth <= 1280 && layout.surfaceHeight <= 720, "\(toast.text)")
+      // The shrunk text stays inside its box.
+      #expect(layout.text.width * layout.textScale <= layout.box.width, "\(toast.text)")
+      #expect(layout.text.height * layout.textScale <= layout.box.height, "\(toast.text)")
+      // It is drawn, not lost to an ellipsis: the image has text-coloured pixels.
+      let image = OffscreenImage.render(toast)
+      var white = 0
+      for y in 0..<image.height {
+        for x in 0..<image.width where image.pixel(x: x, y: y).red > 200 { white += 1 }
+      }
+      #expect(white > 100, "\(toast.text): \(white) white pixels")
+    }
+    // Ordinary text is never scaled.
+    #expect(ToastLayout(toast: Toast("Saved"), outputWidth: 1280, outputHeight: 720).textScale == 1)
+    #expect(
+      ToastLayout(toast: Toast("Saved", style: .banner), outputWidth: 1280, outputHeight: 720)
+        .textScale == 1)
+  }
+
   @Test func theTextLanguageIsTheLocalesLanguage() {
     #expect(TextBlock.language(fromLocale: "ja_JP.UTF-8") == "ja-JP")
     #expect(TextBlock.language(fromLocale: "zh_TW") == "zh-TW")

@@ -1,0 +1,119 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastCommand
+import ToastKit
+import ToastRendering
+
+/// No content can end the owner or other toasts, no command waits without end,
+/// and the owner checks exactly what the command checks.
+@Suite(.serialized)
+struct HardeningTests {
+  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
+
+  /// The bytes of the owner's shared-memory buffers now mapped, by /proc/PID/maps.
+  static func bufferBytes(of owner: Int32) -> [Int] {
+    guard let maps = readFile("/proc/\(owner)/maps") else { return [] }
+    return String(decoding: maps, as: UTF8.self).split(separator: "\n")
+      .filter { $0.contains("/memfd:wl-toast-shm") }
+      .compactMap { line -> Int? in
+        let range = line.split(separator: " ")[0].split(separator: "-")
+        guard range.count == 2, let start = Int(range[0], radix: 16),
+          let end = Int(range[1], radix: 16)
+        else { return nil }
+        return end - start
+      }
+  }
+
+  @Test func aHugeFontEndsNeitherTheOwnerNorOtherToasts() throws {
+    let desk = try Desk()
+    let waiting = try desk.run(["--wait", "--tag", "keep", "--timeout", "0", "Keep"])
+    try waitUntil("the first toast to show") { try desk.status(tag: "keep") != nil }
+    let owner = try #require(try desk.status(tag: "keep")).owner
+    // Markup, a font option and a follow line, each absurdly large.
+    let markup = try desk.runToEnd([
+      "--tag", "m", "--no-animation", "--timeout", "0", "--markup",
+      "<span size=\"1000000000\">x</span>",
+    ])
+    #expect(markup.status == 0, "\(markup.errors)")
+    let font = try desk.runToEnd([
+      "--tag", "f", "--no-animation", "--timeout", "0", "--style", "banner", "--font",
+      "Sans 400000", "Huge",
+    ])
+    #expect(font.status == 0, "\(font.errors)")
+    let follow = try desk.runToEnd(
+      ["--tag", "l", "--follow", "--markup", "--timeout", "0"],
+      stdin: "<span size=\"1000000000\">big</span>\n")
+    #expect(follow.status == 0, "\(follow.errors)")
+    try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "2"])
+    for tag in ["keep", "m", "f", "l"] {
+      #expect(try desk.status(tag: tag)?.owner == owner, "\(tag) still shown by the same owner")
+    }
+    #expect(waiting.isRunning, "the waiting command still waits")
+    // The huge HUD is on screen, inside the output; the buffers are the output's size at most.
+    let shot = try desk.screenshot("the huge HUD") {
+      $0.brightPixels(in: Box(x: 0, y: 0, width: 1280, height: 720), than: Self.boxColor) > 1000
+    }
+    let box = try #require(shot.boundingBox(of: Self.boxColor, tolerance: 3))
+    #expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= 1280 && box.y + box.height <= 720)
+    let largest = Self.bufferBytes(of: owner).max() ?? 0
+    #expect(largest > 0 && largest <= 1280 * 2 * 720 * 2 * 4, "largest buffer \(largest) bytes")
+    #expect(try desk.runToEnd(["hide", "--tag", "keep"]).status == 0)
+    #expect(waiting.wait(timeout: 5) == 0)
+  }
+
+  @Test func commandsGiveUpOnAStoppedOwnerAndTheirToastsNeverShow() throws {
+    let desk = try Desk()
+    #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Before"]).status == 0)
+    let owner = try #require(try desk.status(tag: "t")).owner
+    kill(owner, SIGSTOP)
+    // More commands than the owner's backlog holds: every one ends, in bounded time.
+    let started = now()
+    let commands = try (0..<80).map { number in
+      try ChildProcess(
+        [builtProduct("wl-toast"), "--tag", "t", "--timeout", "0", "Late \(number)"],
+        environment: desk.sway.clientEnvironment,
+        logPath: desk.sway.runtimeDirectory + "/late-\(number).log")
+    }
+    for (number, command) in commands.enumerated() {
+      #expect(command.wait(timeout: 30) == 1, "command \(number) gave up with status 1")
+      let errors = readFile(desk.sway.runtimeDirectory + "/late-\(number).log").map {
+        String(decoding: $0, as: UTF8.self)
+      }
+      #expect(errors?.split(separator: "\n").count == 1, "one line: \(errors ?? "")")
+    }
+    #expect(now() - started < 25, "the hand-over is bounded (10 s)")
+    kill(owner, SIGCONT)
+    // The owner catches up: none of the abandoned toasts is shown.
+    #expect(try desk.runToEnd(["--tag", "other", "--timeout", "0", "After"]).status == 0)
+    #expect(try desk.status(tag: "t")?.text == "Before")
+    #expect(try desk.status(tag: "t")?.owner == owner)
+  }
+
+  @Test func theOwnerRefusesOnTheWireWhatTheCommandRefuses() throws {
+    let desk = try Desk()
+    #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "Intact"]).status == 0)
+    let surfaces = try #require(try desk.status(tag: "a")).surfaces
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    let fd = try #require(try rendezvous.connect())
+    defer { close(fd) }
+    let toast = #"{"text":"x"}"#
+    for (message, reason) in [
+      (#"{"v":1,"op":"show","tag":"\u001b[31mred\u0007\n","toast":\#(toast)}"#, "tag: expected"),
+      (#"{"v":1,"op":"show","tag":"a","wait":"yes","toast":\#(toast)}"#, "wait: expected true"),
+      (#"{"v":1,"op":"show","tag":"a","colour":1,"toast":\#(toast)}"#, "unknown field colour"),
+      (#"{"v":1,"op":"show","tag":"a","toast":{"text":"x","modal":"yes"}}"#, "modal: expected"),
+    ] {
+      let answer = try exchangeRaw(Array(message.utf8), on: fd)
+      #expect(answer.contains("\"ok\":false") && answer.contains(reason), "\(answer)")
+    }
+    #expect(try desk.status(tag: "a")?.surfaces == surfaces, "no surface was made")
+    #expect(try desk.status(tag: "a")?.text == "Intact")
+    // Text is cut as the command cuts it: 4096 scalars, the ellipsis included.
+    let long = String(repeating: "y", count: 5000)
+    let show = #"{"v":1,"op":"show","tag":"a","toast":{"text":"\#(long)"}}"#
+    #expect(try exchangeRaw(Array(show.utf8), on: fd).contains("\"ok\":true"))
+    let shown = try #require(try desk.status(tag: "a")?.text)
+    #expect(shown.unicodeScalars.count == Toast.Limits.textLength && shown.hasSuffix("…"))
+  }
+}
