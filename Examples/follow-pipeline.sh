@@ -1,8 +1,8 @@
 #!/bin/sh
 # Examples/follow-pipeline.sh: one long-lived toast fed by a stream of events
-# through wl-toast --follow (each line of standard input updates the toast:
-# a plain line is its text, a JSON object sets text, progress, style, spinner
-# and timeout). Usage: follow-pipeline.sh volume|windows
+# through wl-toast --follow=json (each line of standard input is a JSON object
+# that sets text, progress, style, spinner or timeout; --follow alone takes
+# each line as the text). Usage: follow-pipeline.sh volume|windows
 # Needs pactl for "volume", swaymsg and jq for "windows".
 set -eu
 
@@ -22,19 +22,19 @@ volume() {
             last=$line
             printf '%s\n' "$line"
         done
-    } | wl-toast --follow --tag volume --progress 0
+    } | wl-toast --follow=json --tag volume --progress 0
 }
 
 # A banner with the title of the focused window in sway, as it changes. jq
-# writes each title as a JSON object, so a title that itself looks like JSON
-# is still shown as text.
+# writes each title as a JSON object; the title is only ever text, and a JSON
+# line can set no input mode, so no window can take over the screen.
 windows() {
     swaymsg -t subscribe -m '["window"]' |
         jq --unbuffered -c '
             select(.change == "focus" or (.change == "title" and .container.focused))
             | {text: (.container.name // .container.app_id // ""), timeout: 2}
             | select(.text != "")' |
-        wl-toast --follow --tag window --style banner
+        wl-toast --follow=json --tag window --style banner
 }
 
 case "${1:-}" in

@@ -8,15 +8,16 @@ public struct ShowOptions: Equatable, Sendable {
   public var wait: Bool
   /// Also print the outcome (`expired`, `hidden`, `dismissed`, `replaced`); implies ``wait``.
   public var printOutcome: Bool
-  /// Read standard input: each line updates the toast.
-  public var follow: Bool
+  /// Read standard input, each line updating the toast, in this format; nil
+  /// for no reading.
+  public var follow: FollowFormat?
   /// How long an owner with no toast left stays, in seconds.
   public var linger: Double
 
   /// The defaults: tag `default`, no waiting, no following, a one-second linger.
   public init(
     tag: String = Toast.defaultTag, wait: Bool = false, printOutcome: Bool = false,
-    follow: Bool = false,
+    follow: FollowFormat? = nil,
     linger: Double = 1
   ) {
     self.tag = tag
@@ -25,6 +26,14 @@ public struct ShowOptions: Equatable, Sendable {
     self.follow = follow
     self.linger = linger
   }
+}
+
+/// How `--follow` reads the lines of standard input.
+public enum FollowFormat: String, Equatable, Sendable {
+  /// Each line is the new message, even one that looks like JSON.
+  case text
+  /// Each line is a JSON object setting some of ``Toast/followFields``.
+  case json
 }
 
 /// What a `wl-toast` command line asks for.
@@ -65,6 +74,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case missingMessage
   /// `--dim` without `--modal`.
   case dimWithoutModal
+  /// An option's value that is none of its choices: the option, the choices, the value.
+  case invalidChoice(String, expected: String, got: String)
 
   /// What is wrong, without the program name, such as
   /// `--timeout: expected seconds from 0 to 86400, got '-1'`.
@@ -83,6 +94,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownWatchTarget(let word): "watch: expected 'sway', got \(Toast.quoted(word))"
     case .missingMessage: "missing MESSAGE (needed unless --spinner or --progress is given)"
     case .dimWithoutModal: "--dim needs --modal"
+    case .invalidChoice(let option, let expected, let value):
+      "\(option): expected \(expected), got \(Toast.quoted(value))"
     }
   }
 
@@ -136,9 +149,10 @@ public let usageText = """
     --tag NAME                one toast per tag: later commands update it in place
     --wait                    stay until the toast is gone; exit with its outcome
     --print-outcome           with --wait, print expired|hidden|dismissed|replaced
-    --follow                  read standard input: each line updates the toast
-                              (plain text, or JSON with text, progress, style,
-                              spinner, timeout)
+    --follow[=text|json]      read standard input: each line updates the toast;
+                              text (default): the line is the message;
+                              json: an object setting text, progress, spinner,
+                              style or timeout
     --linger SECONDS          keep the background owner this long after its
                               last toast (0 to 60, default 1)
     -h, --help                print this help and exit
@@ -293,7 +307,12 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
     case .flag(.printOutcome):
       options.printOutcome = true
       options.wait = true
-    case .flag(.follow): options.follow = true
+    case .flag(.follow): options.follow = .text
+    case .value(.follow, let value):
+      guard let format = FollowFormat(rawValue: value) else {
+        throw .invalidChoice("--follow", expected: "text or json", got: value)
+      }
+      options.follow = format
     case .flag(.workspaces):
       throw .misplacedOption("--workspaces", belongsTo: "wl-toast watch sway")
     case .flag(.help), .flag(.version): break  // found earlier by helpOrVersion
@@ -308,7 +327,7 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
 
   let text = words.joined(separator: " ")
   if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
-    && !options.follow
+    && options.follow == nil
   {
     throw .missingMessage
   }
@@ -347,6 +366,11 @@ private func scan(
       throw .unknownOption(name, command: command)
     case .option(let option, let inlineValue):
       guard let valueName = option.valueName else {
+        // A flag with an optional value, given after '=' only (--follow=json).
+        if let inlineValue, option == .follow {
+          try handle(.value(option, inlineValue))
+          continue
+        }
         if let inlineValue {
           throw .valueForFlag(option.rawValue, value: inlineValue)
         }

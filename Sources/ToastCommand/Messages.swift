@@ -10,6 +10,8 @@ public enum MessageError: Error, Equatable, CustomStringConvertible {
   case badField(String, expected: String)
   /// A field no toast has.
   case unknownField(String)
+  /// A field a `--follow` line may not set (an input mode, say).
+  case notFollowable(String)
   /// Not a message of the protocol at all: what is missing or wrong.
   case notAMessage(String)
 
@@ -20,6 +22,8 @@ public enum MessageError: Error, Equatable, CustomStringConvertible {
     case .invalidValue(let invalid): invalid.description
     case .badField(let name, let expected): "\(name): expected \(expected)"
     case .unknownField(let name): "unknown field \(name)"
+    case .notFollowable(let name):
+      "\(name): cannot be set by a follow line (only \(Toast.followFields.sorted().joined(separator: ", ")))"
     case .notAMessage(let what): what
     }
   }
@@ -282,14 +286,28 @@ extension Toast {
     }
   }
 
-  /// Applies one `--follow` line: a JSON object sets fields; any other line is the new text.
-  public mutating func apply(followLine line: String) throws(MessageError) {
-    let trimmed = line.drop { $0 == " " || $0 == "\t" }
-    if trimmed.first == "{" {
-      let value = try decodeJSON(line)
-      try apply(value)
-    } else {
+  /// The fields a JSON `--follow` line may set: what the toast says, never how
+  /// it takes input or covers the screen.
+  public static let followFields: Set<String> = ["text", "progress", "spinner", "style", "timeout"]
+
+  /// Applies one `--follow` line. As text (the default), the line is the new
+  /// message, whatever it looks like; as JSON, it is an object that may set
+  /// ``followFields`` only.
+  public mutating func apply(followLine line: String, format: FollowFormat = .text)
+    throws(MessageError)
+  {
+    switch format {
+    case .text:
       text = Toast.truncated(line)
+    case .json:
+      let value = try decodeJSON(line)
+      guard case .object(let fields) = value else {
+        throw .notAMessage("expected a JSON object")
+      }
+      for key in fields.keys.sorted() where !Toast.followFields.contains(key) {
+        throw Toast("").json[key] == nil ? .unknownField(key) : .notFollowable(key)
+      }
+      try apply(value)
     }
   }
 }

@@ -46,7 +46,7 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
     if options.printOutcome { print(outcome.rawValue) }
     exit(status(of: outcome))
   }
-  guard options.follow else { finish(deliver(toast, wait: options.wait)) }
+  guard let format = options.follow else { finish(deliver(toast, wait: options.wait)) }
 
   var current = toast
   var delivered = false
@@ -55,7 +55,7 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
   while let line = reader.next() {
     number += 1
     do {
-      try current.apply(followLine: line)
+      try current.apply(followLine: line, format: format)
     } catch {
       printError("wl-toast: line \(number): \(error.description); skipped")
       continue

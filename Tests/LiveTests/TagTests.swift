@@ -132,11 +132,11 @@ struct TagTests {
 
   @Test func followWithAThousandLinesKeepsOneSurfaceAndShowsTheLast() throws {
     let desk = try Desk()
-    var lines = (1...1000).map { "line \($0)" }
+    var lines = (1...1000).map { "{\"text\": \"line \($0)\"}" }
     lines.insert("{\"progress\": 150}", at: 500)
     lines.insert("{\"text\": \"json text\", \"progress\": 30, \"spinner\": true}", at: 10)
     let result = try desk.runToEnd(
-      ["--follow", "--tag", "f", "--timeout", "0", "--no-animation"],
+      ["--follow=json", "--tag", "f", "--timeout", "0", "--no-animation"],
       stdin: lines.joined(separator: "\n") + "\n", timeout: 60)
     #expect(result.status == 0)
     #expect(
@@ -161,6 +161,26 @@ struct TagTests {
     let second = try #require(try desk.status())
     #expect(second.text == "Second")
     #expect(second.owner != first.owner)
+  }
+
+  @Test func pipedDataCannotTakeOverTheScreen() throws {
+    let desk = try Desk()
+    // A text stream: a line that looks like JSON is only text.
+    let takeover = #"{"modal":true,"dim":true,"dismiss":"tap"}"#
+    let plain = try desk.runToEnd(
+      ["--follow", "--tag", "p", "--timeout", "0", "--no-animation"], stdin: takeover + "\n")
+    #expect(plain.status == 0 && plain.errors.isEmpty, "\(plain.errors)")
+    #expect(try desk.status(tag: "p")?.text == takeover)
+    // A JSON stream: a line that reaches for an input mode is refused and skipped.
+    let json = try desk.runToEnd(
+      ["--follow=json", "--tag", "j", "--timeout", "0", "--no-animation"],
+      stdin: #"{"text":"Fine"}"# + "\n" + takeover + "\n")
+    #expect(json.status == 0)
+    #expect(json.errors.contains("line 2: dim: cannot be set by a follow line"), "\(json.errors)")
+    #expect(try desk.status(tag: "j")?.text == "Fine")
+    // Neither covered the output: its corner shows the desktop, not a dimmed one.
+    let corner = try desk.sway.screenshot(x: 0, y: 0, width: 200, height: 200)
+    #expect(corner.pixel(x: 100, y: 100) == HeadlessSway.background)
   }
 
   @Test func aMalformedMessageIsRefusedAndChangesNothing() throws {

@@ -413,10 +413,21 @@ struct SubcommandArgumentsTests {
     #expect(toast.text == "Volume")
     #expect(
       options
-        == ShowOptions(tag: "volume", wait: true, printOutcome: true, follow: true, linger: 0.2))
-    // --follow needs no message.
+        == ShowOptions(tag: "volume", wait: true, printOutcome: true, follow: .text, linger: 0.2))
+    // --follow needs no message; its format comes after '=' only.
     #expect(
-      (try? parseArguments(["--follow"]).get()) == .show(Toast(""), ShowOptions(follow: true)))
+      (try? parseArguments(["--follow"]).get()) == .show(Toast(""), ShowOptions(follow: .text)))
+    #expect(
+      (try? parseArguments(["--follow=json"]).get())
+        == .show(Toast(""), ShowOptions(follow: .json)))
+    #expect(
+      (try? parseArguments(["--follow=text", "json"]).get())
+        == .show(Toast("json"), ShowOptions(follow: .text)))
+    guard case .failure(let error) = parseArguments(["--follow=yaml"]) else {
+      Issue.record("--follow=yaml parsed")
+      return
+    }
+    #expect(error.message == "--follow: expected text or json, got 'yaml'")
   }
 
   @Test func hideStatusAndWatch() {

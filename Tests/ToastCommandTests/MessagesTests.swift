@@ -75,20 +75,46 @@ struct MessagesTests {
     }
   }
 
-  @Test func followLinesSetTextOrFields() throws {
+  @Test func textFollowLinesAreTextWhateverTheyLookLike() throws {
     var toast = Toast("start")
     try toast.apply(followLine: "plain text line")
     #expect(toast.text == "plain text line")
-    try toast.apply(followLine: "  {\"progress\": 30, \"spinner\": true, \"timeout\": null}")
+    // A window title that looks like JSON is still a title.
+    let lookalike = "{\"modal\": true, \"dim\": true, \"dismiss\": \"tap\"}"
+    try toast.apply(followLine: lookalike)
+    #expect(toast.text == lookalike)
+    #expect(!toast.isModal && !toast.dimsBackground && toast.dismissal == .none)
+  }
+
+  @Test func jsonFollowLinesSetContentFieldsOnly() throws {
+    var toast = Toast("start")
+    try toast.apply(
+      followLine: "  {\"progress\": 30, \"spinner\": true, \"timeout\": null}", format: .json)
     #expect(toast.progress == 0.3)
     #expect(toast.showsSpinner)
     #expect(toast.timeout == nil)
-    #expect(toast.text == "plain text line", "fields not named stay")
-    try toast.apply(followLine: "{\"text\": \"json\", \"style\": \"banner\", \"progress\": null}")
+    #expect(toast.text == "start", "fields not named stay")
+    try toast.apply(
+      followLine: "{\"text\": \"json\", \"style\": \"banner\", \"progress\": null}", format: .json)
     #expect(toast.text == "json" && toast.style == .banner && toast.progress == nil)
-    // A line that only looks like JSON at the end is text.
-    try toast.apply(followLine: "not {json}")
-    #expect(toast.text == "not {json}")
+    // Input modes and looks are the user's, not the stream's.
+    for field in ["modal", "dim", "dismiss", "markup", "animated", "offset", "font", "background"] {
+      let line = "{\"text\": \"taken?\", \"\(field)\": true}"
+      #expect(throws: MessageError.notFollowable(field)) {
+        try toast.apply(followLine: line, format: .json)
+      }
+    }
+    #expect(toast.text == "json" && !toast.isModal)
+    #expect(throws: MessageError.unknownField("colour")) {
+      try toast.apply(followLine: "{\"colour\": 1}", format: .json)
+    }
+    #expect(throws: MessageError.notAMessage("expected a JSON object")) {
+      try toast.apply(followLine: "[1]", format: .json)
+    }
+    #expect(throws: MessageError.self) { try toast.apply(followLine: "plain", format: .json) }
+    #expect(
+      MessageError.notFollowable("modal").description
+        == "modal: cannot be set by a follow line (only progress, spinner, style, text, timeout)")
   }
 
   @Test func aBadFollowLineChangesNothing() {
@@ -98,7 +124,7 @@ struct MessagesTests {
       "{\"progress\": 150}", "{\"progress\": \"high\"}", "{\"text\": 5}", "{\"timeout\": -1}",
       "{broken", "{\"spinner\": \"yes\"}", "{\"text\": \"new\", \"progress\": 101}",
     ] {
-      #expect(throws: MessageError.self) { try toast.apply(followLine: line) }
+      #expect(throws: MessageError.self) { try toast.apply(followLine: line, format: .json) }
     }
     #expect(toast.text == "kept" && toast.progress == 0.1)
   }
