@@ -21,10 +21,13 @@ int wlt_pipe(int fds[2]) {
   return pipe2(fds, O_CLOEXEC);
 }
 
-int wlt_close_other_fds(int keep) {
+int wlt_close_other_fds(int keep1, int keep2) {
+  int low = keep1 < keep2 ? keep1 : keep2;
+  int high = keep1 < keep2 ? keep2 : keep1;
   int result = 0;
-  if (keep > 3) result |= close_range(3, (unsigned)keep - 1, 0);
-  result |= close_range((unsigned)keep + 1, ~0U, 0);
+  if (low > 3) result |= close_range(3, (unsigned)low - 1, 0);
+  if (high > low + 1) result |= close_range((unsigned)low + 1, (unsigned)high - 1, 0);
+  result |= close_range((unsigned)high + 1, ~0U, 0);
   return result;
 }
 

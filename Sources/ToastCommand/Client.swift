@@ -104,24 +104,25 @@ public final class Client {
     do {
       connected = try rendezvous.connect()
     } catch {
-      close(listener.fd)
-      rendezvous.removeSocket(of: listener)
+      rendezvous.retire(listener)
       throw .rendezvous(error)
     }
     guard let fd = connected else {
       let error = RendezvousError.system("connect to", rendezvous.socketPath)
-      close(listener.fd)
-      rendezvous.removeSocket(of: listener)
+      rendezvous.retire(listener)
       throw .rendezvous(error)
     }
     let pid = fork()
     if pid == 0 { runOwner(listener: listener) }
-    close(listener.fd)
     guard pid > 0 else {
+      let code = errno
       close(fd)
-      rendezvous.removeSocket(of: listener)
-      throw .system("start the owner", errno: errno)
+      rendezvous.retire(listener)
+      throw .system("start the owner", errno: code)
     }
+    // The owner has the listener and holds the lock now.
+    close(listener.fd)
+    close(listener.lockFD)
     startedOwner = pid
     return fd
   }
@@ -131,23 +132,27 @@ public final class Client {
   /// command does not, so that updates start fast).
   private func runOwner(listener: Rendezvous.Listener) -> Never {
     setsid()
+    // Keep no directory of the caller's busy (an unmountable disk, say).
+    _ = chdir("/")
     let null = open("/dev/null", O_RDWR)
     if null >= 0 {
       for fd: Int32 in [0, 1, 2] { dup2(null, fd) }
       if null > 2 { close(null) }
     }
-    // Keep nothing of the caller's but the listener: an inherited pipe would
-    // keep a caller's `$(...)` or test harness waiting.
-    wlt_close_other_fds(listener.fd)
+    // Keep nothing of the caller's but the listener and the lock: an inherited
+    // pipe would keep a caller's `$(...)` or test harness waiting.
+    wlt_close_other_fds(listener.fd, listener.lockFD)
     wlt_set_cloexec(listener.fd, 0)
+    wlt_set_cloexec(listener.lockFD, 0)
     let arguments = [
       ownerProgram(), "serve", String(listener.fd), String(listener.inode), String(linger),
+      String(listener.lockFD),
     ]
     execProgram(arguments)
     // No owner program: tell whoever is waiting, then leave the socket to the next command.
     let failure = OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")
     refuseClients(of: listener) { _ in failure }
-    rendezvous.removeSocket(of: listener)
+    rendezvous.retire(listener)
     _exit(ExitCode.error)
   }
 

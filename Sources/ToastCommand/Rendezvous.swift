@@ -78,7 +78,10 @@ public struct Rendezvous: Sendable {
 
   /// Creates the private directory if needed and checks that it is ours and private.
   public func prepareDirectory() throws(RendezvousError) {
-    if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+    if mkdir(directory, 0o700) == 0 {
+      // 0700 whatever the umask: a mode-000 directory would lock the user out.
+      chmod(directory, 0o700)
+    } else if errno != EEXIST {
       throw .system("create", directory)
     }
     var info = stat()
@@ -151,17 +154,23 @@ public struct Rendezvous: Sendable {
     case owner(Listener)
   }
 
-  /// A listening socket and the identity of the file it is bound to.
+  /// A listening socket, the identity of the file it is bound to, and the
+  /// election lock, which the owner holds for as long as it runs: while it
+  /// does, no other process can become the display's owner, even if its socket
+  /// file is removed.
   public struct Listener: Sendable {
     /// The listening descriptor.
     public let fd: Int32
     /// The inode of the socket file it is bound to.
     public let inode: UInt64
+    /// The locked election lock file, or -1.
+    public let lockFD: Int32
 
     /// A listener handed over from another process.
-    public init(fd: Int32, inode: UInt64) {
+    public init(fd: Int32, inode: UInt64, lockFD: Int32 = -1) {
       self.fd = fd
       self.inode = inode
+      self.lockFD = lockFD
     }
   }
 
@@ -169,15 +178,20 @@ public struct Rendezvous: Sendable {
   /// lock, so that commands started at once end with exactly one owner.
   /// Waits no longer than `deadline` for a busy owner or another command's lock.
   public func connectOrListen(until deadline: MonotonicTime) throws(RendezvousError) -> Election {
-    if let fd = try connect(until: deadline) { return .connected(fd) }
-    let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard lock >= 0 else { throw .system("open", lockPath) }
-    defer { close(lock) }  // closing releases the lock
-    while retryingOnInterrupt({ flock(lock, LOCK_EX | LOCK_NB) }) != 0 {
-      guard errno == EWOULDBLOCK else { throw .system("lock", lockPath) }
-      guard MonotonicTime.now < deadline else { throw .lockBusy(lockPath) }
-      pauseBriefly()
+    // An owner holds the lock for as long as it runs: while the lock is busy,
+    // an owner is starting (or running without its socket); try to reach it.
+    var acquired: Int32?
+    while acquired == nil {
+      if let fd = try connect(until: deadline) { return .connected(fd) }
+      acquired = try tryLockElection()
+      if acquired == nil {
+        guard MonotonicTime.now < deadline else { throw .lockBusy(lockPath) }
+        pauseBriefly()
+      }
     }
+    guard let lock = acquired else { throw .lockBusy(lockPath) }
+    var won = false
+    defer { if !won { close(lock) } }  // closing releases the lock
     if let fd = try connect(until: deadline) { return .connected(fd) }
     // No owner answers: whatever socket is left is stale.
     if try inspectSocket() == .ours { unlink(socketPath) }
@@ -196,7 +210,28 @@ public struct Rendezvous: Sendable {
       close(fd)
       throw error
     }
-    return .owner(Listener(fd: fd, inode: UInt64(info.st_ino)))
+    won = true
+    return .owner(Listener(fd: fd, inode: UInt64(info.st_ino), lockFD: lock))
+  }
+
+  /// Opens and locks the election lock file without waiting; nil when another
+  /// process holds it. A file an owner removed as it ended is never the one
+  /// locked: only the one now at the path counts.
+  private func tryLockElection() throws(RendezvousError) -> Int32? {
+    while true {
+      let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+      guard lock >= 0 else { throw .system("open", lockPath) }
+      fchmod(lock, 0o600)  // whatever the umask
+      guard retryingOnInterrupt({ flock(lock, LOCK_EX | LOCK_NB) }) == 0 else {
+        let code = errno
+        close(lock)
+        if code == EWOULDBLOCK { return nil }
+        errno = code
+        throw .system("lock", lockPath)
+      }
+      if isFile(lock, at: lockPath) { return lock }
+      close(lock)
+    }
   }
 
   /// Removes the socket if it is still the one `listener` is bound to (a newer
@@ -205,6 +240,24 @@ public struct Rendezvous: Sendable {
     var info = stat()
     if lstat(socketPath, &info) == 0, UInt64(info.st_ino) == listener.inode { unlink(socketPath) }
   }
+
+  /// Everything an owner leaves when it ends: its socket, then, while it still
+  /// holds it, the lock file, so that neither piles up; then the lock goes.
+  public func retire(_ listener: Listener) {
+    removeSocket(of: listener)
+    close(listener.fd)
+    guard listener.lockFD >= 0 else { return }
+    if isFile(listener.lockFD, at: lockPath) { unlink(lockPath) }
+    close(listener.lockFD)
+  }
+}
+
+/// Whether `fd` is the file now at `path` (not one removed or replaced since).
+private func isFile(_ fd: Int32, at path: String) -> Bool {
+  var open = stat()
+  var named = stat()
+  return fstat(fd, &open) == 0 && lstat(path, &named) == 0 && open.st_dev == named.st_dev
+    && open.st_ino == named.st_ino
 }
 
 /// The uid of the process at the other end of a Unix socket, or nil.

@@ -28,6 +28,11 @@ public final class Owner {
   }
   private var frameWaiters: [String: [FrameWaiter]] = [:]
   private var lingerTimer: EventLoop.Token?
+  /// Connections that have not sent a request yet, and when they are dropped.
+  private var requestDeadlines: [Int32: EventLoop.Token] = [:]
+  /// How long a new connection may take to send its request: the command's
+  /// own limit for a whole hand-over.
+  static let requestTimeout: Duration = .seconds(10)
   private var listening: EventLoop.Token?
   private var failure: String?
 
@@ -95,13 +100,14 @@ public final class Owner {
     // The command that started the owner is waiting in the backlog already,
     // its request sent: take it now rather than after a first sleep.
     acceptClients()
-    do {
-      try presenter.run()
-    } catch {
-      failure = error.description
+    if failure == nil {
+      do {
+        try presenter.run()
+      } catch {
+        failure = error.description
+      }
     }
-    rendezvous.removeSocket(of: listener)
-    close(listener.fd)
+    rendezvous.retire(listener)
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
     for waiter in frameWaiters.values.joined() { send(.failed(reason), to: waiter.fd) }
@@ -114,8 +120,20 @@ public final class Owner {
     while true {
       let fd = wlt_accept(listener.fd)
       guard fd >= 0 else {
-        if errno == EMFILE || errno == ENFILE { pauseListening() }
-        return
+        switch errno {
+        case EAGAIN, EINTR, ECONNABORTED:
+          return
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+          pauseListening()
+          return
+        default:
+          // Not a listening socket (a bad descriptor was handed over): no
+          // command can ever reach this owner, so it ends rather than spin.
+          failure = "cannot accept connections: \(Errno.current)"
+          for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
+          presenter.eventLoop.stop()
+          return
+        }
       }
       // Only the user's own processes may talk to the owner.
       guard peerUID(fd) == getuid() else {
@@ -125,6 +143,12 @@ public final class Owner {
       cancelLinger()
       clients[fd] = presenter.eventLoop.addSource(fd: fd) { [unowned self] events in
         readRequest(from: fd, events: events)
+      }
+      // A connection that sends nothing must not keep the owner for ever.
+      requestDeadlines[fd] = presenter.eventLoop.addTimer(after: Self.requestTimeout) {
+        [unowned self] in
+        requestDeadlines[fd] = nil
+        drop(fd)
       }
       // A request sent before the connection was accepted is read at once.
       readRequest(from: fd, events: Int16(POLLIN))
@@ -140,6 +164,9 @@ public final class Owner {
     guard count > 0 else {
       drop(fd)
       return
+    }
+    if let deadline = requestDeadlines.removeValue(forKey: fd) {
+      presenter.eventLoop.remove(deadline)
     }
     guard count <= maximumMessageSize else {
       send(.failed("message too large (limit \(maximumMessageSize) bytes)"), to: fd)
@@ -228,6 +255,9 @@ public final class Owner {
 
   private func drop(_ fd: Int32) {
     if let token = clients.removeValue(forKey: fd) { presenter.eventLoop.remove(token) }
+    if let deadline = requestDeadlines.removeValue(forKey: fd) {
+      presenter.eventLoop.remove(deadline)
+    }
     for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
     for tag in frameWaiters.keys { frameWaiters[tag]?.removeAll { $0.fd == fd } }
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }

@@ -3,7 +3,7 @@
 // and then talks to the owner through it like every later command), and the
 // `wl-toast watch sway` loop. Not meant to be run by hand.
 //
-//   wl-toast-owner serve LISTEN-FD INODE LINGER
+//   wl-toast-owner serve LISTEN-FD INODE LINGER LOCK-FD
 //   wl-toast-owner watch sway [--workspaces]
 import Glibc
 import ToastCommand
@@ -14,19 +14,21 @@ signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 switch arguments.first {
-case "serve" where arguments.count == 4:
+case "serve" where arguments.count == 5:
   guard let listenFD = Int32(arguments[1]), let inode = UInt64(arguments[2]),
-    let linger = Double(arguments[3])
+    let linger = Double(arguments[3]), let lockFD = Int32(arguments[4])
   else {
     printError("wl-toast-owner: bad arguments")
     exit(ExitCode.usage)
   }
-  let listener = Rendezvous.Listener(fd: listenFD, inode: inode)
+  let listener = Rendezvous.Listener(fd: listenFD, inode: inode, lockFD: lockFD)
   let rendezvous: Rendezvous
   do {
     rendezvous = try Rendezvous()
   } catch {
     refuseClients(of: listener) { _ in .failed(error.description) }
+    close(listenFD)
+    close(lockFD)
     exit(ExitCode.error)
   }
   do {
@@ -43,7 +45,7 @@ case "serve" where arguments.count == 4:
       }
       return .failed(error.description)
     }
-    rendezvous.removeSocket(of: listener)
+    rendezvous.retire(listener)
     exit(ExitCode.error)
   }
 case "watch" where arguments.count >= 2 && arguments[1] == "sway":

@@ -17,6 +17,20 @@ func status(of outcome: ToastOutcome) -> Int32 {
   }
 }
 
+/// Writes a line to standard output; a write that fails (a full disk, a closed
+/// pipe) is an error, not a silent success.
+func writeOutput(_ line: String) {
+  let bytes = Array((line + "\n").utf8)
+  var written = 0
+  while written < bytes.count {
+    let count = bytes[written...].withUnsafeBytes { raw in
+      retryingOnInterrupt { write(1, raw.baseAddress, raw.count) }
+    }
+    guard count > 0 else { fail("cannot write to standard output: \(Errno.current)") }
+    written += count
+  }
+}
+
 func fail(_ message: String) -> Never {
   printError("wl-toast: \(message)")
   exit(ExitCode.error)
@@ -43,7 +57,7 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
   }
   func finish(_ result: Client.Result) -> Never {
     guard case .outcome(let outcome) = result else { exit(ExitCode.success) }
-    if options.printOutcome { print(outcome.rawValue) }
+    if options.printOutcome { writeOutput(outcome.rawValue) }
     exit(status(of: outcome))
   }
   guard let format = options.follow else { finish(deliver(toast, wait: options.wait)) }
@@ -113,9 +127,9 @@ case .failure(let error):
   printError("Try 'wl-toast --help' for more information.")
   exit(ExitCode.usage)
 case .success(.help):
-  print(usageText)
+  writeOutput(usageText)
 case .success(.version):
-  print(versionText)
+  writeOutput(versionText)
 case .success(.show(let toast, let options)):
   show(toast, options)
 case .success(.hide(let tag, let after)):
@@ -129,7 +143,7 @@ case .success(.status(let tag)):
   do {
     switch try makeClient().request(.status(tag: tag)) {
     case .status(let toast?, let pid, let surfaces):
-      print(
+      writeOutput(
         JSONValue.object([
           "tag": .string(tag), "toast": toast.json, "owner": .number(Double(pid)),
           "surfaces": .number(Double(surfaces)),

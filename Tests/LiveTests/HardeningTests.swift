@@ -1,4 +1,5 @@
 import Glibc
+import SystemSupport
 import TestSupport
 import Testing
 import ToastCommand
@@ -115,5 +116,106 @@ struct HardeningTests {
     #expect(try exchangeRaw(Array(show.utf8), on: fd).contains("\"ok\":true"))
     let shown = try #require(try desk.status(tag: "a")?.text)
     #expect(shown.unicodeScalars.count == Toast.Limits.textLength && shown.hasSuffix("…"))
+  }
+
+  /// Runs `wl-toast` through `sh -c` (for a umask, a directory or a redirection);
+  /// returns its status and standard error.
+  static func shell(_ script: String, _ desk: Desk, environment extra: [String: String] = [:])
+    throws -> (status: Int32, errors: String)
+  {
+    let log = desk.sway.runtimeDirectory + "/shell-\(UInt32.random(in: 0...UInt32.max))"
+    var environment = desk.sway.clientEnvironment
+    environment.merge(extra) { $1 }
+    environment["WL_TOAST"] = builtProduct("wl-toast")
+    let result = try runCommand(
+      ["sh", "-c", script + " 2> \"\(log)\"", "sh"], environment: environment, timeout: 30)
+    return (result.status, readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? "")
+  }
+
+  @Test func anIdleConnectionDoesNotKeepTheOwner() throws {
+    let desk = try Desk()
+    #expect(
+      try desk.runToEnd(["--linger", "0", "--timeout", "0.3", "--no-animation", "Brief"]).status
+        == 0)
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    let idle = try #require(try rendezvous.connect(), "the owner is running")
+    defer { close(idle) }
+    // The toast expires; the connection never sends; the owner still leaves.
+    try waitUntil("the owner to leave despite an idle connection", timeout: 20) {
+      desk.ownerProcesses().isEmpty
+    }
+    var buffer = [UInt8](repeating: 0, count: 16)
+    #expect(recv(idle, &buffer, buffer.count, 0) == 0, "the owner closed the idle connection")
+  }
+
+  @Test func anOwnerHandedABadDescriptorEndsInsteadOfSpinning() throws {
+    let desk = try Desk()
+    let owner = try ChildProcess(
+      [builtProduct("wl-toast-owner"), "serve", "99", "1", "1", "-1"],
+      environment: desk.sway.clientEnvironment)
+    #expect(owner.wait(timeout: 5) == 1, "it ends at once, with status 1")
+  }
+
+  @Test func theOwnerKeepsNoDirectoryAndLeavesNoFiles() throws {
+    let desk = try Desk()
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-cwd")
+    defer { removeTree(directory) }
+    let started = try Self.shell(
+      "cd \"\(directory)\" && exec \"$WL_TOAST\" --linger 0 --timeout 0.5 --no-animation Here",
+      desk)
+    #expect(started.status == 0, "\(started.errors)")
+    let owner = try #require(desk.ownerProcesses().first)
+    #expect(readLink("/proc/\(owner)/cwd") == "/")
+    // Once it has gone, neither its socket nor its lock file is left.
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    try waitUntil("the owner to leave", timeout: 10) { desk.ownerProcesses().isEmpty }
+    #expect(access(rendezvous.socketPath, F_OK) != 0, "no socket left")
+    #expect(access(rendezvous.lockPath, F_OK) != 0, "no lock file left")
+  }
+
+  @Test func aZeroUmaskDoesNotLockTheUserOut() throws {
+    let desk = try Desk()
+    let runtime = try makeTemporaryDirectory(prefix: "wl-toast-umask")
+    defer { removeTree(runtime) }
+    let result = try Self.shell(
+      "umask 0777 && exec \"$WL_TOAST\" --linger 0 --timeout 0.2 --no-animation Masked", desk,
+      environment: ["XDG_RUNTIME_DIR": runtime])
+    #expect(result.status == 0, "\(result.errors)")
+    var info = stat()
+    #expect(stat(runtime + "/wl-toast", &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o700, "the directory is 0700 whatever the umask")
+    let second = try Self.shell(
+      "exec \"$WL_TOAST\" --linger 0 --timeout 0.2 --no-animation Again", desk,
+      environment: ["XDG_RUNTIME_DIR": runtime])
+    #expect(second.status == 0, "\(second.errors)")
+  }
+
+  @Test func writingToAFullDiskIsAnError() throws {
+    let desk = try Desk()
+    let version = try Self.shell("exec \"$WL_TOAST\" --version > /dev/full", desk)
+    #expect(version.status == 1)
+    #expect(
+      version.errors == "wl-toast: cannot write to standard output: No space left on device\n")
+    let outcome = try Self.shell(
+      "exec \"$WL_TOAST\" --print-outcome --timeout 0.1 --no-animation Out > /dev/full", desk)
+    #expect(outcome.status == 1)
+    #expect(outcome.errors.hasPrefix("wl-toast: cannot write to standard output"))
+  }
+
+  @Test func aRemovedSocketNeverLeadsToASecondOwner() throws {
+    let desk = try Desk()
+    #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "First"]).status == 0)
+    let owner = try #require(desk.ownerProcesses().first)
+    // Someone removes the owner's socket; the owner still holds the election.
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    #expect(unlink(rendezvous.socketPath) == 0)
+    let second = try desk.runToEnd(["--tag", "b", "--timeout", "0", "Second"])
+    #expect(second.status == 1)
+    #expect(second.errors.split(separator: "\n").count == 1, "\(second.errors)")
+    #expect(desk.ownerProcesses() == [owner], "still one owner")
+    kill(owner, SIGTERM)
+    try waitUntil("the owner to end on SIGTERM") { desk.ownerProcesses().isEmpty }
+    // With the owner gone the next command becomes the owner as usual.
+    #expect(try desk.runToEnd(["--tag", "c", "--timeout", "0", "Third"]).status == 0)
   }
 }

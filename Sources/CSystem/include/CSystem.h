@@ -12,8 +12,8 @@ long long wlt_peer_uid(int fd);
 /* A close-on-exec pipe; 0, or -1 with errno. */
 int wlt_pipe(int fds[2]);
 
-/* Closes every descriptor from 3 up except keep (>= 3). */
-int wlt_close_other_fds(int keep);
+/* Closes every descriptor from 3 up except keep1 and keep2 (both >= 3). */
+int wlt_close_other_fds(int keep1, int keep2);
 
 /* Sets or clears FD_CLOEXEC; 0, or -1 with errno. */
 int wlt_set_cloexec(int fd, int on);
