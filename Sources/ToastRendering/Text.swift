@@ -45,12 +45,17 @@ public final class TextBlock {
     if pango_font_description_get_size(description) == 0 {
       pango_font_description_set_size(description, Int32(Design.defaultFontPoints) * PANGO_SCALE)
     }
+    TextBlock.capSize(of: description)
     pango_layout_set_font_description(layout, description)
     pango_font_description_free(description)
 
     let shown = Toast.truncated(text)
     if isMarkup && shown == text && TextBlock.markupError(text) == nil {
       pango_layout_set_markup(layout, text, -1)
+      if let attributes = pango_layout_get_attributes(layout) {
+        TextBlock.capSizes(in: attributes)
+        pango_layout_set_attributes(layout, attributes)
+      }
     } else {
       pango_layout_set_text(layout, shown, -1)
     }
@@ -107,6 +112,79 @@ public final class TextBlock {
   /// The widest wrap width, in logical pixels: a million, far inside Pango's
   /// Int32 units.
   static let maximumWrapWidth = 1_000_000.0
+
+  /// The largest font Pango is asked for, in points (and as many pixels for
+  /// absolute sizes): larger than any screen, far below sizes FreeType
+  /// refuses. A refused size puts cairo's font face into an error state that
+  /// blanks every later text in that face, for the rest of the process; text
+  /// that is still too large for the output is shrunk by the layout instead.
+  static let maximumFontSize: Int32 = 1024
+
+  /// Brings a font description's size down to ``maximumFontSize``.
+  static func capSize(of description: OpaquePointer?) {
+    guard let description else { return }
+    let cap = maximumFontSize * PANGO_SCALE
+    guard pango_font_description_get_size(description) > cap else { return }
+    if pango_font_description_get_size_is_absolute(description) != 0 {
+      pango_font_description_set_absolute_size(description, Double(cap))
+    } else {
+      pango_font_description_set_size(description, cap)
+    }
+  }
+
+  /// Caps the sizes markup asks for (`size`, `font`, nested `<big>` scales) as
+  /// ``capSize(of:)`` does.
+  static func capSizes(in attributes: OpaquePointer) {
+    final class Scales {
+      var spans: [(start: UInt32, end: UInt32, value: Double)] = []
+    }
+    let scales = Scales()
+    let found = pango_attr_list_filter(
+      attributes,
+      { attribute, data in
+        guard let attribute, let data else { return 0 }
+        let cap = TextBlock.maximumFontSize * PANGO_SCALE
+        switch attribute.pointee.klass.pointee.type {
+        case PANGO_ATTR_SIZE, PANGO_ATTR_ABSOLUTE_SIZE:
+          attribute.withMemoryRebound(to: PangoAttrSize.self, capacity: 1) {
+            $0.pointee.size = min($0.pointee.size, cap)
+          }
+        case PANGO_ATTR_FONT_DESC:
+          attribute.withMemoryRebound(to: PangoAttrFontDesc.self, capacity: 1) {
+            TextBlock.capSize(of: $0.pointee.desc)
+          }
+        case PANGO_ATTR_SCALE:
+          let value = attribute.withMemoryRebound(to: PangoAttrFloat.self, capacity: 1) {
+            $0.pointee.value
+          }
+          Unmanaged<Scales>.fromOpaque(data).takeUnretainedValue().spans.append(
+            (attribute.pointee.start_index, attribute.pointee.end_index, value))
+        default:
+          break
+        }
+        return 0  // keep every attribute
+      }, Unmanaged.passUnretained(scales).toOpaque())
+    if let found { pango_attr_list_unref(found) }
+    // Nested scales multiply: where they would pass the cap together, none applies.
+    var largest = 1.0
+    for span in scales.spans {
+      let product = scales.spans.filter { $0.start <= span.start && span.start < $0.end }
+        .reduce(1.0) { $0 * $1.value }
+      largest = max(largest, product)
+    }
+    let budget = Double(maximumFontSize) / Double(Design.defaultFontPoints) / 4
+    guard largest > budget else { return }
+    let neutral = pango_attr_list_filter(
+      attributes,
+      { attribute, _ in
+        guard let attribute, attribute.pointee.klass.pointee.type == PANGO_ATTR_SCALE else {
+          return 0
+        }
+        attribute.withMemoryRebound(to: PangoAttrFloat.self, capacity: 1) { $0.pointee.value = 1 }
+        return 0
+      }, nil)
+    if let neutral { pango_attr_list_unref(neutral) }
+  }
 
   /// Pango's complaint about `markup`, or nil when it is valid.
   public static func markupError(_ markup: String) -> String? {

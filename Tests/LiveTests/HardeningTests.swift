@@ -61,6 +61,16 @@ struct HardeningTests {
     #expect(largest > 0 && largest <= 1280 * 2 * 720 * 2 * 4, "largest buffer \(largest) bytes")
     #expect(try desk.runToEnd(["hide", "--tag", "keep"]).status == 0)
     #expect(waiting.wait(timeout: 5) == 0)
+    // Later toasts in the same font are still drawn (no font face was broken).
+    for tag in ["m", "f", "l"] { #expect(try desk.runToEnd(["hide", "--tag", tag]).status == 0) }
+    try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "1"])
+    #expect(
+      try desk.runToEnd(["--tag", "n", "--no-animation", "--timeout", "0", "Normal"]).status == 0)
+    let normal = HUDTests.expectedBox(Toast("Normal"))
+    try desk.screenshot("the next toast with its text") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == normal
+        && $0.brightPixels(in: normal.insetBy(10), than: Self.boxColor) > 50
+    }
   }
 
   @Test func commandsGiveUpOnAStoppedOwnerAndTheirToastsNeverShow() throws {

@@ -100,7 +100,7 @@ struct LayoutTests {
     spinner.progress = 0.5
     for toast in [markup, font, spinner] {
       let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
-      #expect(layout.textScale < 0.1, "\(toast.text)")
+      #expect(layout.textScale < 1, "\(toast.text)")
       #expect(layout.surfaceWidth <= 1280 && layout.surfaceHeight <= 720, "\(toast.text)")
       // The shrunk text stays inside its box.
       #expect(layout.text.width * layout.textScale <= layout.box.width, "\(toast.text)")
@@ -116,6 +116,25 @@ struct LayoutTests {
       }
       #expect(white > 20, "\(toast.text): \(white) white pixels, every other one counted")
     }
+    // Nested scales that multiply past any screen are capped as well.
+    var nested = Toast(
+      String(repeating: "<big>", count: 60) + "x" + String(repeating: "</big>", count: 60))
+    nested.isMarkup = true
+    let nestedLayout = ToastLayout(toast: nested, outputWidth: 1280, outputHeight: 720)
+    #expect(nestedLayout.text.height < 2000, "\(nestedLayout.text.height)")
+    // Text drawn after them in the same faces is still drawn: no font face was
+    // left in an error state.
+    let after = OffscreenImage.render(Toast("After"))
+    let corner = after.pixel(
+      x: Int(Design.HUD.shadowPadding) + 12, y: Int(Design.HUD.shadowPadding) + 12)
+    #expect(corner.alpha > 100, "the box is drawn")
+    var white = 0
+    for y in stride(from: 0, to: after.height, by: 2) {
+      for x in stride(from: 0, to: after.width, by: 2) where after.pixel(x: x, y: y).red > 200 {
+        white += 1
+      }
+    }
+    #expect(white > 10, "the text is drawn: \(white)")
     // Ordinary text is never scaled.
     #expect(ToastLayout(toast: Toast("Saved"), outputWidth: 1280, outputHeight: 720).textScale == 1)
     #expect(
