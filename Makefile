@@ -2,6 +2,12 @@
 #
 #   make demo   install what is missing, build, show a demo and save a screenshot
 #   make test   install what is missing, build, lint and run every test
+#
+# Checks beyond the tests (figures and how to read them in BENCHMARKS.md):
+#
+#   make sanitize   every test under AddressSanitizer, then ThreadSanitizer
+#   make leaks      the owner under valgrind through LEAK_UPDATES updates
+#   make soak       one owner driven for SOAK_SECONDS, its RSS, fds and threads sampled
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
@@ -13,17 +19,20 @@ TEST_PACKAGES = sway swaybg grim weston jq xkb-data fonts-dejavu-core fonts-noto
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
   librust-wayland-protocols-dev
 
+# For make leaks only.
+CHECK_PACKAGES = valgrind
+
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps build lint test demo bench docs install clean
+.PHONY: all deps build lint test demo bench docs install clean sanitize leaks soak
 
 all: build
 
 deps:
 	@missing=""; \
-	for package in $(BUILD_PACKAGES) $(TEST_PACKAGES); do \
+	for package in $(BUILD_PACKAGES) $(TEST_PACKAGES) $(EXTRA_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$package 2>/dev/null | grep -q 'install ok installed' \
 	    || missing="$$missing $$package"; \
 	done; \
@@ -50,6 +59,35 @@ test: deps lint
 demo: deps
 	$(SWIFT) build --product wl-toast-demo
 	$$($(SWIFT) build --show-bin-path)/wl-toast-demo
+
+# The checks build and test while holding this lock, so that builds sharing a
+# machine take turns; `SWIFT_LOCK=` turns it off.
+SWIFT_LOCK ?= flock /tmp/swift-build.lock
+LEAK_UPDATES ?= 10000
+SOAK_SECONDS ?= 600
+
+# Every suite under each sanitizer, from .build-asan and .build-tsan (the owner the
+# live tests start too); any report, in out/sanitizers/, fails (scripts/sanitize.sh),
+# after both have run.
+sanitize: deps
+	@status=0; for kind in address thread; do \
+	  SWIFT="$(SWIFT)" SWIFT_LOCK="$(SWIFT_LOCK)" scripts/sanitize.sh $$kind || status=1; \
+	done; exit $$status
+
+# The owner under valgrind --leak-check=full through LEAK_UPDATES updates of one toast
+# on a headless sway; report in out/leaks/valgrind.log (scripts/leaks.sh).
+leaks: EXTRA_PACKAGES = $(CHECK_PACKAGES)
+leaks: deps
+	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast
+	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-owner
+	scripts/leaks.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" $(LEAK_UPDATES)
+
+# One owner, random commands for SOAK_SECONDS; samples in out/soak/owner.csv; fails
+# if RSS grows by more than 1 MiB or open descriptors grow (scripts/soak.sh).
+soak: deps
+	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast
+	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-owner
+	scripts/soak.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" $(SOAK_SECONDS)
 
 # Release build, then timings on an embedded headless sway (see Sources/wl-toast-bench).
 bench: deps
@@ -78,4 +116,4 @@ install: deps
 	install -D -m 644 man/wl-toast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast.1"
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-asan .build-tsan out

@@ -3,6 +3,13 @@ import PackageDescription
 
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 
+// The two programs carry the Swift runtime (-static-stdlib), except in sanitizer
+// builds (`make sanitize` sets WL_TOAST_SANITIZE): -static-stdlib links with
+// `--exclude-libs ALL`, which also hides the sanitizer's malloc and free, so the
+// C libraries would allocate past it (and ThreadSanitizer's strdup crashes).
+let staticStdlib: [LinkerSetting] =
+  Context.environment["WL_TOAST_SANITIZE"] == nil ? [.unsafeFlags(["-static-stdlib"])] : []
+
 let package = Package(
   name: "wl-toast",
   products: [
@@ -64,10 +71,10 @@ let package = Package(
     // Two programs: the light command (a fast update path) and the owner it starts.
     .executableTarget(
       name: "wl-toast", dependencies: ["ToastCommand", "SystemSupport"], swiftSettings: strict,
-      linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+      linkerSettings: staticStdlib),
     .executableTarget(
       name: "wl-toast-owner", dependencies: ["ToastOwner"], swiftSettings: strict,
-      linkerSettings: [.unsafeFlags(["-static-stdlib"])]),
+      linkerSettings: staticStdlib),
 
     // Test support: headless compositors, screenshots, virtual input.
     .target(

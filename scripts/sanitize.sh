@@ -1,0 +1,69 @@
+#!/bin/bash
+# make sanitize: every test suite built and run under one sanitizer.
+#
+#   scripts/sanitize.sh address|thread
+#
+# The build goes to its own directory (.build-asan, .build-tsan), never .build.
+# The wl-toast and wl-toast-owner the live tests start come from that directory,
+# so they are sanitized too; they write their reports, like the test process, to
+# out/sanitizers/KIND/report.PID (log_path), not to a standard error that a test
+# reads or nobody sees. Any report file fails the run, after printing it.
+# scripts/lsan.supp holds the only suppressions (third-party code).
+#
+# SWIFT is the swift command; SWIFT_LOCK (default `flock /tmp/swift-build.lock`)
+# prefixes the build and the test run, so that builds sharing a machine take turns.
+set -euo pipefail
+
+kind=${1:-}
+case "$kind" in
+  address) build=.build-asan ;;
+  thread) build=.build-tsan ;;
+  *)
+    echo "usage: scripts/sanitize.sh address|thread" >&2
+    exit 64
+    ;;
+esac
+repository=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repository"
+swift=${SWIFT:-swift}
+read -r -a lock <<< "${SWIFT_LOCK-flock /tmp/swift-build.lock}"
+logs="$repository/out/sanitizers/$kind"
+
+# Package.swift links the programs without -static-stdlib in sanitizer builds:
+# with it, the sanitizer's malloc and free are hidden from the C libraries.
+export WL_TOAST_SANITIZE=$kind
+"${lock[@]}" "$swift" build --sanitize="$kind" --build-path "$build" --build-tests
+
+rm -rf "$logs"
+mkdir -p "$logs"
+# Programs that sway's bindings start run as sway's user (65534 under root).
+chmod 1777 "$logs"
+case "$kind" in
+  address)
+    export ASAN_OPTIONS="log_path=$logs/report:detect_leaks=1:fast_unwind_on_malloc=0:malloc_context_size=40:detect_stack_use_after_return=1:strict_string_checks=1"
+    export LSAN_OPTIONS="suppressions=$repository/scripts/lsan.supp:print_suppressions=0"
+    ;;
+  thread)
+    export TSAN_OPTIONS="log_path=$logs/report:second_deadlock_stack=1:history_size=4"
+    ;;
+esac
+
+status=0
+FONTCONFIG_FILE="$repository/Tests/Fonts/fonts.conf" LC_ALL=C.UTF-8 \
+  "${lock[@]}" "$swift" test --skip-build --sanitize="$kind" --build-path "$build" || status=$?
+
+reports=$(find "$logs" -type f | sort)
+if [ -n "$reports" ]; then
+  for report in $reports; do
+    program=$(grep -o -m1 "(/[^ +)]*/$build/[^ +)]*" "$report" | tr -d '(' || true)
+    echo
+    echo "=== $report (${program##*/})"
+    cat "$report"
+  done
+  echo
+  echo "sanitize: $kind: $(echo "$reports" | wc -l) report(s) in $logs" >&2
+  status=1
+elif [ "$status" = 0 ]; then
+  echo "sanitize: $kind: every test passed, no reports"
+fi
+exit "$status"
