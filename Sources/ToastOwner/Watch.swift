@@ -47,7 +47,7 @@ public func runSwayWatch(workspaces: Bool) -> Int32 {
       }
     }
   }
-  loop.addSource(fd: connection.fileDescriptor) { _ in readEvents() }
+  let events = loop.addSource(fd: connection.fileDescriptor) { _ in readEvents() }
   // Events that arrived while subscribing are already buffered.
   if connection.hasBufferedMessages { readEvents() }
   do {
@@ -55,6 +55,9 @@ public func runSwayWatch(workspaces: Bool) -> Int32 {
   } catch {
     failure = error.description
   }
+  // The loop's handlers hold the presenter, which holds the loop: let go.
+  loop.remove(events)
+  loop.onSignal = nil
   if let failure {
     printError("wl-toast: watch sway: \(failure)")
     return ExitCode.error
