@@ -122,7 +122,9 @@ struct CommandTests {
     try waitUntil("the owner to leave on SIGTERM, not after its 30 s linger", timeout: 10) {
       desk.ownerProcesses().isEmpty
     }
-    #expect(try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == nil)
+    try waitUntil("the HUD box to leave the screen") {
+      try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == nil
+    }
   }
 
   @Test func escapeDismissesATapToastThatHasFocus() throws {
