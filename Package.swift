@@ -88,6 +88,13 @@ let package = Package(
       name: "wl-toast-bench", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
       swiftSettings: strict),
 
+    // Fuzzing: each parser's fuzz body, run by libFuzzer (`make fuzz`) and by the replay tests.
+    .target(
+      name: "FuzzTargets",
+      dependencies: ["ToastCommand", "ToastModel", "ToastRendering", "WaylandScanner"],
+      swiftSettings: strict),
+    .executableTarget(name: "wl-toast-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
+
     .testTarget(
       name: "ScannerTests", dependencies: ["WaylandScanner"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
@@ -106,6 +113,8 @@ let package = Package(
         "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
       ],
       swiftSettings: strict),
+    // Every committed fuzz seed and crash (Tests/Fuzz) through its target, without libFuzzer.
+    .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
     // The README's architecture tree matches Sources/.
     .testTarget(name: "RepositoryTests", swiftSettings: strict),
     .testTarget(

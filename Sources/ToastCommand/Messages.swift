@@ -21,7 +21,7 @@ public enum MessageError: Error, Equatable, CustomStringConvertible {
     case .syntax(let error): error.description
     case .invalidValue(let invalid): invalid.description
     case .badField(let name, let expected): "\(name): expected \(expected)"
-    case .unknownField(let name): "unknown field \(name)"
+    case .unknownField(let name): "unknown field \(Toast.quoted(name))"
     case .notFollowable(let name):
       "\(name): cannot be set by a follow line (only \(Toast.followFields.sorted().joined(separator: ", ")))"
     case .notAMessage(let what): what

@@ -5,7 +5,8 @@ import ToastModel
 /// Text shaped by Pango: measured once, drawn at any scale.
 ///
 /// Literal text is escaped; markup that Pango rejects falls back to the
-/// literal text, so a toast never fails to show because of its message.
+/// literal text, so a toast never fails to show because of its message. Tabs
+/// show as spaces.
 public final class TextBlock {
 
   let layout: OpaquePointer
@@ -49,6 +50,10 @@ public final class TextBlock {
     pango_layout_set_font_description(layout, description)
     pango_font_description_free(description)
 
+    // Pango does not wrap a run of tabs wider than the line: the line grows past
+    // the wrap width, and centring pushes its text out of the box. A toast has no
+    // columns to line up, so a tab shows as a space.
+    let text = TextBlock.tabsAsSpaces(text)
     let shown = Toast.truncated(text)
     if isMarkup && shown == text && TextBlock.markupError(text) == nil {
       pango_layout_set_markup(layout, text, -1)
@@ -67,13 +72,14 @@ public final class TextBlock {
     pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
     pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
     // A negative height limits the lines of each paragraph; when several
-    // paragraphs together are still too many, they are joined into one.
+    // paragraphs together are still too many, they are joined into one (Pango
+    // starts a paragraph at a line feed, a carriage return and U+2029).
     pango_layout_set_height(layout, Int32(-max(1, maximumLines)))
     if pango_layout_get_line_count(layout) > Int32(maximumLines) {
       let joined = String(
         String.UnicodeScalarView(
           pango_layout_get_text(layout).map { String(cString: $0) }.map {
-            $0.unicodeScalars.map { $0 == "\n" || $0 == "\u{2029}" ? " " : $0 }
+            $0.unicodeScalars.map { $0 == "\n" || $0 == "\r" || $0 == "\u{2029}" ? " " : $0 }
           } ?? []))
       pango_layout_set_attributes(layout, nil)
       pango_layout_set_text(layout, joined, -1)
@@ -184,6 +190,12 @@ public final class TextBlock {
         return 0
       }, nil)
     if let neutral { pango_attr_list_unref(neutral) }
+  }
+
+  /// `text` with every tab replaced by a space.
+  static func tabsAsSpaces(_ text: String) -> String {
+    guard text.utf8.contains(UInt8(ascii: "\t")) else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\t" ? " " : $0 }))
   }
 
   /// Pango's complaint about `markup`, or nil when it is valid.

@@ -18,6 +18,11 @@ func entryValue(_ text: String) -> UInt32? {
 private struct ConstantParser {
   let bytes: [UInt8]
   var index = 0
+  /// How many parentheses and unary operators are open: the parser recurses
+  /// once for each, so ``maximumDepth`` bounds its stack.
+  var depth = 0
+  /// Far more nesting than any protocol writes.
+  static let maximumDepth = 64
 
   init(_ text: String) { bytes = Array(text.utf8) }
 
@@ -89,12 +94,16 @@ private struct ConstantParser {
   mutating func parseProduct() -> Int64? {
     binary([
       ("*", checked(Int64.multipliedReportingOverflow)),
-      ("/", { $1 == 0 ? nil : $0 / $1 }),
-      ("%", { $1 == 0 ? nil : $0 % $1 }),
+      // Division by zero and Int64.min / -1 report an overflow instead of trapping.
+      ("/", checked(Int64.dividedReportingOverflow)),
+      ("%", checked(Int64.remainderReportingOverflow)),
     ]) { $0.parseUnary() }
   }
 
   mutating func parseUnary() -> Int64? {
+    guard depth < Self.maximumDepth else { return nil }
+    depth += 1
+    defer { depth -= 1 }
     if take("-") { return parseUnary().flatMap { $0 == .min ? nil : -$0 } }
     if take("+") { return parseUnary() }
     if take("~") { return parseUnary().map { ~$0 } }

@@ -151,7 +151,9 @@ public struct Generator {
   /// The Swift type of an enum reference, or nil when the enum is unknown.
   func enumType(_ argument: ArgumentSpec, in interface: InterfaceSpec) -> String? {
     guard let reference = argument.enumName else { return nil }
-    let parts = reference.split(separator: ".", maxSplits: 1).map(String.init)
+    // Never empty, even for `enum=""` (which names no enum).
+    let parts = reference.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+      .map(String.init)
     let owner = parts.count == 2 ? parts[0] : interface.name
     let name = parts.count == 2 ? parts[1] : parts[0]
     guard let spec = interfaces[owner], spec.enums.contains(where: { $0.name == name }) else {

@@ -74,6 +74,11 @@ private struct XMLParser {
   let bytes: [UInt8]
   var index = 0
   var line = 1
+  /// How many elements are open: the parser recurses once for each, so
+  /// ``maximumDepth`` bounds its stack.
+  var depth = 0
+  /// Far deeper than any protocol file nests (five levels).
+  static let maximumDepth = 256
 
   init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -150,6 +155,11 @@ private struct XMLParser {
 
   mutating func parseElement() throws(ScannerError) -> XMLElement {
     let startLine = line
+    guard depth < Self.maximumDepth else {
+      throw ScannerError("elements nested deeper than \(Self.maximumDepth) levels", line: line)
+    }
+    depth += 1
+    defer { depth -= 1 }
     advance()  // <
     let name = try parseName()
     var element = XMLElement(name: name, attributes: [:], children: [], text: "", line: startLine)

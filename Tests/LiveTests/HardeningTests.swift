@@ -112,7 +112,7 @@ struct HardeningTests {
     for (message, reason) in [
       (#"{"v":1,"op":"show","tag":"\u001b[31mred\u0007\n","toast":\#(toast)}"#, "tag: expected"),
       (#"{"v":1,"op":"show","tag":"a","wait":"yes","toast":\#(toast)}"#, "wait: expected true"),
-      (#"{"v":1,"op":"show","tag":"a","colour":1,"toast":\#(toast)}"#, "unknown field colour"),
+      (#"{"v":1,"op":"show","tag":"a","colour":1,"toast":\#(toast)}"#, "unknown field 'colour'"),
       (#"{"v":1,"op":"show","tag":"a","toast":{"text":"x","modal":"yes"}}"#, "modal: expected"),
     ] {
       let answer = try exchangeRaw(Array(message.utf8), on: fd)

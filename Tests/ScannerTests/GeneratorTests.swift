@@ -155,6 +155,23 @@ struct GeneratorTests {
       "case missing(value: Int32)")
   }
 
+  @Test func emptyEnumReferencesNameNoEnum() throws {
+    // `enum=""` once crashed the generator (Tests/Fuzz/scanner/crashes).
+    let source = try generate(
+      """
+      <interface name="t_obj" version="1">
+        <enum name="layer"><entry name="top" value="2"/></enum>
+        <request name="put">
+          <arg name="empty" type="uint" enum=""/>
+          <arg name="dot" type="int" enum="."/>
+          <arg name="trailing" type="uint" enum="t_obj."/>
+        </request>
+      </interface>
+      """
+    ).source
+    expectContains(source, "public func put(empty: UInt32, dot: Int32, trailing: UInt32) {")
+  }
+
   // MARK: Object types
 
   @Test func unknownInterfaceBecomesProxy() throws {

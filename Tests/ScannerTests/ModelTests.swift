@@ -139,6 +139,13 @@ struct ModelTests {
     #expect(error.entries.map(\.value) == [0, UInt32.max])
   }
 
+  /// Overflows and nesting that once crashed the scanner (Tests/Fuzz/scanner/crashes).
+  static let crashingEntryValues: [String] = [
+    "(-9223372036854775807 - 1) / -1", "(-9223372036854775807 - 1) % -1",
+    String(repeating: "(", count: 65) + "1" + String(repeating: ")", count: 65),
+    String(repeating: "-", count: 1_000) + "1",
+  ]
+
   @Test func readsEntryValuesWrittenAsCConstantExpressions() throws {
     // The reference scanner copies values into C unchanged, so protocols may use
     // C expressions: plasma-window-management writes `1 << 3`.
@@ -162,10 +169,11 @@ struct ModelTests {
     #expect(interface.enums[0].entries.map(\.value) == [8, 18, 8, 7, 12, UInt32.max, 0xF0, 7])
   }
 
-  @Test(arguments: [
-    "", "x", "1 <<", "(1", "1)", "1 / 0", "1 << 64", "4294967296", "-2147483649", "0x", "08",
-    "1 || 2", "1 && 2", "1 < 2",
-  ])
+  @Test(
+    arguments: [
+      "", "x", "1 <<", "(1", "1)", "1 / 0", "1 << 64", "4294967296", "-2147483649", "0x", "08",
+      "1 || 2", "1 && 2", "1 < 2", "1 % 0",
+    ] + ModelTests.crashingEntryValues)
   func rejectsEntryValuesThatAreNotConstants(_ value: String) {
     let error = #expect(throws: ScannerError.self) {
       try parseProtocol(

@@ -122,6 +122,16 @@ struct XMLParserTests {
     #expect(error?.message.contains("<a>") == true)
   }
 
+  @Test func refusesElementsNestedTooDeeply() throws {
+    // The parser recurses once per element: a limit, not the stack, ends deep nesting.
+    let nested = { (levels: Int) in
+      String(repeating: "<a>", count: levels) + String(repeating: "</a>", count: levels)
+    }
+    _ = try parseXML(nested(256))
+    let error = #expect(throws: ScannerError.self) { try parseXML(nested(100_000)) }
+    #expect(error?.message == "elements nested deeper than 256 levels")
+  }
+
   @Test func reportsAMismatchedClosingTag() {
     let error = #expect(throws: ScannerError.self) {
       try parseXML("<a>\n  <b>\n  </c>\n</a>")

@@ -64,7 +64,7 @@ struct MessagesTests {
       "after: expected seconds from 0 to 86400, got '-1'"
     ),
     ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"style\":\"toast\"}}", "style"),
-    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"colour\":1}}", "unknown field colour"),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"colour\":1}}", "unknown field 'colour'"),
   ])
   func malformedRequestsAreRefused(_ text: String, _ reason: String) {
     do {
@@ -112,6 +112,7 @@ struct MessagesTests {
       try toast.apply(followLine: "[1]", format: .json)
     }
     #expect(throws: MessageError.self) { try toast.apply(followLine: "plain", format: .json) }
+    #expect(MessageError.unknownField("a\nb").description == "unknown field 'a\\nb'")
     #expect(
       MessageError.notFollowable("modal").description
         == "modal: cannot be set by a follow line (only progress, spinner, style, text, timeout)")

@@ -221,6 +221,27 @@ struct TextTests {
     #expect(layout.text.lineCount == 1)
     #expect(layout.text.width > 0)
   }
+
+  @Test(arguments: [Toast.Style.hud, .banner])
+  func aRunOfTabsStaysInTheBox(_ style: Toast.Style) {
+    // Pango does not wrap a run of tabs wider than the line; a tab shows as a space.
+    for text in [
+      "A" + String(repeating: "\t", count: 40),
+      "word \t\t\t" + String(repeating: "\t", count: 40) + "B",
+    ] {
+      let layout = ToastLayout(
+        toast: Toast(text, style: style), outputWidth: 1280, outputHeight: 720)
+      #expect(layout.text.width <= layout.box.width, "\(text.debugDescription)")
+    }
+  }
+
+  @Test(arguments: [Toast.Style.hud, .banner])
+  func carriageReturnsAreJoinedLikeLineFeeds(_ style: Toast.Style) {
+    // Pango starts a paragraph at a carriage return too.
+    let layout = ToastLayout(
+      toast: Toast("a\rb\rc\rd\re", style: style), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.text.lineCount == 1, "five short paragraphs, joined on one line")
+  }
 }
 
 struct ColorTests {

@@ -1,0 +1,122 @@
+import ToastCommand
+import ToastModel
+
+/// A socket message, read both as a request (as the owner reads it) and as a
+/// reply (as a command reads it). Whatever decodes, its encoding decodes again,
+/// to a message that encodes to the same text: the owner accepts what a command
+/// writes, and the other way round. (Progress travels rounded to 0.1 %, so the
+/// text, not the first decoded value, is the fixed point.)
+func fuzzMessages(_ input: [UInt8]) throws(InvariantViolation) {
+  let message = text(of: input)
+  if let request = try? OwnerRequest(decoding: message) {
+    let encoded = request.encoded
+    let again: OwnerRequest
+    do {
+      again = try OwnerRequest(decoding: encoded)
+    } catch {
+      throw InvariantViolation("request \(encoded) does not decode: \(error)")
+    }
+    try require(again.encoded == encoded, "request \(encoded) re-encodes as \(again.encoded)")
+  }
+  if let reply = try? OwnerReply(decoding: message) {
+    let encoded = reply.encoded
+    let again: OwnerReply
+    do {
+      again = try OwnerReply(decoding: encoded)
+    } catch {
+      throw InvariantViolation("reply \(encoded) does not decode: \(error)")
+    }
+    try require(again.encoded == encoded, "reply \(encoded) re-encodes as \(again.encoded)")
+  }
+}
+
+/// A JSON text. A syntax error points into the text; a value serializes to
+/// JSON that parses to an equal value and serializes to the same text.
+func fuzzJSON(_ input: [UInt8]) throws(InvariantViolation) {
+  let json = text(of: input)
+  let value: JSONValue
+  do {
+    value = try JSONValue.parse(json)
+  } catch {
+    try require(
+      (0...json.utf8.count).contains(error.offset),
+      "error offset \(error.offset) outside a text of \(json.utf8.count) bytes")
+    try require(isOneLine(error.description), "error on several lines: \(error.description)")
+    return
+  }
+  let serialized = value.serialized
+  let again: JSONValue
+  do {
+    again = try JSONValue.parse(serialized)
+  } catch {
+    throw InvariantViolation("serialized \(serialized) does not parse: \(error)")
+  }
+  try require(again == value, "\(serialized) parses to a different value")
+  try require(again.serialized == serialized, "\(serialized) serializes again differently")
+}
+
+/// The lines of a `--follow` input, as the command splits standard input: at
+/// line feeds, a carriage return before one dropped, a last line without one kept.
+func followLines(_ input: [UInt8]) -> [String] {
+  var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
+  if lines.last?.isEmpty == true { lines.removeLast() }
+  return lines.map { line in
+    text(of: Array(line.last == 0x0D ? line.dropLast() : line))
+  }
+}
+
+/// A `--follow` input applied line by line to one toast, as text when its first
+/// byte is even and as JSON lines otherwise: a refused line changes nothing and
+/// is refused in one line; an accepted one leaves every setting within the
+/// limits, and a JSON line never changes an input mode or the looks.
+func fuzzFollow(_ input: [UInt8]) throws(InvariantViolation) {
+  let format: FollowFormat = (input.first ?? 0) % 2 == 0 ? .text : .json
+  var toast = Toast("")
+  for line in followLines(input) {
+    let before = toast
+    do {
+      try toast.apply(followLine: line, format: format)
+    } catch {
+      try require(toast == before, "a refused line changed the toast: \(error)")
+      try require(!error.description.contains("\n"), "a refusal of two lines: \(error)")
+      continue
+    }
+    try require(toast.normalized() == toast, "a line set a value outside the limits: \(toast)")
+    var modes = toast
+    modes.text = before.text
+    modes.progress = before.progress
+    modes.showsSpinner = before.showsSpinner
+    modes.style = before.style
+    modes.timeout = before.timeout
+    try require(modes == before, "a follow line changed more than the content: \(toast)")
+  }
+}
+
+/// A command line, its arguments separated by NUL bytes (as they are in
+/// `/proc/PID/cmdline`). What parses is within the limits; a usage error is one line.
+func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
+  let arguments = input.split(separator: 0, omittingEmptySubsequences: false).map {
+    text(of: Array($0))
+  }
+  switch parseArguments(arguments) {
+  case .failure(let error):
+    try require(isOneLine(error.description), "usage error on several lines: \(error)")
+  case .success(.show(let toast, let options)):
+    try require(toast.normalized() == toast, "a toast outside the limits: \(toast)")
+    try require(!toast.dimsBackground || toast.isModal, "--dim without --modal")
+    try requireTag(options.tag)
+    try require(Toast.Limits.linger.contains(options.linger), "linger \(options.linger)")
+  case .success(.hide(let tag, let after)):
+    try requireTag(tag)
+    try require(after.map(Toast.Limits.hideDelay.contains) ?? true, "after \(after ?? 0)")
+  case .success(.status(let tag)):
+    try requireTag(tag)
+  case .success(.watchSway), .success(.help), .success(.version):
+    break
+  }
+}
+
+/// Throws unless `tag` is one that ``Toast/checkedTag(_:)`` accepts.
+private func requireTag(_ tag: String) throws(InvariantViolation) {
+  try require((try? Toast.checkedTag(tag)) == tag, "tag \(Toast.quoted(tag)) outside the limits")
+}
