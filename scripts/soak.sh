@@ -51,7 +51,7 @@ run() {
   local status=0 errors kind=show
   case " $* " in
     " hide "* | " status "*) kind=$1 ;;
-    *" --follow "*) kind=follow ;;
+    *" --follow "* | *" --follow=json "*) kind=follow ;;
     *" --wait "*) kind=wait ;;
   esac
   echo "$kind" >> "$out/commands.log"
@@ -82,11 +82,13 @@ update() {
 }
 
 follow() {
-  local tag=$1 lines=$((1 + RANDOM % 20)) arguments=(--follow --tag "$1" --linger 60)
+  local tag=$1 lines=$((1 + RANDOM % 20)) json=$((RANDOM % 2))
+  local arguments=(--follow --tag "$1" --linger 60)
+  if ((json)); then arguments=(--follow=json --tag "$1" --linger 60); fi
   if ((RANDOM % 3 == 0)); then arguments+=(--wait --timeout 0.5); fi
   {
     for ((line = 0; line < lines; line++)); do
-      if ((RANDOM % 2)); then
+      if ((json)); then
         printf '{"text": "Step %d of %d", "progress": %d}\n' "$line" "$lines" $((line * 100 / lines))
       else
         printf 'Line %d of %d\n' "$line" "$lines"
