@@ -52,6 +52,13 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
   }
 }
 
+/// Waits `duration` between two tries of something that cannot be waited for
+/// on a descriptor (a full socket backlog, a busy lock, a child's exit).
+public func pause(for duration: Duration) {
+  var nothing = pollfd()
+  _ = poll(&nothing, 0, Duration.pollTimeout(duration))
+}
+
 extension Duration {
   /// The duration in seconds, as a floating-point number.
   public var inSeconds: Double {

@@ -89,7 +89,7 @@ public final class ChildProcess {
   @discardableResult
   public func wait(timeout: Double) -> Int32? {
     let deadline = now() + timeout
-    while exitStatus == nil && now() < deadline { pause(milliseconds: 2) }
+    while exitStatus == nil && now() < deadline { pause(for: .milliseconds(2)) }
     return exitStatus
   }
 
@@ -146,12 +146,6 @@ public func runCommand(
 /// Seconds on the monotonic clock.
 public func now() -> Double { MonotonicTime.now.seconds }
 
-/// Waits a little between two checks of a condition that cannot be polled on a descriptor.
-func pause(milliseconds: Int) {
-  var spec = timespec(tv_sec: 0, tv_nsec: milliseconds * 1_000_000)
-  nanosleep(&spec, nil)
-}
-
 /// A wait that gave up: what it waited for, and for how long.
 public struct WaitTimeout: Error, CustomStringConvertible {
   /// What was awaited, as the words that follow "waiting for" ("the HUD to be on screen").
@@ -183,7 +177,7 @@ public func waitUntil(
   while true {
     if try condition() { return }
     if now() >= deadline { throw WaitTimeout(awaited: awaited(), seconds: timeout) }
-    pause(milliseconds: 2)
+    pause(for: .milliseconds(2))
   }
 }
 

@@ -130,7 +130,7 @@ public struct Rendezvous: Sendable {
       }
       let code = errno
       if code == EAGAIN && MonotonicTime.now < deadline {
-        pauseBriefly()
+        pause(for: .milliseconds(5))
         continue
       }
       close(fd)
@@ -186,7 +186,7 @@ public struct Rendezvous: Sendable {
       acquired = try tryLockElection()
       if acquired == nil {
         guard MonotonicTime.now < deadline else { throw .lockBusy(lockPath) }
-        pauseBriefly()
+        pause(for: .milliseconds(5))
       }
     }
     guard let lock = acquired else { throw .lockBusy(lockPath) }
@@ -278,12 +278,6 @@ func fnv1a(_ text: String) -> UInt64 {
 func hex(_ value: UInt64) -> String {
   let digits = String(value, radix: 16)
   return String(repeating: "0", count: max(0, 16 - digits.count)) + digits
-}
-
-/// Waits 5 ms: between tries of something that cannot be polled for.
-private func pauseBriefly() {
-  var none = pollfd()
-  _ = poll(&none, 0, 5)
 }
 
 /// Answers every command waiting on `listener` with a failure, for an owner

@@ -1,3 +1,4 @@
+import SystemSupport
 import ToastModel
 
 /// The measures, colours and timings of the two designs, in one place, named
@@ -95,10 +96,8 @@ extension Toast {
   /// style's default (2 s for a HUD, 0.5 s for a banner); zero means until it
   /// is dismissed or hidden.
   public var effectiveTimeout: Duration {
-    if let timeout, timeout.isFinite {
-      return .nanoseconds(
-        Int64((min(max(timeout, 0), Toast.Limits.timeout.upperBound) * 1e9).rounded()))
-    }
+    // The presenter shows normalized toasts: the timeout is within its limits.
+    if let timeout { return .seconds(clamping: timeout) }
     return style == .hud ? Design.HUD.timeout : Design.Banner.timeout
   }
 }
