@@ -146,6 +146,14 @@ public let usageText = """
     --font "FAMILY SIZE"      the Pango font, e.g. "Sans Bold 15"
     --background #RRGGBB[AA]  the colour of the box
     --foreground #RRGGBB[AA]  the colour of the text (default: white)
+    --output NAME|all         show on the output NAME (e.g. DP-1) or on all
+                              outputs (default: the compositor's choice)
+    --position POSITION       center, top, bottom, left, right, top-left,
+                              top-right, bottom-left or bottom-right
+                              (default: center for hud, top for banner)
+    --margin PIXELS           distance to the output's edges (0 to 10000,
+                              default 10); the centre ignores it
+    --layer overlay|top       overlay (default) shows above fullscreen windows
     --tag NAME                one toast per tag: later commands update it in place
     --wait                    stay until the toast is gone; exit with its outcome
     --print-outcome           with --wait, print expired|hidden|dismissed|replaced
@@ -211,6 +219,10 @@ private enum Option: String {
   case font = "--font"
   case background = "--background"
   case foreground = "--foreground"
+  case output = "--output"
+  case position = "--position"
+  case margin = "--margin"
+  case layer = "--layer"
   case tag = "--tag"
   case wait = "--wait"
   case printOutcome = "--print-outcome"
@@ -231,6 +243,10 @@ private enum Option: String {
     case .dismiss: "tap|none"
     case .font: "FAMILY SIZE"
     case .background, .foreground: "#RRGGBB[AA]"
+    case .output: "NAME|all"
+    case .position: "POSITION"
+    case .margin: "PIXELS"
+    case .layer: "overlay|top"
     case .tag: "NAME"
     case .linger, .after: "SECONDS"
     case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .wait, .printOutcome,
@@ -502,6 +518,16 @@ private func setValue(
   case .foreground:
     guard let color = Toast.Color(hex: value) else { throw .init(.foreground, value) }
     toast.foreground = color
+  case .output:
+    toast.output = Toast.OutputChoice(name: try Toast.checkedOutputName(value))
+  case .position:
+    guard let position = Toast.Position(rawValue: value) else { throw .init(.position, value) }
+    toast.position = position
+  case .margin:
+    toast.margin = try Toast.checkedMargin(Int(value).map(Double.init), written: value)
+  case .layer:
+    guard let layer = Toast.Layer(rawValue: value) else { throw .init(.layer, value) }
+    toast.layer = layer
   case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .wait,
     .printOutcome, .follow, .linger, .after, .workspaces:
     preconditionFailure("\(option.rawValue) is not a toast setting")

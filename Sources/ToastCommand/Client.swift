@@ -198,6 +198,8 @@ public final class Client {
       switch reply {
       case .outcome(let outcome): return .outcome(outcome)
       case .failed(let reason): throw .failed(reason)
+      case .notice(let text):
+        printError("wl-toast: " + text.split(whereSeparator: \.isNewline).joined(separator: " "))
       default: continue
       }
     }

@@ -119,6 +119,9 @@ public enum OwnerReply: Equatable, Sendable {
   case status(Toast?, pid: Int32, surfaces: Int)
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
+  /// Something a waiting command tells its user on standard error before the
+  /// outcome, such as the output of a toast going away.
+  case notice(String)
 
   /// The reply itself, or the error a failure or refusal stands for.
   public func checked() throws(CommandError) -> OwnerReply {
@@ -147,6 +150,8 @@ public enum OwnerReply: Equatable, Sendable {
       ]).serialized
     case .outcome(let outcome):
       return JSONValue.object(["outcome": .string(outcome.rawValue)]).serialized
+    case .notice(let text):
+      return JSONValue.object(["notice": .string(text)]).serialized
     }
   }
 
@@ -155,6 +160,8 @@ public enum OwnerReply: Equatable, Sendable {
     let value = try decodeJSON(text)
     if let outcome = value["outcome"]?.stringValue.flatMap(ToastOutcome.init(rawValue:)) {
       self = .outcome(outcome)
+    } else if let notice = value["notice"]?.stringValue {
+      self = .notice(notice)
     } else if value["ok"]?.boolValue == false {
       let reason = value["error"]?.stringValue ?? "the owner refused the request"
       self = value["usage"]?.boolValue == true ? .refused(reason) : .failed(reason)
@@ -190,6 +197,10 @@ extension Toast {
     object["font"] = font.map(JSONValue.string) ?? .null
     object["background"] = background.map { .string($0.hex) } ?? .null
     object["foreground"] = foreground.map { .string($0.hex) } ?? .null
+    object["position"] = position.map { .string($0.rawValue) } ?? .null
+    object["margin"] = margin.map { .number(Double($0)) } ?? .null
+    object["output"] = output.name.map(JSONValue.string) ?? .null
+    object["layer"] = .string(layer.rawValue)
     return .object(object)
   }
 
@@ -281,6 +292,35 @@ extension Toast {
         color = parsed
       }
       if setting == .background { background = color } else { foreground = color }
+    case "position":
+      if value.isNull {
+        position = nil
+      } else {
+        let name = try string(.position)
+        guard let position = Position(rawValue: name) else {
+          throw .invalidValue(.init(.position, name))
+        }
+        self.position = position
+      }
+    case "margin":
+      margin =
+        value.isNull
+        ? nil
+        : try checked { () throws(InvalidValue) in
+          try Toast.checkedMargin(value.doubleValue, written: written)
+        }
+    case "output":
+      if value.isNull {
+        output = .automatic
+      } else {
+        let name = try string(.output)
+        output = OutputChoice(
+          name: try checked { () throws(InvalidValue) in try Toast.checkedOutputName(name) })
+      }
+    case "layer":
+      let name = try string(.layer)
+      guard let layer = Layer(rawValue: name) else { throw .invalidValue(.init(.layer, name)) }
+      self.layer = layer
     default:
       throw .unknownField(key)
     }

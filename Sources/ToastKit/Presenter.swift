@@ -1,5 +1,12 @@
+import SystemSupport
 import ToastRendering
 import Wayland
+
+/// Toasts that share a stack: one position of one output.
+private struct StackKey: Hashable {
+  var output: ObjectIdentifier?
+  var position: Toast.Position
+}
 
 /// Why a toast could not be shown, in one line a user can act on.
 public struct ToastError: Error, CustomStringConvertible {
@@ -28,7 +35,10 @@ public struct ToastError: Error, CustomStringConvertible {
 /// ```
 public final class ToastPresenter {
   private let session: Session
-  private var surfaces: [String: ToastSurface] = [:]
+  private var surfaces: [String: PresentedToast] = [:]
+  /// The order toasts appeared in, which is their order in a stack.
+  private var appearance: [ObjectIdentifier: Int] = [:]
+  private var appeared = 0
   private var lastOutcome: ToastOutcome?
   /// Called whenever a toast ends, with its tag and how it ended.
   public var onCompletion: ((_ tag: String, _ outcome: ToastOutcome) -> Void)?
@@ -37,6 +47,9 @@ public final class ToastPresenter {
   /// Called when a toast could not be shown, with its tag and why, before its
   /// completion (as hidden); the other toasts stay.
   package var onFailure: ((_ tag: String, _ reason: String) -> Void)?
+  /// Called with a line for the user when a toast ends for a reason they
+  /// should hear (its named output went away), before its completion.
+  package var onNotice: ((_ tag: String, _ message: String) -> Void)?
 
   /// Connects to the compositor named by `display` (a socket name or path), or by
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
@@ -55,12 +68,13 @@ public final class ToastPresenter {
       throw ToastError(error)
     }
     session.onInput = { [unowned self] surface, event in
-      surfaces.values.first { $0.owns(surface) }?.handle(event)
+      surfaces.values.first { $0.owns(surface) }?.handle(event, on: surface)
     }
     session.onOutputsChanged = { [unowned self] in
       for surface in surfaces.values { surface.outputsChanged() }
     }
     session.loop.beforeSleep = { [unowned self] in
+      restack()
       for surface in surfaces.values { surface.drawIfNeeded() }
     }
     session.loop.onSignal = { [unowned self] _ in
@@ -84,8 +98,26 @@ public final class ToastPresenter {
   /// The tags of the toasts on screen.
   public var tags: [String] { surfaces.keys.sorted() }
 
-  /// How many toast surfaces this presenter has created (in-place updates create none).
+  /// How many toasts this presenter has created surfaces for (in-place
+  /// updates create none).
   package private(set) var surfacesCreated = 0
+
+  /// The names of the outputs (`DP-1`, `HEADLESS-2`), which
+  /// ``Toast/OutputChoice/named(_:)`` takes.
+  public var outputNames: [String] { session.outputNames }
+
+  /// Whether the toast with `tag` waits for an output to appear (none is
+  /// connected, or its own went away and no other is left).
+  package func isWaitingForOutput(tag: String) -> Bool {
+    surfaces[tag]?.isWaitingForOutput ?? false
+  }
+
+  /// The reason a toast for `output` cannot show, or nil when it can: a named
+  /// output that does not exist. The message lists the outputs that do.
+  public func problem(with output: Toast.OutputChoice) -> String? {
+    guard case .named(let name) = output, session.output(named: name) == nil else { return nil }
+    return PresentedToast.unknownOutput(name, among: session.outputNames)
+  }
 
   /// The toast on screen with `tag`, if any.
   public func toast(tag: String = Toast.defaultTag) -> Toast? { surfaces[tag]?.toast }
@@ -178,15 +210,45 @@ public final class ToastPresenter {
   }
 
   private func present(_ toast: Toast, tag: String) {
-    let surface = ToastSurface(toast: toast, session: session)
+    let surface = PresentedToast(toast: toast, session: session)
     surfacesCreated += 1
     surface.onGone = { [unowned self, unowned surface] outcome, failure in
       if surfaces[tag] === surface { surfaces[tag] = nil }
+      appearance[ObjectIdentifier(surface)] = nil
       lastOutcome = outcome
       if let failure { onFailure?(tag, failure) }
       onCompletion?(tag, outcome)
     }
+    surface.onNotice = { [unowned self] message in onNotice?(tag, message) }
     surface.onFrame = { [unowned self] in onFrame?(tag) }
     surfaces[tag] = surface
+    appeared += 1
+    appearance[ObjectIdentifier(surface)] = appeared
+    surface.start()
+  }
+
+  /// Puts every toast in its place: toasts at one position of one output
+  /// stack in the order they appeared, moving when a neighbour goes or
+  /// changes size (see ``Stacking``).
+  private func restack() {
+    let toasts = surfaces.values.filter { !$0.isGone }.sorted {
+      appearance[ObjectIdentifier($0), default: 0] < appearance[ObjectIdentifier($1), default: 0]
+    }
+    var stacks: [StackKey: [(view: LayerView, animated: Bool)]] = [:]
+    for toast in toasts where !toast.toast.isModal {
+      for view in toast.views {
+        let key = StackKey(
+          output: view.output.map(ObjectIdentifier.init),
+          position: toast.toast.effectivePosition)
+        stacks[key, default: []].append((view, toast.toast.isAnimated))
+      }
+    }
+    let now = MonotonicTime.now.seconds
+    for (key, stack) in stacks {
+      let shifts = Stacking.shifts(extents: stack.map(\.view.stackExtent), position: key.position)
+      for (entry, shift) in zip(stack, shifts) {
+        entry.view.moveInStack(to: shift, animated: entry.animated, now: now)
+      }
+    }
   }
 }

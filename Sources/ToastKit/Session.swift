@@ -1,6 +1,7 @@
 import CWaylandClient
 import CXkbCommon
 import Glibc
+import ToastRendering
 import Wayland
 
 /// Events of the seat that concern a toast surface.
@@ -15,22 +16,50 @@ enum InputEvent {
 final class OutputInfo {
   let object: WlOutput
   let globalName: UInt32
+  /// Its xdg_output, which tells the name and logical size where wl_output
+  /// (before version 4) does not.
+  var xdgOutput: ZxdgOutputV1?
+  /// The name (`DP-1`), from wl_output v4 or xdg_output; nil until told.
+  var name: String?
   var physicalWidth = 0
   var physicalHeight = 0
   var scale = 1
   var transform = WlOutput.Transform.normal
+  /// The size in logical pixels from xdg_output (exact at fractional scales).
+  var xdgLogicalSize: (width: Int, height: Int)?
+  /// Whether the compositor has described the output completely once.
+  var isDescribed = false
 
   init(object: WlOutput, globalName: UInt32) {
     self.object = object
     self.globalName = globalName
   }
 
+  /// The mode's size, turned as the output is.
+  private var turnedSize: (width: Int, height: Int) {
+    let rotated = transform.rawValue & 1 == 1
+    return rotated ? (physicalHeight, physicalWidth) : (physicalWidth, physicalHeight)
+  }
+
   /// The size in logical pixels.
   var logicalSize: (width: Int, height: Int) {
-    let rotated = transform.rawValue & 1 == 1
-    let width = rotated ? physicalHeight : physicalWidth
-    let height = rotated ? physicalWidth : physicalHeight
-    return (width / max(scale, 1), height / max(scale, 1))
+    if let xdgLogicalSize, xdgLogicalSize.width > 0, xdgLogicalSize.height > 0 {
+      return xdgLogicalSize
+    }
+    let size = turnedSize
+    return (size.width / max(scale, 1), size.height / max(scale, 1))
+  }
+
+  /// The scale a surface on this output is drawn at to be sharp: the mode's
+  /// width over the logical width where both are known (1.5 for a 1920-pixel
+  /// mode 1280 logical pixels wide), otherwise wl_output's whole scale.
+  var renderScale: RenderScale {
+    let size = turnedSize
+    if let xdgLogicalSize, xdgLogicalSize.width > 0, size.width > 0 {
+      let ratio = (size.width * 120 + xdgLogicalSize.width / 2) / xdgLogicalSize.width
+      return RenderScale(fractional: max(ratio, RenderScale.integer(scale).numerator))
+    }
+    return .integer(scale)
   }
 }
 
@@ -43,6 +72,9 @@ final class Session {
   let compositor: WlCompositor
   let shm: WlShm
   let layerShell: ZwlrLayerShellV1
+  /// Fractional scaling: both or neither (a fractional buffer needs a viewport).
+  let fractionalScale: (manager: WpFractionalScaleManagerV1, viewporter: WpViewporter)?
+  private let xdgOutputManager: ZxdgOutputManagerV1?
   private(set) var outputs: [OutputInfo] = []
   private var seats: [WlSeat] = []
   private var pointers: [WlPointer] = []
@@ -71,6 +103,21 @@ final class Session {
     compositor = try registry.bind(WlCompositor.self)
     shm = try registry.bind(WlShm.self)
     layerShell = try registry.bind(ZwlrLayerShellV1.self, maximumVersion: layerShellVersion)
+    if let manager = registry.globals(of: WpFractionalScaleManagerV1.self).first,
+      let viewporter = registry.globals(of: WpViewporter.self).first
+    {
+      fractionalScale = (
+        registry.bind(manager, as: WpFractionalScaleManagerV1.self),
+        registry.bind(viewporter, as: WpViewporter.self)
+      )
+    } else {
+      fractionalScale = nil
+    }
+    // xdg_output v2 names outputs; wl_output does from version 4.
+    let registry = self.registry
+    xdgOutputManager = registry.globals(of: ZxdgOutputManagerV1.self).first.map {
+      registry.bind($0, as: ZxdgOutputManagerV1.self)
+    }
     for global in registry.globals(of: WlOutput.self) { addOutput(global) }
     for global in registry.globals(of: WlSeat.self) { addSeat(global) }
     registry.onGlobal = { [unowned self] global in
@@ -79,7 +126,9 @@ final class Session {
     }
     registry.onGlobalRemove = { [unowned self] global in
       if let index = outputs.firstIndex(where: { $0.globalName == global.name }) {
-        outputs.remove(at: index)
+        let info = outputs.remove(at: index)
+        info.xdgOutput?.destroy()
+        info.object.destroy()
         onOutputsChanged?()
       }
     }
@@ -98,6 +147,23 @@ final class Session {
     outputs.first { $0.object === object }
   }
 
+  /// The output with a name, if there is one.
+  func output(named name: String) -> OutputInfo? {
+    outputs.first { $0.name == name }
+  }
+
+  /// The output a surface placed by the compositor most likely lands on,
+  /// before the compositor says: the sharpest (highest scale), then the first.
+  var likelyOutput: OutputInfo? {
+    outputs.reduce(nil) { best, output in
+      guard output.isDescribed else { return best }
+      return best.map { output.renderScale > $0.renderScale ? output : $0 } ?? output
+    } ?? outputs.first
+  }
+
+  /// The names of the outputs, in the order the compositor announced them.
+  var outputNames: [String] { outputs.compactMap(\.name) }
+
   private func addOutput(_ global: Registry.Global) {
     let object = registry.bind(global, as: WlOutput.self)
     let info = OutputInfo(object: object, globalName: global.name)
@@ -112,11 +178,31 @@ final class Session {
         }
       case .scale(let factor):
         info.scale = Int(max(factor, 1))
+      case .name(let name):
+        info.name = name
       case .done:
+        info.isDescribed = true
         onOutputsChanged?()
       default:
         break
       }
+    }
+    if let xdgOutputManager {
+      let xdgOutput = xdgOutputManager.getXdgOutput(object)
+      xdgOutput.onEvent = { [unowned self, unowned info] event in
+        switch event {
+        case .logicalSize(let width, let height):
+          info.xdgLogicalSize = (Int(width), Int(height))
+        case .name(let name):
+          if info.name == nil { info.name = name }
+        case .done:
+          // Since xdg_output v3 wl_output.done ends a description instead.
+          onOutputsChanged?()
+        default:
+          break
+        }
+      }
+      info.xdgOutput = xdgOutput
     }
     outputs.append(info)
   }

@@ -25,6 +25,10 @@ extension Toast {
     public static let fontLength = 256
     /// The longest tag, in Unicode scalars.
     public static let tagLength = 64
+    /// The margin to the output's edges, in logical pixels.
+    public static let margin: ClosedRange<Int> = 0...10_000
+    /// The longest output name, in Unicode scalars.
+    public static let outputNameLength = 64
   }
 
   /// `text` cut to at most ``Limits/textLength`` Unicode scalars, ending in
@@ -58,6 +62,10 @@ extension Toast {
       y: min(max(offset.y, Limits.offset.lowerBound), Limits.offset.upperBound))
     if let font, font.unicodeScalars.count > Limits.fontLength || font.allSatisfy(\.isWhitespace) {
       toast.font = nil
+    }
+    toast.margin = margin.map { min(max($0, Limits.margin.lowerBound), Limits.margin.upperBound) }
+    if case .named(let name) = output, (try? Toast.checkedOutputName(name)) == nil {
+      toast.output = .automatic
     }
     return toast
   }
@@ -93,6 +101,14 @@ extension Toast {
       case after
       /// How long the background owner stays after its last toast.
       case linger
+      /// ``Toast/position``.
+      case position
+      /// ``Toast/margin``.
+      case margin
+      /// ``Toast/output``.
+      case output
+      /// ``Toast/layer``.
+      case layer
 
       /// What the setting takes, as error messages say it.
       public var expectation: String {
@@ -107,6 +123,11 @@ extension Toast {
         case .font: "a font such as \"Sans Bold 15\" (at most \(Limits.fontLength) characters)"
         case .background, .foreground: "#RRGGBB or #RRGGBBAA"
         case .tag: "1 to \(Limits.tagLength) printable characters without spaces"
+        case .position: Position.allCases.map(\.rawValue).joined(separator: "|")
+        case .margin:
+          "pixels from \(Limits.margin.lowerBound) to \(Limits.margin.upperBound)"
+        case .output: "an output's name (1 to \(Limits.outputNameLength) characters) or all"
+        case .layer: "overlay or top"
         }
       }
     }
@@ -175,8 +196,29 @@ extension Toast {
 
   /// A tag: 1 to ``Limits/tagLength`` printable scalars, no spaces.
   public static func checkedTag(_ tag: String) throws(InvalidValue) -> String {
-    guard !tag.isEmpty, tag.unicodeScalars.count <= Limits.tagLength,
-      tag.unicodeScalars.allSatisfy({ scalar in
+    guard isName(tag, longest: Limits.tagLength) else { throw InvalidValue(.tag, tag) }
+    return tag
+  }
+
+  /// An output's name: 1 to ``Limits/outputNameLength`` printable scalars, no spaces.
+  public static func checkedOutputName(_ name: String) throws(InvalidValue) -> String {
+    guard isName(name, longest: Limits.outputNameLength) else { throw InvalidValue(.output, name) }
+    return name
+  }
+
+  /// A margin in whole logical pixels within ``Limits/margin``.
+  public static func checkedMargin(_ pixels: Double?, written: String) throws(InvalidValue) -> Int {
+    let range = Double(Limits.margin.lowerBound)...Double(Limits.margin.upperBound)
+    guard let pixels, range.contains(pixels), pixels == pixels.rounded() else {
+      throw InvalidValue(.margin, written)
+    }
+    return Int(pixels)
+  }
+
+  /// Whether `name` has 1 to `longest` printable scalars and no spaces.
+  private static func isName(_ name: String, longest: Int) -> Bool {
+    !name.isEmpty && name.unicodeScalars.count <= longest
+      && name.unicodeScalars.allSatisfy({ scalar in
         switch scalar.properties.generalCategory {
         case .control, .spaceSeparator, .lineSeparator, .paragraphSeparator, .format,
           .surrogate, .unassigned:
@@ -184,8 +226,6 @@ extension Toast {
         default: true
         }
       })
-    else { throw InvalidValue(.tag, tag) }
-    return tag
   }
 
   /// A value as messages show it: in single quotes, control characters escaped

@@ -108,6 +108,16 @@ public struct Toast: Equatable, Sendable {
   public var background: Color?
   /// The text colour; nil for white.
   public var foreground: Color?
+  /// Where on its output the toast rests; nil for the style's place (the
+  /// centre for a HUD, the top for a banner).
+  public var position: Position?
+  /// The distance in logical pixels between the toast and the output's edges
+  /// it rests against; nil for the default (10). The centre ignores it.
+  public var margin: Int?
+  /// Which outputs show the toast.
+  public var output: OutputChoice
+  /// The layer-shell layer the toast is drawn in.
+  public var layer: Layer
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -128,6 +138,69 @@ public struct Toast: Equatable, Sendable {
     self.font = nil
     self.background = nil
     self.foreground = nil
+    self.position = nil
+    self.margin = nil
+    self.output = .automatic
+    self.layer = .overlay
+  }
+}
+
+extension Toast {
+  /// Where on its output a toast rests.
+  public enum Position: String, Equatable, Sendable, CaseIterable {
+    /// The middle of the output.
+    case center
+    /// The middle of the top edge.
+    case top
+    /// The middle of the bottom edge.
+    case bottom
+    /// The middle of the left edge.
+    case left
+    /// The middle of the right edge.
+    case right
+    /// The top-left corner.
+    case topLeft = "top-left"
+    /// The top-right corner.
+    case topRight = "top-right"
+    /// The bottom-left corner.
+    case bottomLeft = "bottom-left"
+    /// The bottom-right corner.
+    case bottomRight = "bottom-right"
+  }
+
+  /// Which outputs (screens) show a toast.
+  public enum OutputChoice: Equatable, Sendable {
+    /// The one the compositor chooses (sway: the focused output); when it goes
+    /// away, the toast moves to another.
+    case automatic
+    /// The output with this name (such as `DP-1` or `HEADLESS-2`); when it goes
+    /// away, the toast ends.
+    case named(String)
+    /// Every output, each at its own scale, including outputs added while the
+    /// toast shows.
+    case all
+
+    /// The choice as the command line writes it: a name, `all`, or nil for automatic.
+    public var name: String? {
+      switch self {
+      case .automatic: nil
+      case .named(let name): name
+      case .all: "all"
+      }
+    }
+
+    /// The choice a command-line word stands for: `all` or an output's name.
+    public init(name: String) {
+      self = name == "all" ? .all : .named(name)
+    }
+  }
+
+  /// The layer-shell layer a toast is drawn in.
+  public enum Layer: String, Equatable, Sendable, CaseIterable {
+    /// Above everything, fullscreen windows included (the default).
+    case overlay
+    /// Above windows, below fullscreen windows and overlays.
+    case top
   }
 }
 

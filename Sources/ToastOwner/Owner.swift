@@ -56,6 +56,10 @@ public final class Owner {
         drop(fd)
       }
     }
+    // A toast whose output went away: its waiting commands say so, then hear the outcome.
+    presenter.onNotice = { [unowned self] tag, message in
+      for fd in waiters[tag] ?? [] { send(.notice(message), to: fd) }
+    }
     presenter.onFrame = { [unowned self] tag in
       traceFrame(tag)
       for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
@@ -194,7 +198,10 @@ public final class Owner {
   private func handle(_ request: OwnerRequest, from fd: Int32) {
     switch request {
     case .show(let tag, let toast, let wait, let whenShown):
-      if let problem = Owner.problem(with: toast) {
+      if let problem = Owner.problem(with: toast)
+        ?? presenter.problem(with: toast.output)
+        .map({ "--output: \($0)" })
+      {
         send(.refused(problem), to: fd)
         return
       }
@@ -207,7 +214,8 @@ public final class Owner {
         frameWaiters[tag] = earlier.map { FrameWaiter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
       presenter.showOrUpdate(toast, tag: tag)
-      if whenShown {
+      // No output to show on yet: the toast waits for one, the command does not.
+      if whenShown && !presenter.isWaitingForOutput(tag: tag) {
         frameWaiters[tag, default: []].append(FrameWaiter(fd: fd, keep: wait))
         return
       }

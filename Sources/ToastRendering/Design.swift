@@ -89,9 +89,25 @@ public enum Design {
   public static let dim = Toast.Color(white: 0, alpha: 0.35)
   /// The default Pango size when a font names none (about 15 px).
   public static let defaultFontPoints = 11
+  /// The distance between a toast and the output's edges it rests against
+  /// (mako's default margin), unless a toast sets its own.
+  public static let margin = 10
+  /// The gap between toasts stacked at one position.
+  public static let stackGap = 10.0
+  /// How long toasts take to move when a stacked neighbour goes or changes size.
+  public static let stackMove: Duration = .milliseconds(200)
 }
 
 extension Toast {
+  /// Where the toast rests: its position, or its style's (the centre for a
+  /// HUD, the top for a banner).
+  public var effectivePosition: Position {
+    position ?? (style == .hud ? .center : .top)
+  }
+
+  /// The distance to the output's edges it rests against: its margin or ``Design/margin``.
+  public var effectiveMargin: Int { margin ?? Design.margin }
+
   /// How long the toast stays once its entry has ended: its timeout, or its
   /// style's default (2 s for a HUD, 0.5 s for a banner); zero means until it
   /// is dismissed or hidden.

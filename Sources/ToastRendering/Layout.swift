@@ -88,17 +88,25 @@ public struct ToastLayout {
   public let progressBar: Rect?
   /// Whether the surface covers the output (modal).
   public let coversOutput: Bool
+  /// How far the banner's pill starts from its place before it slides in:
+  /// negative from above, positive from below, zero for no slide.
+  public let slideDistance: Double
 
   /// Lays out `toast` for an output of the given logical size. A modal toast
   /// fills `surfaceSize` (the size the compositor configured) when given.
+  ///
+  /// A HUD at the centre is moved by `shift` logical pixels down (negative:
+  /// up) inside its surface, as its offset moves it: the place in a stack of
+  /// toasts (see ``Stacking``). At the edges the layer-shell margins move the
+  /// surface instead (see ``Placement``).
   public init(
     toast: Toast, outputWidth: Int, outputHeight: Int,
-    surfaceSize: (width: Int, height: Int)? = nil
+    surfaceSize: (width: Int, height: Int)? = nil, shift: Double = 0
   ) {
     let output = (width: Double(max(outputWidth, 1)), height: Double(max(outputHeight, 1)))
     switch toast.style {
     case .hud:
-      self.init(hud: toast, output: output, surfaceSize: surfaceSize)
+      self.init(hud: toast, output: output, surfaceSize: surfaceSize, shift: shift)
     case .banner:
       self.init(banner: toast, output: output, surfaceSize: surfaceSize)
     }
@@ -106,7 +114,7 @@ public struct ToastLayout {
 
   private init(
     hud toast: Toast, output: (width: Double, height: Double),
-    surfaceSize: (width: Int, height: Int)?
+    surfaceSize: (width: Int, height: Int)?, shift: Double
   ) {
     let padding = Design.HUD.padding
     let maximumWidth = max(
@@ -149,8 +157,15 @@ public struct ToastLayout {
     // Keep the whole box on the output, however large the offset.
     let maxOffsetX = max(0, ((output.width - boxWidth) / 2 - shadow).rounded(.down))
     let maxOffsetY = max(0, ((output.height - boxHeight) / 2 - shadow).rounded(.down))
-    let offsetX = min(max(Double(toast.offset.x), -maxOffsetX), maxOffsetX)
-    let offsetY = min(max(Double(toast.offset.y), -maxOffsetY), maxOffsetY)
+    // The offset moves the box inside a centred surface along the axes that
+    // are not anchored; along anchored ones the margins move the surface.
+    let edges = toast.effectivePosition.edges
+    let freeX = edges.isDisjoint(with: [.left, .right])
+    let freeY = edges.isDisjoint(with: [.top, .bottom])
+    let wantedX = freeX ? Double(toast.offset.x) : 0
+    let wantedY = (freeY ? Double(toast.offset.y) : 0) + (edges.isEmpty ? shift.rounded() : 0)
+    let offsetX = min(max(wantedX, -maxOffsetX), maxOffsetX)
+    let offsetY = min(max(wantedY, -maxOffsetY), maxOffsetY)
     if covers {
       surface = (
         Double(surfaceSize?.width ?? Int(output.width)),
@@ -194,6 +209,7 @@ public struct ToastLayout {
     self.spinner = spinner
     self.progressBar = progressBar
     self.coversOutput = covers
+    self.slideDistance = 0
   }
 
   private init(
@@ -226,9 +242,13 @@ public struct ToastLayout {
     } else {
       surface = (pillWidth + 2 * shadow, Design.Banner.topGap + Design.Banner.height + shadow)
     }
+    // At the bottom the pill rests above its gap and slides up into place;
+    // elsewhere below its gap, sliding down (a centre or side banner only fades).
+    let position = toast.effectivePosition
+    let fromBelow = !covers && position.edges.contains(.bottom)
     let box = Rect(
-      x: ((surface.width - pillWidth) / 2).rounded(.down), y: Design.Banner.topGap,
-      width: pillWidth, height: Design.Banner.height)
+      x: ((surface.width - pillWidth) / 2).rounded(.down),
+      y: fromBelow ? shadow : Design.Banner.topGap, width: pillWidth, height: Design.Banner.height)
     let hasProgress = toast.progress != nil
     let textTop = box.midY - textSize.height / 2 - (hasProgress ? 3 : 0)
     self.surfaceWidth = Int(surface.width)
@@ -245,13 +265,29 @@ public struct ToastLayout {
         x: box.x + Design.Banner.cornerRadius, y: box.y + box.height - 9,
         width: box.width - 2 * Design.Banner.cornerRadius, height: 3) : nil
     self.coversOutput = covers
+    if fromBelow {
+      slideDistance = Design.Banner.slideDistance
+    } else if covers || position.edges.contains(.top) {
+      slideDistance = -Design.Banner.slideDistance
+    } else {
+      slideDistance = 0
+    }
+  }
+
+  /// Whether the two layouts draw the same picture: the same sizes and places,
+  /// for the same toast.
+  public func drawsLike(_ other: ToastLayout) -> Bool {
+    surfaceWidth == other.surfaceWidth && surfaceHeight == other.surfaceHeight
+      && box == other.box && textOrigin == other.textOrigin && textScale == other.textScale
+      && text.wrapWidth == other.text.wrapWidth && spinner == other.spinner
+      && progressBar == other.progressBar && coversOutput == other.coversOutput
+      && slideDistance == other.slideDistance
   }
 
   /// The box at a moment of the banner's slide (the HUD does not move).
-  public func box(at appearance: Appearance, style: Toast.Style) -> Rect {
-    guard style == .banner else { return box }
+  public func box(at appearance: Appearance) -> Rect {
     var moved = box
-    moved.y -= Design.Banner.slideDistance * (1 - appearance.slide)
+    moved.y += slideDistance * (1 - appearance.slide)
     return moved
   }
 }

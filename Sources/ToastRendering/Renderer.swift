@@ -24,7 +24,7 @@ public enum Renderer {
       cairo_paint(cairo)
     }
     cairo_push_group(cairo)
-    let box = layout.box(at: appearance, style: toast.style)
+    let box = layout.box(at: appearance)
     let radius = layout.cornerRadius
     drawShadow(toast.style, box: box, radius: radius, in: cairo)
     roundedRectangle(box, radius: radius, in: cairo)

@@ -10,8 +10,8 @@ struct HUDTests {
   static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   /// Where the layout puts the box on a 1280x720 output, in screen pixels.
-  static func expectedBox(_ toast: Toast) -> Box {
-    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+  static func expectedBox(_ toast: Toast, shift: Double = 0) -> Box {
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, shift: shift)
     let left = (1280 - layout.surfaceWidth) / 2
     let top = (720 - layout.surfaceHeight) / 2
     return Box(

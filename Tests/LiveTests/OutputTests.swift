@@ -1,36 +1,266 @@
 import Glibc
+import SystemSupport
 import TestSupport
 import Testing
+import ToastCommand
 import ToastKit
+import ToastRendering
 
-/// Outputs that go away under a toast.
+/// Which output a toast lands on, at which scale, and what happens when outputs
+/// come and go.
 @Suite(.serialized)
 struct OutputTests {
-  @Test func unpluggingTheOutputEndsItsToastAndTheNextShowsOnTheOtherOutput() throws {
+  static let boxColor = HUDTests.boxColor
+
+  /// The HUD box of `toast` centred on an output at `origin` (logical pixels)
+  /// of 1280x720 device pixels at `scale`, in screenshot pixels of that output.
+  /// A stack `shift` moves it down (negative: up).
+  static func centredBox(_ toast: Toast, scale: Int = 1, shift: Int = 0) -> Box {
+    let layout = ToastLayout(toast: toast, outputWidth: 1280 / scale, outputHeight: 720 / scale)
+    return Box(
+      x: (1280 / scale - Int(layout.box.width)) / 2 * scale,
+      y: ((720 / scale - Int(layout.box.height)) / 2 + shift) * scale,
+      width: Int(layout.box.width) * scale, height: Int(layout.box.height) * scale)
+  }
+
+  /// A screenshot of one output of `sway`.
+  static func shot(of output: String, on sway: HeadlessSway) throws -> Image {
+    let rect = try #require(try sway.outputs()[output]?.rect)
+    return try sway.screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+  }
+
+  /// Runs `wl-toast` against `sway` to its end: status, standard output and error.
+  static func run(_ arguments: [String], on sway: HeadlessSway) throws -> (
+    status: Int32, output: String, errors: String
+  ) {
+    let log = sway.runtimeDirectory + "/stderr-\(UInt32.random(in: 0...UInt32.max))"
+    defer { unlink(log) }
+    let result = try runCommand(
+      ["sh", "-c", "exec \"$@\" 2> \"\(log)\"", "sh", builtProduct("wl-toast")] + arguments,
+      environment: sway.clientEnvironment)
+    let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    return (result.status, result.output, errors)
+  }
+
+  // MARK: - Choosing the output
+
+  @Test func aNamedOutputGetsTheToastAndKeepsItAcrossUpdates() throws {
+    let desk = try Desk()
+    let second = try desk.sway.addOutput(x: 1280)
+    #expect(second == "HEADLESS-2")
+    #expect(
+      try desk.runToEnd(["--output", second, "--no-animation", "--timeout", "0", "Two"]).status
+        == 0)
+    let box = Self.centredBox(Toast("Two"))
+    try waitUntil("the box on \(second) at \(box), none on HEADLESS-1") {
+      let there = try Self.shot(of: second, on: desk.sway)
+      let here = try Self.shot(of: "HEADLESS-1", on: desk.sway)
+      return there.boundingBox(of: Self.boxColor, tolerance: 3) == box
+        && here.boundingBox(of: Self.boxColor, tolerance: 3) == nil
+    }
+    // An update that names no output keeps the toast where it is.
+    #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Still two"]).status == 0)
+    try waitUntil("the updated box still on \(second)") {
+      let there = try Self.shot(of: second, on: desk.sway)
+      let here = try Self.shot(of: "HEADLESS-1", on: desk.sway)
+      return there.boundingBox(of: Self.boxColor, tolerance: 3)
+        == Self.centredBox(Toast("Still two"))
+        && here.boundingBox(of: Self.boxColor, tolerance: 3) == nil
+    }
+    #expect(try desk.status()?.surfaces == 1, "updated in place")
+    // One that names another output moves it there.
+    #expect(
+      try desk.runToEnd(["--output", "HEADLESS-1", "--no-animation", "--timeout", "0", "One"])
+        .status == 0)
+    try waitUntil("the box moved to HEADLESS-1") {
+      try Self.shot(of: "HEADLESS-1", on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3)
+        == Self.centredBox(Toast("One"))
+        && Self.shot(of: second, on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3) == nil
+    }
+  }
+
+  @Test func allOutputsShowTheToastIncludingOneAddedWhileItShows() throws {
+    let desk = try Desk()
+    let second = try desk.sway.addOutput(x: 1280, scale: 2)
+    #expect(
+      try desk.runToEnd(["--output", "all", "--no-animation", "--timeout", "0", "Everywhere"])
+        .status == 0)
+    let one = Self.centredBox(Toast("Everywhere"))
+    let two = Self.centredBox(Toast("Everywhere"), scale: 2)
+    try waitUntil("the box on both outputs, each at its scale") {
+      try Self.shot(of: "HEADLESS-1", on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3)
+        == one
+        && Self.shot(of: second, on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3)
+          == two
+    }
+    let third = try desk.sway.addOutput(x: 1280 + 640)
+    try waitUntil("the box on the new output \(third)") {
+      try Self.shot(of: third, on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3) == one
+    }
+    #expect(try desk.status()?.surfaces == 1, "one toast, however many outputs")
+  }
+
+  @Test func anUnknownOutputIsAUsageErrorListingTheOutputs() throws {
+    let desk = try Desk()
+    try desk.sway.addOutput(x: 1280)
+    // Once from a new owner, once from the running one.
+    for _ in 0..<2 {
+      let result = try desk.runToEnd(["--output", "DP-9", "--no-animation", "Lost"])
+      #expect(result.status == 64)
+      #expect(
+        result.errors
+          == "wl-toast: --output: no output named 'DP-9' (outputs: HEADLESS-1, HEADLESS-2)\n")
+      #expect(try desk.runToEnd(["--tag", "keep", "--timeout", "3", "Owner"]).status == 0)
+    }
+  }
+
+  // MARK: - Scale
+
+  @Test(arguments: [false, true])
+  func theFirstFrameOnAScaleTwoOutputIsAlreadySharp(pinned: Bool) throws {
+    let desk = try Desk()
+    let second = try desk.sway.addOutput(x: 1280, scale: 2)
+    // The same text on the scale-1 output, for its edges.
+    #expect(
+      try desk.runToEnd([
+        "--tag", "one", "--output", "HEADLESS-1", "--no-animation", "--timeout", "0", "Crisp",
+      ]).status == 0)
+    let oneBox = Self.centredBox(Toast("Crisp"))
+    let oneShot = try desk.screenshot("the scale-1 box") {
+      $0.boundingBox(of: Self.boxColor, tolerance: 3) == oneBox
+    }
+    if !pinned {
+      // Focus the output without warping the pointer (its cursor) onto it.
+      try desk.sway.swaymsg(["mouse_warping", "none"])
+      try desk.sway.swaymsg(["focus", "output", second])
+    }
+    let arguments = pinned ? ["--output", second] : []
+    #expect(
+      try desk.runToEnd(arguments + ["--no-animation", "--timeout", "0", "Crisp"]).status == 0)
+    // One screenshot as soon as the command returns: the first frame.
+    let shot = try Self.shot(of: second, on: desk.sway)
+    let box = Self.centredBox(Toast("Crisp"), scale: 2)
+    #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == box)
+    let reference = composited(
+      Toast("Crisp"), over: HeadlessSway.background, outputWidth: 640, outputHeight: 360,
+      scale: 2)
+    let layout = ToastLayout(toast: Toast("Crisp"), outputWidth: 640, outputHeight: 360)
+    let origin = (x: box.x - Int(layout.box.x) * 2, y: box.y - Int(layout.box.y) * 2)
+    let text = Box(
+      x: box.x + 20, y: box.y + box.height / 2 - 24, width: box.width - 40, height: 48)
+    let mismatches = shot.mismatches(in: text, from: reference.blend, origin: origin)
+    #expect(mismatches < text.width * text.height / 100, "\(mismatches) text pixels differ")
+    // Text edges as narrow in device pixels as at scale 1: drawn, not enlarged.
+    let edge = shot.meanEdgeWidth(in: text, ground: Self.boxColor)
+    let oneText = Box(
+      x: oneBox.x + 10, y: oneBox.y + oneBox.height / 2 - 12, width: oneBox.width - 20,
+      height: 24)
+    let oneEdge = oneShot.meanEdgeWidth(in: oneText, ground: Self.boxColor)
+    #expect(edge <= oneEdge + 0.25, "edges \(edge) px wide at scale 2, \(oneEdge) at scale 1")
+  }
+
+  // MARK: - Outputs that go away
+
+  /// The toast's box on an output of a nested sway (nil when none is there).
+  static func box(on output: String, of nested: HeadlessSway) throws -> Box? {
+    try shot(of: output, on: nested).boundingBox(of: boxColor, tolerance: 3)
+  }
+
+  @Test func aToastOnTheCompositorsChoiceMovesWhenItsOutputIsUnplugged() throws {
     let outer = try HeadlessSway()
     // A sway with two outputs, each a window of the outer one.
     let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
-    let environment = nested.clientEnvironment
-    let log = "/tmp/wl-toast-unplug-\(getpid()).log"
-    defer { unlink(log) }
+    let log = nested.runtimeDirectory + "/waiting.log"
     let waiting = try ChildProcess(
-      [builtProduct("wl-toast"), "--wait", "--print-outcome", "--timeout", "0", "On WL-1"],
-      environment: environment, logPath: log)
-    func status() throws -> String? {
-      let result = try runCommand(
-        [builtProduct("wl-toast"), "status"], environment: environment)
-      return result.status == 0 ? result.output : nil
+      [
+        builtProduct("wl-toast"), "--wait", "--print-outcome", "--no-animation", "--timeout",
+        "0", "Moving",
+      ], environment: nested.clientEnvironment, logPath: log)
+    let box = Self.centredBox(Toast("Moving"))
+    try waitUntil("the toast on WL-1, the focused output") {
+      try Self.box(on: "WL-1", of: nested) == box
     }
-    try waitUntil("status to report the toast on WL-1") { try status() != nil }
-    // The toast is on the focused output, WL-1: close its window.
     try outer.swaymsg(["[title=\"wlroots - WL-1\"]", "kill"])
-    #expect(waiting.wait(timeout: 5) == 0, "the compositor closed the toast: outcome hidden")
-    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    #expect(output == "hidden\n")
-    // The next toast shows on the output that is left.
-    let next = try runCommand(
-      [builtProduct("wl-toast"), "--timeout", "0", "On WL-2"], environment: environment)
-    #expect(next.status == 0)
-    #expect(try status()?.contains("On WL-2") == true)
+    try waitUntil("the toast on WL-2, the output left") {
+      try Self.box(on: "WL-2", of: nested) == box
+    }
+    #expect(waiting.isRunning, "the toast did not end")
+    #expect(try Self.run(["status"], on: nested).output.contains("\"Moving\""))
+    #expect(try Self.run(["hide"], on: nested).status == 0)
+    #expect(waiting.wait(timeout: 5) == 0)
+    #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
+  }
+
+  @Test func aToastPinnedToAnOutputEndsWhenItIsUnplugged() throws {
+    let outer = try HeadlessSway()
+    let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
+    let log = nested.runtimeDirectory + "/pinned.log"
+    let errors = nested.runtimeDirectory + "/pinned.err"
+    let waiting = try ChildProcess(
+      [
+        "sh", "-c", "exec \"$@\" 2> \"\(errors)\"", "sh", builtProduct("wl-toast"), "--wait",
+        "--print-outcome", "--output", "WL-2", "--no-animation", "--timeout", "0", "Pinned",
+      ], environment: nested.clientEnvironment, logPath: log)
+    try waitUntil("the toast on WL-2") {
+      try Self.box(on: "WL-2", of: nested) == Self.centredBox(Toast("Pinned"))
+    }
+    try outer.swaymsg(["[title=\"wlroots - WL-2\"]", "kill"])
+    #expect(waiting.wait(timeout: 5) == 0, "outcome hidden")
+    #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
+    #expect(
+      readFile(errors).map { String(decoding: $0, as: UTF8.self) }
+        == "wl-toast: output 'WL-2' went away; toast hidden\n")
+    // Nothing was left behind: the next toast shows on the output that is left.
+    #expect(try Self.run(["--no-animation", "--timeout", "0", "Next"], on: nested).status == 0)
+    try waitUntil("the next toast on WL-1") {
+      try Self.box(on: "WL-1", of: nested) == Self.centredBox(Toast("Next"))
+    }
+  }
+
+  @Test func withNoOutputLeftAToastWaitsForTheNextOne() throws {
+    let outer = try HeadlessSway()
+    let nested = try HeadlessSway(nestedIn: outer, outputs: 1)
+    #expect(
+      try Self.run(["--no-animation", "--timeout", "0", "Patient"], on: nested).status == 0)
+    try outer.swaymsg(["[title=\"wlroots - WL-1\"]", "kill"])
+    try waitUntil("sway to have no output") { try nested.outputs().isEmpty }
+    // The toast waits; a command for a new one returns at once, not after the
+    // hand-over deadline.
+    let started = MonotonicTime.now
+    #expect(
+      try Self.run(["--tag", "later", "--no-animation", "--timeout", "0", "Later"], on: nested)
+        .status == 0)
+    #expect(MonotonicTime.now - started < .seconds(5))
+    #expect(try Self.run(["status"], on: nested).output.contains("\"Patient\""))
+    try nested.swaymsg(["create_output"])
+    var name: String?
+    try waitUntil("a new output") {
+      name = try nested.outputs().keys.first
+      return name != nil
+    }
+    let patient = Self.centredBox(Toast("Patient"), shift: -65)
+    try waitUntil("both toasts back on \(lastSeen(name))") {
+      let shot = try Self.shot(of: name!, on: nested)
+      return shot.boundingBox(of: Self.boxColor, tolerance: 3)?.y == patient.y
+    }
+  }
+
+  @Test func anOutputDisabledAndEnabledAgainGetsItsToastsBack() throws {
+    let outer = try HeadlessSway()
+    let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
+    #expect(
+      try Self.run(["--output", "all", "--no-animation", "--timeout", "0", "Back"], on: nested)
+        .status == 0)
+    let box = Self.centredBox(Toast("Back"))
+    try waitUntil("the toast on both outputs") {
+      try Self.box(on: "WL-1", of: nested) == box && Self.box(on: "WL-2", of: nested) == box
+    }
+    try nested.swaymsg(["output", "WL-2", "disable"])
+    try waitUntil("WL-2 disabled") { try nested.outputs()["WL-2"]?.active == false }
+    try nested.swaymsg(["output", "WL-2", "enable"])
+    try waitUntil("the toast back on WL-2") {
+      try nested.outputs()["WL-2"]?.active == true && Self.box(on: "WL-2", of: nested) == box
+    }
+    #expect(try Self.box(on: "WL-1", of: nested) == box)
   }
 }

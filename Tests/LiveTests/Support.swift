@@ -237,3 +237,65 @@ extension Box {
     Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
   }
 }
+
+extension Image {
+  /// How wide, on average, the edges of white text over `ground` are in `box`,
+  /// in pixels: the pixels between 20% and 80% of the way from the ground to
+  /// white, per crossing of the halfway level, along every row. Text drawn at
+  /// the output's scale has edges about a pixel wide at any scale; a buffer
+  /// enlarged by the compositor has edges as wide as its enlargement.
+  func meanEdgeWidth(in box: Box, ground: RGB) -> Double {
+    func level(_ color: RGB) -> Double {
+      (Double(color.red) + Double(color.green) + Double(color.blue)) / 3
+    }
+    let low = level(ground)
+    let span = max(255 - low, 1)
+    var transitions = 0
+    var crossings = 0
+    for y in box.y..<(box.y + box.height) {
+      var previous: Double?
+      for x in box.x..<(box.x + box.width) {
+        let t = (level(pixel(x: x, y: y)) - low) / span
+        if t > 0.2 && t < 0.8 { transitions += 1 }
+        if let previous, (previous < 0.5) != (t < 0.5) { crossings += 1 }
+        previous = t
+      }
+    }
+    return crossings == 0 ? .infinity : Double(transitions) / Double(crossings)
+  }
+}
+
+extension HeadlessSway {
+  /// The outputs sway has, by name: their place and size in the layout
+  /// (logical pixels), and whether they are active.
+  func outputs() throws -> [String: (rect: Box, active: Bool, scale: Double)] {
+    let reply = try JSONValue.parse(swaymsg(["-t", "get_outputs"]))
+    var outputs: [String: (rect: Box, active: Bool, scale: Double)] = [:]
+    guard case .array(let items) = reply else { return outputs }
+    for item in items {
+      guard let name = item["name"]?.stringValue, let rect = item["rect"] else { continue }
+      func number(_ key: String) -> Int { Int(rect[key]?.doubleValue ?? 0) }
+      outputs[name] = (
+        Box(x: number("x"), y: number("y"), width: number("width"), height: number("height")),
+        item["active"]?.boolValue ?? false, item["scale"]?.doubleValue ?? 1
+      )
+    }
+    return outputs
+  }
+
+  /// Adds a headless output of 1280x720 at `x`, 0 with `scale`, and returns its name.
+  @discardableResult
+  func addOutput(x: Int, scale: Int = 1) throws -> String {
+    let before = Set(try outputs().keys)
+    try swaymsg(["create_output"])
+    var name: String?
+    try waitUntil("a new output") {
+      name = try outputs().keys.first { !before.contains($0) }
+      return name != nil
+    }
+    try swaymsg([
+      "output", name!, "mode", "1280x720", "position", String(x), "0", "scale", String(scale),
+    ])
+    return name!
+  }
+}

@@ -40,7 +40,7 @@ struct TagTests {
     #expect(desk.ownerProcesses() == [status.owner])
   }
 
-  @Test func aSecondTagShowsASecondToast() throws {
+  @Test func aSecondTagShowsASecondToastStackedUnderTheFirst() throws {
     let desk = try Desk()
     #expect(
       try desk.runToEnd([
@@ -54,8 +54,12 @@ struct TagTests {
     left.offset = .init(x: -300, y: 0)
     var right = Toast("Right")
     right.offset = .init(x: 300, y: 0)
-    let leftBox = HUDTests.expectedBox(left)
-    let rightBox = HUDTests.expectedBox(right)
+    // Both rest at the centre: they stack around it, the first above.
+    let shifts = Stacking.shifts(extents: [120, 120], position: .center)
+    #expect(shifts[0] < 0 && shifts[1] > 0)
+    let leftBox = HUDTests.expectedBox(left, shift: shifts[0])
+    let rightBox = HUDTests.expectedBox(right, shift: shifts[1])
+    #expect(rightBox.y - (leftBox.y + leftBox.height) == Int(Design.stackGap))
     let shot = try desk.screenshot("a HUD box at \(leftBox) and one at \(rightBox)") {
       $0.pixel(x: leftBox.x + 5, y: leftBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
         && $0.pixel(x: rightBox.x + 5, y: rightBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)

@@ -187,9 +187,24 @@ struct LayoutTests {
   @Test func theBannerBoxSlidesFiftyPixels() {
     let layout = ToastLayout(
       toast: Toast("Hi", style: .banner), outputWidth: 1280, outputHeight: 720)
-    #expect(layout.box(at: Appearance(opacity: 1, slide: 0), style: .banner).y == -40)
-    #expect(layout.box(at: Appearance(opacity: 1, slide: 1), style: .banner).y == 10)
-    #expect(layout.box(at: Appearance(opacity: 1, slide: 0), style: .hud).y == 10)
+    #expect(layout.box(at: Appearance(opacity: 1, slide: 0)).y == -40)
+    #expect(layout.box(at: Appearance(opacity: 1, slide: 1)).y == 10)
+    let hud = ToastLayout(toast: Toast("Hi"), outputWidth: 1280, outputHeight: 720)
+    #expect(hud.box(at: Appearance(opacity: 1, slide: 0)) == hud.box, "a HUD does not slide")
+  }
+
+  @Test func aBannerAtTheBottomSlidesUpIntoItsPlace() {
+    var toast = Toast("Hi", style: .banner)
+    toast.position = .bottom
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let resting = layout.box
+    #expect(
+      Double(layout.surfaceHeight) - resting.y - resting.height == Design.Banner.topGap,
+      "its gap is below it")
+    #expect(layout.box(at: Appearance(opacity: 1, slide: 0)).y == resting.y + 50)
+    toast.position = .left
+    let side = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    #expect(side.box(at: Appearance(opacity: 1, slide: 0)) == side.box, "a side banner fades only")
   }
 }
 

@@ -1,0 +1,401 @@
+import CWaylandClient
+import SystemSupport
+import ToastRendering
+import Wayland
+
+/// One layer surface of a toast on one output (or on the one the compositor
+/// chooses): its buffers, configure state, frame callbacks, scale, placement
+/// and input region.
+///
+/// Configure events store state and mark the view dirty; ``draw(_:timeline:now:)``
+/// acknowledges and draws. At most one frame callback is pending; buffers the
+/// compositor holds are never drawn into.
+final class LayerView {
+  private let session: Session
+  private let surface: WlSurface
+  private let layerSurface: ZwlrLayerSurfaceV1
+  private let fractionalScale: WpFractionalScaleV1?
+  private let viewport: WpViewport?
+  private let pool: ShmBufferPool
+  /// The output asked for, or nil for the compositor's choice.
+  let requestedOutput: OutputInfo?
+  private var toast: Toast
+  private(set) var layout: ToastLayout
+  private var placement: Placement?
+  private var configuredSize: (width: Int, height: Int)?
+  private var pendingSerial: UInt32?
+  /// A new size was asked for: draw again only once the compositor configured it.
+  private var awaitingResize = false
+  private var frameCallback: WlCallback?
+  private(set) var needsDraw = true
+  private var enteredOutputs: [WlOutput] = []
+  /// The scale wp_fractional_scale_v1 prefers for this surface.
+  private var preferredScale: RenderScale?
+  /// The scale of the last frame; nil before the first.
+  private(set) var drawnScale: RenderScale?
+  /// What the last frame showed, to damage only what changed.
+  private var lastFrame: (appearance: Appearance, content: Int, width: Int32, height: Int32)?
+  /// Bumped whenever the toast or the layout changes.
+  private var contentVersion = 0
+  /// The toast changed since the last layout: draw even if the geometry did not.
+  private var contentChanged = false
+  /// The place in a stack: where it moves to, and the move under way.
+  private var targetShift = 0.0
+  private var shiftMove: (from: Double, to: Double, startedAt: Double)?
+  /// The shift the layout and placement were made with.
+  private var appliedShift = 0.0
+  private(set) var isClosed = false
+  /// The compositor closed the surface (its output went away).
+  var onClosed: (() -> Void)?
+
+  /// Creates the surface on `output` (nil: the compositor's choice) and commits
+  /// its role; the first frame follows the first configure.
+  init(toast: Toast, session: Session, output: OutputInfo?, shift: Double) {
+    self.toast = toast
+    self.session = session
+    self.requestedOutput = output
+    targetShift = shift
+    appliedShift = shift
+    pool = ShmBufferPool(shm: session.shm)
+    surface = session.compositor.createSurface()
+    if let fractional = session.fractionalScale {
+      fractionalScale = fractional.manager.getFractionalScale(surface: surface)
+      viewport = fractional.viewporter.getViewport(surface: surface)
+    } else {
+      fractionalScale = nil
+      viewport = nil
+    }
+    let size = (output ?? session.likelyOutput)?.logicalSize ?? (width: 1280, height: 720)
+    layout = ToastLayout(
+      toast: toast, outputWidth: size.width, outputHeight: size.height, shift: shift)
+    layerSurface = session.layerShell.getLayerSurface(
+      surface, output: output?.object, layer: toast.layer == .top ? .top : .overlay,
+      namespace: "wl-toast")
+    surface.onEvent = { [unowned self] event in
+      switch event {
+      case .enter(let output):
+        enteredOutputs.append(output)
+        outputsChanged()
+      case .leave(let output):
+        enteredOutputs.removeAll { $0 === output }
+        outputsChanged()
+      }
+    }
+    fractionalScale?.onEvent = { [unowned self] event in
+      guard case .preferredScale(let numerator) = event else { return }
+      preferredScale = RenderScale(fractional: Int(numerator))
+      needsDraw = true
+    }
+    layerSurface.onEvent = { [unowned self] event in
+      switch event {
+      case .configure(let serial, let width, let height):
+        pendingSerial = serial
+        awaitingResize = false
+        configuredSize = (Int(width), Int(height))
+        needsDraw = true
+      case .closed:
+        isClosed = true
+        onClosed?()
+      }
+    }
+    applyRole()
+    surface.commit()
+  }
+
+  deinit {
+    destroy()
+  }
+
+  /// The output the surface is on (the first it entered), or the one asked for.
+  var output: OutputInfo? {
+    enteredOutputs.first.flatMap(session.output(for:)) ?? requestedOutput
+  }
+
+  /// The output to lay out for: the one the surface is on, the one asked for,
+  /// or before the compositor has said, the one it most likely chooses.
+  private var layoutOutput: OutputInfo? { output ?? session.likelyOutput }
+
+  /// Whether `object` is this view's surface.
+  func owns(_ object: WlSurface) -> Bool { object === surface }
+
+  /// The box extent along the stacking axis, for ``Stacking``.
+  var stackExtent: Double {
+    toast.effectivePosition.stacksHorizontally ? layout.box.width : layout.box.height
+  }
+
+  /// Sets anchor, size, zone, margins, keyboard mode and input region from the toast.
+  private func applyRole() {
+    if toast.isModal {
+      layerSurface.setSize(width: 0, height: 0)
+      layerSurface.setExclusiveZone(-1)
+    } else {
+      layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
+      // Zero: placed below bars that reserve space, reserving none itself.
+      layerSurface.setExclusiveZone(0)
+    }
+    applyPlacement()
+    let interactivity: ZwlrLayerSurfaceV1.KeyboardInteractivity
+    if toast.isModal {
+      interactivity = .exclusive
+    } else if toast.dismissal == .tap && layerSurface.version >= 4 {
+      interactivity = .onDemand
+    } else {
+      interactivity = .none
+    }
+    layerSurface.setKeyboardInteractivity(interactivity)
+    if layerSurface.version >= 2 {
+      try? layerSurface.setLayer(toast.layer == .top ? .top : .overlay)
+    }
+    updateInputRegion()
+  }
+
+  /// Sends anchors and margins when they changed.
+  private func applyPlacement() {
+    let new = Placement(toast: toast, layout: layout, shift: appliedShift)
+    guard new != placement else { return }
+    if new.anchors != placement?.anchors {
+      layerSurface.setAnchor(ZwlrLayerSurfaceV1.Anchor(rawValue: new.anchors.rawValue))
+    }
+    layerSurface.setMargin(
+      top: Int32(new.top), right: Int32(new.right), bottom: Int32(new.bottom),
+      left: Int32(new.left))
+    placement = new
+  }
+
+  /// Touch-through: an empty region; tap: the box; modal: everything.
+  private func updateInputRegion() {
+    let region = session.compositor.createRegion()
+    if toast.isModal {
+      region.add(x: 0, y: 0, width: Int32.max, height: Int32.max)
+    } else if toast.dismissal == .tap {
+      let box = layout.box
+      region.add(
+        x: Int32(box.x), y: Int32(box.y), width: Int32(box.width.rounded(.up)),
+        height: Int32(box.height.rounded(.up)))
+    }
+    surface.setInputRegion(region)
+    region.destroy()
+  }
+
+  /// An output the surface is on appeared, changed (scale, mode) or went away:
+  /// draw at the right scale and size.
+  func outputsChanged() {
+    relayout()
+  }
+
+  /// Recomputes the layout for the current output, toast and shift; resizes
+  /// the surface if needed.
+  private func relayout() {
+    let size = layoutOutput?.logicalSize ?? (width: 1280, height: 720)
+    let old = layout
+    let new = ToastLayout(
+      toast: toast, outputWidth: size.width, outputHeight: size.height,
+      surfaceSize: configuredSize, shift: appliedShift)
+    // The same picture (an output entered that changes nothing): no new frame.
+    if new.drawsLike(old) && !contentChanged { return }
+    layout = new
+    if !toast.isModal
+      && (old.surfaceWidth != layout.surfaceWidth || old.surfaceHeight != layout.surfaceHeight)
+    {
+      layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
+      if configuredSize != nil {
+        // Ask now; the frame at the new size follows the configure.
+        awaitingResize = true
+        applyPlacement()
+        surface.commit()
+      }
+    }
+    if old.box != layout.box { updateInputRegion() }
+    contentVersion += 1
+    needsDraw = true
+  }
+
+  /// Changes what the view shows, in place.
+  func update(_ newToast: Toast) {
+    let roleChanged =
+      newToast.isModal != toast.isModal || newToast.style != toast.style
+      || newToast.dismissal != toast.dismissal || newToast.layer != toast.layer
+      || newToast.effectivePosition != toast.effectivePosition
+      || newToast.effectiveMargin != toast.effectiveMargin || newToast.offset != toast.offset
+    toast = newToast
+    contentChanged = true
+    if roleChanged { applyRole() }
+    relayout()
+    applyPlacement()
+    surface.commit()
+  }
+
+  /// Moves the view to its place in a stack, over ``Design/stackMove`` when
+  /// `animated` and the view is already on screen.
+  func moveInStack(to shift: Double, animated: Bool, now: Double) {
+    guard shift != targetShift else { return }
+    if animated && drawnScale != nil {
+      shiftMove = (currentShift(at: now), shift, now)
+    } else {
+      shiftMove = nil
+      appliedShift = shift
+      relayout()
+      applyPlacement()
+      if configuredSize != nil && !awaitingResize { surface.commit() }
+    }
+    targetShift = shift
+    needsDraw = true
+  }
+
+  /// The shift at `now`, along the move under way.
+  private func currentShift(at now: Double) -> Double {
+    guard let move = shiftMove else { return targetShift }
+    return Stacking.shift(movingFrom: move.from, to: move.to, elapsed: now - move.startedAt)
+  }
+
+  /// The scale to draw at. The first frame is never less sharp than the output
+  /// (the compositor's preferred scale may be a placeholder then); later frames
+  /// follow the compositor's preferred scale, or the outputs the surface entered.
+  private var scale: RenderScale {
+    let entered = enteredOutputs.compactMap { session.output(for: $0)?.renderScale }.max()
+    let candidates: [OutputInfo] =
+      requestedOutput.map { [$0] } ?? (entered == nil ? session.outputs : [])
+    let expected = entered ?? candidates.map(\.renderScale).max() ?? .one
+    let exact: RenderScale
+    if drawnScale == nil {
+      exact = max(preferredScale ?? .one, expected)
+    } else {
+      exact = preferredScale ?? expected
+    }
+    // Without a viewport only whole scales exist: round up, never blur.
+    return viewport == nil ? .integer(exact.roundedUp) : exact
+  }
+
+  /// What a call of ``draw(_:appearance:moving:now:)`` did.
+  enum DrawResult: Equatable {
+    /// Nothing to draw yet, or nothing changed.
+    case idle
+    /// A frame was committed.
+    case committed
+    /// The toast cannot be drawn here, for this reason.
+    case failed(String)
+  }
+
+  /// Marks the view for a new frame (the toast's appearance changes).
+  func setNeedsDraw() { needsDraw = true }
+
+  /// Draws a frame of `toast` at `appearance` if something changed and no
+  /// frame callback is pending; `moving` asks for a frame callback.
+  func draw(_ toast: Toast, appearance: Appearance, moving: Bool, now: Double) -> DrawResult {
+    guard !isClosed, frameCallback == nil, !awaitingResize, let configuredSize else { return .idle }
+    let scale = self.scale
+    if scale != drawnScale { needsDraw = true }
+    guard needsDraw else { return .idle }
+    if let serial = pendingSerial {
+      layerSurface.ackConfigure(serial: serial)
+      pendingSerial = nil
+      if toast.isModal { relayout() }
+    }
+    let shift = currentShift(at: now)
+    if shift != appliedShift {
+      appliedShift = shift
+      if shift == targetShift { shiftMove = nil }
+      let before = (layout.surfaceWidth, layout.surfaceHeight)
+      relayout()
+      if awaitingResize || before != (layout.surfaceWidth, layout.surfaceHeight) { return .idle }
+      applyPlacement()
+    } else if shiftMove != nil && shift == targetShift {
+      shiftMove = nil
+    }
+    // Draw at the size the compositor configured (the size asked for, or the output).
+    let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
+    let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
+    // wl_surface before version 3 cannot take a buffer scale: draw at 1 there.
+    let usable = viewport != nil || surface.version >= 3 ? scale : .one
+    guard let pixelWidth = usable.pixels(width), let pixelHeight = usable.pixels(height),
+      let bufferWidth = Int32(exactly: pixelWidth), let bufferHeight = Int32(exactly: pixelHeight)
+    else {
+      return .failed(WaylandError.bufferTooLarge(width: width, height: height).description)
+    }
+    let buffer: ShmBuffer
+    do {
+      // nil: both buffers are held; a release will wake the loop.
+      guard let free = try pool.nextBuffer(width: bufferWidth, height: bufferHeight) else {
+        return .idle
+      }
+      buffer = free
+    } catch {
+      // No buffer for this toast (too large, no shared memory).
+      return .failed(error.description)
+    }
+    guard let canvas = canvas(for: buffer) else {
+      return .failed("cannot draw into a \(buffer.width)x\(buffer.height) buffer")
+    }
+    canvas.draw(toast, layout: layout, appearance: appearance, scale: usable.factor)
+    needsDraw = false
+    contentChanged = false
+    if moving || shiftMove != nil {
+      let callback = surface.frame()
+      callback.onEvent = { [unowned self] _ in
+        frameCallback = nil
+        needsDraw = true
+      }
+      frameCallback = callback
+    }
+    let damage = changedArea(appearance: appearance, buffer: buffer, scale: usable.factor)
+    do {
+      if let viewport {
+        if surface.version >= 3 { try surface.setBufferScale(1) }
+        viewport.setDestination(width: Int32(width), height: Int32(height))
+      } else if surface.version >= 3 {
+        try surface.setBufferScale(Int32(usable.roundedUp))
+      }
+      buffer.attach(to: surface)
+      if surface.version >= 4 {
+        try surface.damageBuffer(
+          x: damage.x, y: damage.y, width: damage.width, height: damage.height)
+      } else {
+        surface.damage(x: 0, y: 0, width: Int32.max, height: Int32.max)
+      }
+    } catch {
+      // The version checks above make this unreachable; fail loudly all the same.
+      return .failed(error.description)
+    }
+    lastFrame = (appearance, contentVersion, buffer.width, buffer.height)
+    drawnScale = usable
+    surface.commit()
+    return .committed
+  }
+
+  /// The Cairo canvas over a buffer's pixels, made at its first use and kept
+  /// with the buffer; nil when Cairo cannot use the buffer.
+  private func canvas(for buffer: ShmBuffer) -> Canvas? {
+    if let canvas = buffer.drawingContext as? Canvas { return canvas }
+    let canvas = Canvas(
+      pixels: buffer.data, width: buffer.width, height: buffer.height, stride: buffer.stride)
+    buffer.drawingContext = canvas
+    return canvas
+  }
+
+  /// The part of the buffer that differs from the last frame: only the spinner
+  /// while nothing else moves, otherwise everything.
+  private func changedArea(appearance: Appearance, buffer: ShmBuffer, scale s: Double)
+    -> (x: Int32, y: Int32, width: Int32, height: Int32)
+  {
+    if let last = lastFrame, let spinner = layout.spinner, last.content == contentVersion,
+      last.width == buffer.width, last.height == buffer.height,
+      last.appearance.opacity == appearance.opacity, last.appearance.slide == appearance.slide
+    {
+      return (
+        Int32((spinner.x * s).rounded(.down)) - 1, Int32((spinner.y * s).rounded(.down)) - 1,
+        Int32((spinner.width * s).rounded(.up)) + 2, Int32((spinner.height * s).rounded(.up)) + 2
+      )
+    }
+    return (0, 0, buffer.width, buffer.height)
+  }
+
+  /// Destroys the surface; calling it again does nothing.
+  func destroy() {
+    frameCallback?.destroy()
+    frameCallback = nil
+    fractionalScale?.destroy()
+    viewport?.destroy()
+    layerSurface.destroy()
+    surface.destroy()
+  }
+}

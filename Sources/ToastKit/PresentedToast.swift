@@ -1,0 +1,271 @@
+import Glibc
+import SystemSupport
+import ToastRendering
+import Wayland
+
+/// XKB keysym of Escape.
+let escapeKeysym: UInt32 = 0xff1b
+
+/// One toast on screen: what it shows, its timeline and timers, and its layer
+/// surfaces (one per output with `--output all`, otherwise one).
+///
+/// Surfaces come and go with outputs: a toast on the compositor's choice moves
+/// to another output when its own goes away, or waits for one when none is
+/// left; one pinned to a named output ends with it; one on all outputs gains
+/// and loses surfaces as outputs come and go. Its timers run on throughout.
+final class PresentedToast {
+  private(set) var toast: Toast
+  private let session: Session
+  private(set) var views: [LayerView] = []
+  private(set) var timeline: Timeline?
+  /// The timeout's timer (restarted by updates).
+  private var expiryTimer: EventLoop.Token?
+  /// The timer of an explicit `hide(after:)`.
+  private var hideTimer: EventLoop.Token?
+  private var exitOutcome: ToastOutcome?
+  private var safetyTimer: EventLoop.Token?
+  private(set) var isGone = false
+  /// Whether the toast is fading out (or gone).
+  var isExiting: Bool { isGone || exitOutcome != nil }
+  /// Called once when the toast is gone, with how it ended, and a reason when
+  /// it could not be shown (it ends as hidden).
+  var onGone: ((ToastOutcome, _ failure: String?) -> Void)?
+  /// Called with a line for the user when the toast ends for a reason they
+  /// should hear (its output went away).
+  var onNotice: ((String) -> Void)?
+  /// Called after each committed frame.
+  var onFrame: (() -> Void)?
+
+  /// Shows `toast`; fails at once (through `onGone`, after `start()`) when its
+  /// output does not exist.
+  init(toast: Toast, session: Session) {
+    self.toast = toast
+    self.session = session
+  }
+
+  /// Creates the surfaces (or waits for outputs); a toast whose named output
+  /// does not exist ends as hidden with the reason.
+  func start() {
+    if case .named(let name) = toast.output, session.output(named: name) == nil {
+      fail(Self.unknownOutput(name, among: session.outputNames))
+      return
+    }
+    syncViews()
+    // Waiting for an output: the timeout counts from now.
+    if views.isEmpty { scheduleHide() }
+  }
+
+  deinit {
+    tearDown()
+  }
+
+  /// The reason given for an output name that does not exist.
+  static func unknownOutput(_ name: String, among names: [String]) -> String {
+    let known = names.isEmpty ? "none" : names.joined(separator: ", ")
+    return "no output named \(Toast.quoted(name)) (outputs: \(known))"
+  }
+
+  /// Whether the toast waits for an output to show on.
+  var isWaitingForOutput: Bool { !isGone && views.isEmpty }
+
+  /// Makes the surfaces match the toast's output choice and the outputs there are.
+  private func syncViews() {
+    guard !isGone, exitOutcome == nil else { return }
+    let described = session.outputs.filter(\.isDescribed)
+    switch toast.output {
+    case .automatic:
+      if views.isEmpty && !described.isEmpty { addView(on: nil) }
+    case .named(let name):
+      if views.isEmpty, let output = session.output(named: name) { addView(on: output) }
+    case .all:
+      for output in described where !views.contains(where: { $0.requestedOutput === output }) {
+        addView(on: output)
+      }
+    }
+  }
+
+  private func addView(on output: OutputInfo?) {
+    let view = LayerView(toast: toast, session: session, output: output, shift: 0)
+    view.onClosed = { [unowned self, unowned view] in closed(view) }
+    views.append(view)
+  }
+
+  /// The compositor closed a surface: its output went away (or was disabled).
+  private func closed(_ view: LayerView) {
+    views.removeAll { $0 === view }
+    view.destroy()
+    switch toast.output {
+    case .named(let name):
+      if exitOutcome == nil { onNotice?("output \(Toast.quoted(name)) went away; toast hidden") }
+      finish(exitOutcome ?? .hidden)
+    case .automatic, .all:
+      if exitOutcome != nil && views.isEmpty {
+        finish(exitOutcome ?? .hidden)
+      } else {
+        syncViews()
+      }
+    }
+  }
+
+  /// Outputs appeared, changed or went away.
+  func outputsChanged() {
+    guard !isGone else { return }
+    // Surfaces on outputs that are gone: the compositor closes them too, but
+    // drop them now so nothing is drawn for an output that no longer exists.
+    for view in views {
+      if let output = view.requestedOutput, !session.outputs.contains(where: { $0 === output }) {
+        closed(view)
+        if isGone { return }
+      }
+    }
+    syncViews()
+    for view in views { view.outputsChanged() }
+  }
+
+  /// Changes what the toast shows, in place: no new surface, no new entry
+  /// animation. An update that names no output keeps the toast's.
+  func update(_ newToast: Toast) {
+    guard !isGone else { return }
+    var newToast = newToast
+    if newToast.output == .automatic { newToast.output = toast.output }
+    let moved = newToast.output != toast.output
+    toast = newToast
+    if moved {
+      for view in views { view.destroy() }
+      views.removeAll()
+      if case .named(let name) = toast.output, session.output(named: name) == nil {
+        fail(Self.unknownOutput(name, among: session.outputNames))
+        return
+      }
+      syncViews()
+    } else {
+      for view in views { view.update(newToast) }
+    }
+    if timeline != nil && exitOutcome == nil { scheduleHide() }
+  }
+
+  /// Starts hiding: the exit animation, then the surfaces go away.
+  func hide(_ outcome: ToastOutcome, animated: Bool = true) {
+    guard !isGone, exitOutcome == nil else { return }
+    exitOutcome = outcome
+    cancelHideTimer()
+    guard animated, var timeline, toast.isAnimated, !views.isEmpty else {
+      finish(outcome)
+      return
+    }
+    timeline.beginExit(at: MonotonicTime.now.seconds)
+    self.timeline = timeline
+    for view in views { view.setNeedsDraw() }
+    // Frame callbacks drive the fade; the timer ends it even if none come (a
+    // compositor that stops sending frame callbacks for a hidden output).
+    let exit = Duration.seconds(clamping: timeline.exitDuration)
+    safetyTimer = session.loop.addTimer(after: exit + Self.frameCallbackGrace) { [weak self] in
+      self?.finish(outcome)
+    }
+  }
+
+  /// How long past the end of its exit a toast waits for frame callbacks
+  /// before it goes without them.
+  static let frameCallbackGrace: Duration = .milliseconds(500)
+
+  /// Hides after `delay` (replacing an earlier `hide(after:)`).
+  func hide(after delay: Duration, outcome: ToastOutcome) {
+    if let hideTimer { session.loop.remove(hideTimer) }
+    hideTimer = session.loop.addTimer(after: max(.zero, delay)) { [weak self] in
+      self?.hide(outcome)
+    }
+  }
+
+  /// (Re)starts the timeout, counted from the end of the entry, or from now
+  /// while the toast waits for an output.
+  private func scheduleHide() {
+    if let expiryTimer { session.loop.remove(expiryTimer) }
+    expiryTimer = nil
+    let timeout = toast.effectiveTimeout
+    guard timeout > .zero else { return }
+    let untilRest = timeline.map {
+      Duration.seconds(clamping: $0.restingAt - MonotonicTime.now.seconds)
+    }
+    expiryTimer = session.loop.addTimer(after: max(.zero, untilRest ?? .zero) + timeout) {
+      [weak self] in
+      self?.hide(.expired)
+    }
+  }
+
+  private func cancelHideTimer() {
+    for timer in [hideTimer, expiryTimer].compactMap({ $0 }) { session.loop.remove(timer) }
+    hideTimer = nil
+    expiryTimer = nil
+  }
+
+  /// Input on one of this toast's surfaces.
+  func handle(_ event: InputEvent, on surface: WlSurface) {
+    guard !isGone, exitOutcome == nil, let view = views.first(where: { $0.owns(surface) })
+    else { return }
+    switch event {
+    case .tap(let x, let y):
+      guard toast.dismissal == .tap else { return }
+      if toast.isModal || view.layout.box.contains(x: x, y: y) { hide(.dismissed) }
+    case .key(let keysym):
+      if keysym == escapeKeysym && (toast.dismissal == .tap || toast.isModal) {
+        hide(.dismissed)
+      }
+    }
+  }
+
+  /// Whether `object` is one of this toast's surfaces.
+  func owns(_ object: WlSurface) -> Bool { views.contains { $0.owns(object) } }
+
+  /// Draws a frame on every surface that needs one.
+  func drawIfNeeded() {
+    guard !isGone, !views.isEmpty else { return }
+    let now = MonotonicTime.now.seconds
+    if let timeline, timeline.isFinished(at: now), let exitOutcome {
+      finish(exitOutcome)
+      return
+    }
+    let timeline =
+      self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
+    let appearance = timeline.appearance(at: now)
+    let moving = timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud
+    var committed = false
+    for view in views {
+      switch view.draw(toast, appearance: appearance, moving: moving, now: now) {
+      case .idle: break
+      case .committed: committed = true
+      case .failed(let reason):
+        // No buffer for this toast (too large, no shared memory): it alone ends.
+        fail(reason)
+        return
+      }
+    }
+    guard committed else { return }
+    if self.timeline == nil {
+      self.timeline = timeline
+      scheduleHide()
+    }
+    onFrame?()
+  }
+
+  /// Ends the toast because it cannot be shown; the others stay.
+  private func fail(_ reason: String) {
+    guard !isGone else { return }
+    tearDown()
+    onGone?(.hidden, reason)
+  }
+
+  private func finish(_ outcome: ToastOutcome) {
+    guard !isGone else { return }
+    tearDown()
+    onGone?(outcome, nil)
+  }
+
+  private func tearDown() {
+    guard !isGone else { return }
+    isGone = true
+    cancelHideTimer()
+    if let safetyTimer { session.loop.remove(safetyTimer) }
+    for view in views { view.destroy() }
+    views.removeAll()
+  }
+}
