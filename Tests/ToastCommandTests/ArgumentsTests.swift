@@ -175,6 +175,23 @@ struct ArgumentsTests {
           red: 0, green: 1, blue: 0))
   }
 
+  @Test func outputsPositionsMarginsAndLayers() {
+    let plain = toast(["Hi"])
+    #expect(plain?.output == .automatic)
+    #expect(plain?.position == nil)
+    #expect(plain?.margin == nil)
+    #expect(plain?.layer == .overlay)
+    #expect(toast(["--output", "DP-1", "Hi"])?.output == .named("DP-1"))
+    #expect(toast(["--output=all", "Hi"])?.output == .all)
+    for position in Toast.Position.allCases {
+      #expect(toast(["--position", position.rawValue, "Hi"])?.position == position)
+    }
+    #expect(toast(["--margin", "0", "Hi"])?.margin == 0)
+    #expect(toast(["--margin=10000", "Hi"])?.margin == 10_000)
+    #expect(toast(["--layer", "top", "Hi"])?.layer == .top)
+    #expect(toast(["--layer", "overlay", "Hi"])?.layer == .overlay)
+  }
+
   @Test func aValueMayStartWithADash() {
     #expect(toast(["--font", "-misc-fixed", "Hi"])?.font == "-misc-fixed")
     #expect(toast(["--font", "--help", "Hi"])?.font == "--help")
@@ -284,6 +301,24 @@ struct ArgumentsTests {
     (["--background", "red", "Hi"], "--background: expected #RRGGBB or #RRGGBBAA, got 'red'"),
     (["--background", "#fff", "Hi"], "--background: expected #RRGGBB or #RRGGBBAA, got '#fff'"),
     (["--foreground=#12345g", "Hi"], "--foreground: expected #RRGGBB or #RRGGBBAA, got '#12345g'"),
+    (
+      ["--position", "middle", "Hi"],
+      "--position: expected center|top|bottom|left|right|top-left|top-right|bottom-left"
+        + "|bottom-right, got 'middle'"
+    ),
+    (["--margin", "-1", "Hi"], "--margin: expected pixels from 0 to 10000, got '-1'"),
+    (["--margin", "2.5", "Hi"], "--margin: expected pixels from 0 to 10000, got '2.5'"),
+    (["--margin", "10001", "Hi"], "--margin: expected pixels from 0 to 10000, got '10001'"),
+    (["--layer", "bottom", "Hi"], "--layer: expected overlay or top, got 'bottom'"),
+    (
+      ["--output", "", "Hi"],
+      "--output: expected an output's name (1 to 64 characters) or all, got ''"
+    ),
+    (
+      ["--output", "DP 1", "Hi"],
+      "--output: expected an output's name (1 to 64 characters) or all, got 'DP 1'"
+    ),
+    (["Hi", "--output"], "--output: missing value (NAME|all)"),
     // Combinations.
     (["--dim", "Hi"], "--dim needs --modal"),
     (["--dim", "--spinner"], "--dim needs --modal"),
@@ -340,6 +375,7 @@ struct ArgumentsTests {
       "--style hud|banner", "--timeout SECONDS", "--spinner", "--progress PERCENT",
       "--offset X,Y", "--dismiss tap|none", "--modal", "--dim", "--markup", "--no-animation",
       "--font \"FAMILY SIZE\"", "--background #RRGGBB[AA]", "--foreground #RRGGBB[AA]",
+      "--output NAME|all", "--position POSITION", "--margin PIXELS", "--layer overlay|top",
       "-h, --help", "-V, --version",
     ] {
       #expect(usageText.contains("\n  \(option) "), "\(option)")

@@ -142,6 +142,14 @@ struct LimitsTests {
     #expect(normalized.progress == 1)
     #expect(normalized.offset == .init(x: 10_000, y: -10_000))
     #expect(normalized.font == nil)
+    toast.margin = -4
+    toast.output = .named("two words")
+    #expect(toast.normalized().margin == 0)
+    #expect(toast.normalized().output == .automatic, "an impossible name: the compositor's choice")
+    toast.margin = 20_000
+    toast.output = .named("DP-1")
+    #expect(toast.normalized().margin == Toast.Limits.margin.upperBound)
+    #expect(toast.normalized().output == .named("DP-1"))
     toast.timeout = .nan
     toast.progress = .nan
     #expect(toast.normalized().timeout == nil && toast.normalized().progress == nil)

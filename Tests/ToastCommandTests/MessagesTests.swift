@@ -15,6 +15,10 @@ struct MessagesTests {
     toast.font = "Sans Bold 13"
     toast.background = Toast.Color(hex: "#102030c0")
     toast.foreground = Toast.Color(hex: "#ffeeddff")
+    toast.position = .bottomLeft
+    toast.margin = 24
+    toast.output = .named("DP-1")
+    toast.layer = .top
     return toast
   }
 
@@ -24,6 +28,15 @@ struct MessagesTests {
     try decoded.apply(try JSONValue.parse(toast.json.serialized))
     #expect(decoded == toast)
     #expect(toast.json["progress"]?.doubleValue == 42, "progress travels in percent")
+  }
+
+  @Test(arguments: [Toast.OutputChoice.automatic, .all, .named("HEADLESS-2")])
+  func everyOutputChoiceSurvivesTheWire(_ output: Toast.OutputChoice) throws {
+    var toast = Toast("Hi")
+    toast.output = output
+    var decoded = Toast("")
+    try decoded.apply(try JSONValue.parse(toast.json.serialized))
+    #expect(decoded.output == output)
   }
 
   @Test(arguments: [
@@ -38,6 +51,7 @@ struct MessagesTests {
 
   @Test(arguments: [
     OwnerReply.accepted, .failed("no"), .refused("--markup: bad"), .outcome(.dismissed),
+    .notice("output 'DP-1' went away; toast hidden"),
     .status(nil, pid: 42, surfaces: 1), .status(Toast("On"), pid: 7, surfaces: 3),
   ])
   func repliesRoundTrip(_ reply: OwnerReply) throws {
@@ -65,6 +79,12 @@ struct MessagesTests {
     ),
     ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"style\":\"toast\"}}", "style"),
     ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"colour\":1}}", "unknown field 'colour'"),
+    (
+      "{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"margin\":-5}}", "margin: expected pixels"
+    ),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"output\":\"\"}}", "output: expected"),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"position\":\"up\"}}", "position"),
+    ("{\"v\":1,\"op\":\"show\",\"tag\":\"a\",\"toast\":{\"layer\":1}}", "layer"),
   ])
   func malformedRequestsAreRefused(_ text: String, _ reason: String) {
     do {
@@ -98,7 +118,10 @@ struct MessagesTests {
       followLine: "{\"text\": \"json\", \"style\": \"banner\", \"progress\": null}", format: .json)
     #expect(toast.text == "json" && toast.style == .banner && toast.progress == nil)
     // Input modes and looks are the user's, not the stream's.
-    for field in ["modal", "dim", "dismiss", "markup", "animated", "offset", "font", "background"] {
+    for field in [
+      "modal", "dim", "dismiss", "markup", "animated", "offset", "font", "background", "output",
+      "position", "margin", "layer",
+    ] {
       let line = "{\"text\": \"taken?\", \"\(field)\": true}"
       #expect(throws: MessageError.notFollowable(field)) {
         try toast.apply(followLine: line, format: .json)
