@@ -45,6 +45,10 @@ final class LayerView {
   /// The shift the layout and placement were made with.
   private var appliedShift = 0.0
   private(set) var isClosed = false
+  /// Whether the initial commit (the role, no buffer) was made: it waits for
+  /// the first draw pass, after the presenter has put the view in its stack,
+  /// so that the first configure already has the stacked size.
+  private var roleCommitted = false
   /// The compositor closed the surface (its output went away).
   var onClosed: (() -> Void)?
 
@@ -99,7 +103,6 @@ final class LayerView {
       }
     }
     applyRole()
-    surface.commit()
   }
 
   deinit {
@@ -198,7 +201,7 @@ final class LayerView {
       && (old.surfaceWidth != layout.surfaceWidth || old.surfaceHeight != layout.surfaceHeight)
     {
       layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
-      if configuredSize != nil {
+      if roleCommitted {
         // Ask now; the frame at the new size follows the configure.
         awaitingResize = true
         applyPlacement()
@@ -222,7 +225,7 @@ final class LayerView {
     if roleChanged { applyRole() }
     relayout()
     applyPlacement()
-    surface.commit()
+    if roleCommitted { surface.commit() }
   }
 
   /// Moves the view to its place in a stack, over ``Design/stackMove`` when
@@ -236,7 +239,7 @@ final class LayerView {
       appliedShift = shift
       relayout()
       applyPlacement()
-      if configuredSize != nil && !awaitingResize { surface.commit() }
+      if roleCommitted && !awaitingResize { surface.commit() }
     }
     targetShift = shift
     needsDraw = true
@@ -282,6 +285,11 @@ final class LayerView {
   /// Draws a frame of `toast` at `appearance` if something changed and no
   /// frame callback is pending; `moving` asks for a frame callback.
   func draw(_ toast: Toast, appearance: Appearance, moving: Bool, now: Double) -> DrawResult {
+    if !roleCommitted && !isClosed {
+      roleCommitted = true
+      surface.commit()
+      return .idle
+    }
     guard !isClosed, frameCallback == nil, !awaitingResize, let configuredSize else { return .idle }
     let scale = self.scale
     if scale != drawnScale { needsDraw = true }
