@@ -81,6 +81,20 @@ struct PlacementLiveTests {
     }
   }
 
+  @Test func aZeroMarginPutsTheBoxAgainstTheEdges() throws {
+    let desk = try Desk()
+    #expect(
+      try desk.runToEnd([
+        "--position", "top-left", "--margin", "0", "--no-animation", "--timeout", "0", "Flush",
+      ]).status == 0)
+    let box = Box(x: 0, y: 0, width: Self.hud.width, height: Self.hud.height)
+    var last: Box?
+    try desk.screenshot("the box in the corner at \(box) (last: \(lastSeen(last)))") { shot in
+      last = Self.boxFound(near: box, in: shot)
+      return last == box
+    }
+  }
+
   @Test func aBannerAtTheBottomRestsAtItsMargin() throws {
     let desk = try Desk()
     #expect(
