@@ -106,6 +106,60 @@ public enum OwnerRequest: Equatable, Sendable {
   }
 }
 
+/// How one surface of a toast is drawn, as `wl-toast status` reports it.
+public struct SurfaceReport: Equatable, Sendable {
+  /// The output it is on (nil before the compositor said).
+  public var output: String?
+  /// The scale of its last frame (1.5: buffer pixels per logical pixel).
+  public var scale: Double
+  /// Its size in logical pixels.
+  public var width: Int
+  /// Its size in logical pixels.
+  public var height: Int
+  /// The size of its last buffer in pixels.
+  public var bufferWidth: Int
+  /// The size of its last buffer in pixels.
+  public var bufferHeight: Int
+
+  /// Creates a report.
+  public init(
+    output: String?, scale: Double, width: Int, height: Int, bufferWidth: Int, bufferHeight: Int
+  ) {
+    self.output = output
+    self.scale = scale
+    self.width = width
+    self.height = height
+    self.bufferWidth = bufferWidth
+    self.bufferHeight = bufferHeight
+  }
+
+  /// The report as JSON: `{"output": "DP-1", "scale": 1.5, "size": [184, 144], "buffer": [276, 216]}`.
+  public var json: JSONValue {
+    .object([
+      "output": output.map(JSONValue.string) ?? .null, "scale": .number(scale),
+      "size": .array([.number(Double(width)), .number(Double(height))]),
+      "buffer": .array([.number(Double(bufferWidth)), .number(Double(bufferHeight))]),
+    ])
+  }
+
+  /// Reads a report written by ``json``; nil when it is not one.
+  public init?(_ json: JSONValue) {
+    func pair(_ key: String) -> (Int, Int)? {
+      guard case .array(let items)? = json[key], items.count == 2,
+        let first = items[0].doubleValue.flatMap({ Int(exactly: $0) }),
+        let second = items[1].doubleValue.flatMap({ Int(exactly: $0) })
+      else { return nil }
+      return (first, second)
+    }
+    guard let scale = json["scale"]?.doubleValue, let size = pair("size"),
+      let buffer = pair("buffer")
+    else { return nil }
+    self.init(
+      output: json["output"]?.stringValue, scale: scale, width: size.0, height: size.1,
+      bufferWidth: buffer.0, bufferHeight: buffer.1)
+  }
+}
+
 /// What the owner answers.
 public enum OwnerReply: Equatable, Sendable {
   /// The request was carried out.
@@ -115,8 +169,9 @@ public enum OwnerReply: Equatable, Sendable {
   /// The content was refused as a usage error (such as invalid markup); the reason in one line.
   case refused(String)
   /// The toast showing with the tag asked about (or nil), the owner's process
-  /// id and how many surfaces it has created so far.
-  case status(Toast?, pid: Int32, surfaces: Int)
+  /// id, how many toasts it has created surfaces for so far, and how the
+  /// toast's surfaces are drawn.
+  case status(Toast?, pid: Int32, surfaces: Int, drawn: [SurfaceReport] = [])
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
   /// Something a waiting command tells its user on standard error before the
@@ -143,10 +198,10 @@ public enum OwnerReply: Equatable, Sendable {
       return JSONValue.object([
         "ok": .bool(false), "error": .string(reason), "usage": .bool(true),
       ]).serialized
-    case .status(let toast, let pid, let surfaces):
+    case .status(let toast, let pid, let surfaces, let drawn):
       return JSONValue.object([
         "ok": .bool(true), "toast": toast?.json ?? .null, "pid": .number(Double(pid)),
-        "surfaces": .number(Double(surfaces)),
+        "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
       ]).serialized
     case .outcome(let outcome):
       return JSONValue.object(["outcome": .string(outcome.rawValue)]).serialized
@@ -168,12 +223,14 @@ public enum OwnerReply: Equatable, Sendable {
     } else if value["ok"]?.boolValue == true, let json = value["toast"] {
       let pid = value["pid"]?.doubleValue.flatMap { Int32(exactly: $0) } ?? 0
       let surfaces = value["surfaces"]?.doubleValue.flatMap { Int(exactly: $0) } ?? 0
+      var drawn: [SurfaceReport] = []
+      if case .array(let items)? = value["drawn"] { drawn = items.compactMap(SurfaceReport.init) }
       if json.isNull {
-        self = .status(nil, pid: pid, surfaces: surfaces)
+        self = .status(nil, pid: pid, surfaces: surfaces, drawn: drawn)
       } else {
         var toast = Toast("")
         try toast.apply(json)
-        self = .status(toast, pid: pid, surfaces: surfaces)
+        self = .status(toast, pid: pid, surfaces: surfaces, drawn: drawn)
       }
     } else if value["ok"]?.boolValue == true {
       self = .accepted

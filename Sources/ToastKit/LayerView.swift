@@ -3,6 +3,22 @@ import SystemSupport
 import ToastRendering
 import Wayland
 
+/// How a surface was last drawn.
+package struct DrawnSurface: Equatable, Sendable {
+  /// The output's name, if known.
+  package var output: String?
+  /// The scale of the last frame.
+  package var scale: Double
+  /// The surface's size in logical pixels.
+  package var width: Int
+  /// The surface's size in logical pixels.
+  package var height: Int
+  /// The last buffer's size in pixels.
+  package var bufferWidth: Int
+  /// The last buffer's size in pixels.
+  package var bufferHeight: Int
+}
+
 /// One layer surface of a toast on one output (or on the one the compositor
 /// chooses): its buffers, configure state, frame callbacks, scale, placement
 /// and input region.
@@ -33,6 +49,15 @@ final class LayerView {
   private var preferredScale: RenderScale?
   /// The scale of the last frame; nil before the first.
   private(set) var drawnScale: RenderScale?
+  /// How the last frame was drawn, and on which output the surface is now.
+  var drawn: DrawnSurface? {
+    lastDrawn.map {
+      var drawn = $0
+      drawn.output = output?.name
+      return drawn
+    }
+  }
+  private var lastDrawn: DrawnSurface?
   /// What the last frame showed, to damage only what changed.
   private var lastFrame: (appearance: Appearance, content: Int, width: Int32, height: Int32)?
   /// Bumped whenever the toast or the layout changes.
@@ -366,6 +391,9 @@ final class LayerView {
     }
     lastFrame = (appearance, contentVersion, buffer.width, buffer.height)
     drawnScale = usable
+    lastDrawn = DrawnSurface(
+      output: nil, scale: usable.factor, width: width, height: height,
+      bufferWidth: Int(buffer.width), bufferHeight: Int(buffer.height))
     surface.commit()
     return .committed
   }

@@ -106,6 +106,12 @@ public final class ToastPresenter {
   /// ``Toast/OutputChoice/named(_:)`` takes.
   public var outputNames: [String] { session.outputNames }
 
+  /// How the surfaces of the toast with `tag` were last drawn: output, scale,
+  /// logical and buffer sizes (for `wl-toast status` and tests).
+  package func drawnSurfaces(tag: String) -> [DrawnSurface] {
+    surfaces[tag]?.views.compactMap(\.drawn) ?? []
+  }
+
   /// Whether the toast with `tag` waits for an output to appear (none is
   /// connected, or its own went away and no other is left).
   package func isWaitingForOutput(tag: String) -> Bool {

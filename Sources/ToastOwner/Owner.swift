@@ -231,8 +231,15 @@ public final class Owner {
       send(.accepted, to: fd)
       scheduleLingerIfIdle()
     case .status(let tag):
+      let drawn = presenter.drawnSurfaces(tag: tag).map {
+        SurfaceReport(
+          output: $0.output, scale: $0.scale, width: $0.width, height: $0.height,
+          bufferWidth: $0.bufferWidth, bufferHeight: $0.bufferHeight)
+      }
       send(
-        .status(presenter.toast(tag: tag), pid: getpid(), surfaces: presenter.surfacesCreated),
+        .status(
+          presenter.toast(tag: tag), pid: getpid(), surfaces: presenter.surfacesCreated,
+          drawn: drawn),
         to: fd)
       scheduleLingerIfIdle()
     }

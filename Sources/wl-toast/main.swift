@@ -142,11 +142,11 @@ case .success(.hide(let tag, let after)):
 case .success(.status(let tag)):
   do {
     switch try makeClient().request(.status(tag: tag)) {
-    case .status(let toast?, let pid, let surfaces):
+    case .status(let toast?, let pid, let surfaces, let drawn):
       writeOutput(
         JSONValue.object([
           "tag": .string(tag), "toast": toast.json, "owner": .number(Double(pid)),
-          "surfaces": .number(Double(surfaces)),
+          "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
         ]).serialized)
     case .failed(let reason):
       fail(reason)

@@ -49,15 +49,11 @@ final class Desk {
   /// What `wl-toast status` says of a tag: the toast's fields, the owner's pid and
   /// how many surfaces it created; nil when none is showing.
   func status(tag: String = "default") throws -> (
-    text: String, progress: Double?, owner: Int32, surfaces: Int
+    text: String, progress: Double?, owner: Int32, surfaces: Int, drawn: [SurfaceReport]
   )? {
     let result = try runToEnd(["status", "--tag", tag])
     guard result.status == 0 else { return nil }
-    let value = try JSONValue.parse(result.output.trimmingNewline)
-    return (
-      value["toast"]?["text"]?.stringValue ?? "", value["toast"]?["progress"]?.doubleValue,
-      Int32(value["owner"]?.doubleValue ?? 0), Int(value["surfaces"]?.doubleValue ?? 0)
-    )
+    return try parseStatus(result.output)
   }
 
   /// The wl-toast owner processes serving this sway.
@@ -88,6 +84,20 @@ final class Desk {
     }
     return found!
   }
+}
+
+/// What a `wl-toast status` line says: the toast's text and progress, the
+/// owner's pid, how many surfaces it created and how the toast's are drawn.
+func parseStatus(_ line: String) throws -> (
+  text: String, progress: Double?, owner: Int32, surfaces: Int, drawn: [SurfaceReport]
+) {
+  let value = try JSONValue.parse(line.trimmingNewline)
+  var drawn: [SurfaceReport] = []
+  if case .array(let items)? = value["drawn"] { drawn = items.compactMap(SurfaceReport.init) }
+  return (
+    value["toast"]?["text"]?.stringValue ?? "", value["toast"]?["progress"]?.doubleValue,
+    Int32(value["owner"]?.doubleValue ?? 0), Int(value["surfaces"]?.doubleValue ?? 0), drawn
+  )
 }
 
 func listProcesses() -> [Int32] {

@@ -53,6 +53,15 @@ struct MessagesTests {
     OwnerReply.accepted, .failed("no"), .refused("--markup: bad"), .outcome(.dismissed),
     .notice("output 'DP-1' went away; toast hidden"),
     .status(nil, pid: 42, surfaces: 1), .status(Toast("On"), pid: 7, surfaces: 3),
+    .status(
+      Toast("On"), pid: 7, surfaces: 3,
+      drawn: [
+        SurfaceReport(
+          output: "DP-1", scale: 1.5, width: 184, height: 144, bufferWidth: 276,
+          bufferHeight: 216),
+        SurfaceReport(
+          output: nil, scale: 1, width: 10, height: 20, bufferWidth: 10, bufferHeight: 20),
+      ]),
   ])
   func repliesRoundTrip(_ reply: OwnerReply) throws {
     #expect(try OwnerReply(decoding: reply.encoded) == reply)
