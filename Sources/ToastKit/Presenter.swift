@@ -240,11 +240,16 @@ public final class ToastPresenter {
     let toasts = surfaces.values.filter { !$0.isGone }.sorted {
       appearance[ObjectIdentifier($0), default: 0] < appearance[ObjectIdentifier($1), default: 0]
     }
+    // A surface the compositor has not placed yet most likely goes where the
+    // latest placed one went (the focused output), so it enters its stack at once.
+    let guess =
+      toasts.reversed().lazy.filter { $0.toast.output == .automatic }.flatMap(\.views)
+      .compactMap(\.output).first ?? session.likelyOutput
     var stacks: [StackKey: [(view: LayerView, animated: Bool)]] = [:]
     for toast in toasts where !toast.toast.isModal {
       for view in toast.views {
         let key = StackKey(
-          output: view.output.map(ObjectIdentifier.init),
+          output: (view.output ?? guess).map(ObjectIdentifier.init),
           position: toast.toast.effectivePosition)
         stacks[key, default: []].append((view, toast.toast.isAnimated))
       }

@@ -145,6 +145,21 @@ struct PlacementLiveTests {
     #expect(try desk.status(tag: "c")?.text == "C")
   }
 
+  @Test func aSecondToastsFirstFrameIsAlreadyInItsPlaceInTheStack() throws {
+    let desk = try Desk()
+    for tag in ["first", "second"] {
+      #expect(
+        try desk.runToEnd([
+          "--tag", tag, "--position", "bottom", "--no-animation", "--timeout", "0", tag,
+        ]).status == 0)
+    }
+    // One screenshot as soon as the command returns: the second box's first frame.
+    let second = Box(
+      x: 560, y: 720 - 10 - 120 - Int(Design.stackGap) - 120, width: 160, height: 120)
+    let shot = try desk.sway.screenshot()
+    #expect(Self.boxFound(near: second, in: shot) == second)
+  }
+
   @Test func anUpdateThatGrowsAToastMovesItsNeighbours() throws {
     let desk = try Desk()
     for tag in ["first", "second"] {
