@@ -249,6 +249,10 @@ struct OutputTests {
         .status == 0)
     #expect(MonotonicTime.now - started < .seconds(5))
     #expect(try Self.run(["status"], on: nested).output.contains("\"Patient\""))
+    // A waiting toast's timeout runs: it expires without ever being shown.
+    let brief = try Self.run(
+      ["--tag", "brief", "--wait", "--print-outcome", "--timeout", "0.5", "Brief"], on: nested)
+    #expect(brief.status == 0 && brief.output == "expired\n")
     try nested.swaymsg(["create_output"])
     var name: String?
     try waitUntil("a new output") {
