@@ -18,7 +18,8 @@ BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpan
   wayland-protocols
 TEST_PACKAGES = sway swaybg grim weston jq xkb-data fonts-dejavu-core fonts-noto-cjk \
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
-  librust-wayland-protocols-dev
+  librust-wayland-protocols-dev kwin-wayland libkf5screen-bin qtwayland5 dbus-daemon \
+  libgl1-mesa-dri libglib2.0-dev
 
 # For make leaks only.
 CHECK_PACKAGES = valgrind

@@ -32,6 +32,9 @@ let package = Package(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(
       name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+    // GDBus, for the test harness only (KWin's screenshots come over D-Bus).
+    .systemLibrary(
+      name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
     // The binding generator: a pure library, a thin executable and a build-tool plugin.
     .target(name: "WaylandScanner", swiftSettings: strict),
@@ -79,7 +82,9 @@ let package = Package(
     // Test support: headless compositors, screenshots, virtual input.
     .target(
       name: "TestSupport",
-      dependencies: ["Wayland", "CWaylandClient", "CXkbCommon", "CSystem", "SystemSupport"],
+      dependencies: [
+        "Wayland", "CWaylandClient", "CXkbCommon", "CGio", "CSystem", "SystemSupport",
+      ],
       swiftSettings: strict),
     .executableTarget(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),

@@ -1,0 +1,194 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastKit
+import ToastRendering
+
+/// wl-toast on KDE's KWin 5.27: fractional scales (wp_fractional_scale_v1 and
+/// wp_viewporter), layer-shell v3 (no on-demand keyboard focus) and KWin's own
+/// screenshots and fake input. What a user sees, in device pixels.
+@Suite(.serialized)
+struct KWinTests {
+  @Test func aHUDIsCentredAtScaleOneAndAHalf() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    #expect(desk.kwin.deviceWidth == 1920 && desk.kwin.deviceHeight == 1080)
+    let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Hello"])
+    #expect(result.status == 0, "\(result.errors)")
+    let box = try desk.waitForHUD()
+    desk.expectCentred(box)
+    desk.expectMinimumHUDSize(box)
+  }
+
+  @Test func aClickDismissesATapToast() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    let command = try desk.run([
+      "--dismiss", "tap", "--wait", "--print-outcome", "--no-animation", "--timeout", "0", "Hi",
+    ])
+    let box = try desk.waitForHUD()
+    let center = desk.kwin.logicalCenter(of: box)
+    try desk.input.click(x: center.x, y: center.y)
+    #expect(command.process.wait(timeout: 10) == 2, "a dismissed toast exits 2")
+    #expect(command.output() == "dismissed\n", "errors: \(command.errors())")
+    try waitUntil("the HUD to leave the screen", timeout: 30) {
+      try desk.hudBox(in: desk.kwin.screenshot()) == nil
+    }
+  }
+
+  @Test func aToastStaysOnScreenWhenTheScaleChanges() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Rescaled"])
+    #expect(result.status == 0, "\(result.errors)")
+    try desk.waitForHUD()
+    try desk.kwin.setScale(1.25)
+    #expect(desk.kwin.scale == 1.25)
+    #expect(desk.kwin.logicalWidth == 1536 && desk.kwin.logicalHeight == 864)
+    // The box keeps its logical size (160x120 is 200x150 device pixels at 1.25) and
+    // stays centred on the now larger logical output; the owner still shows it.
+    var last: Box?
+    try desk.screenshot("the HUD at scale 1.25 (last box: \(lastSeen(last)))") { shot in
+      last = desk.hudBox(in: shot)
+      return last.map { desk.hasMinimumHUDSize($0) } ?? false
+    }
+    desk.expectCentred(try #require(last))
+    let status = try desk.runToEnd(["status"])
+    #expect(status.status == 0 && status.output.contains("Rescaled"), "\(status)")
+  }
+}
+
+/// A headless KWin at a scale, with a fake pointer and keyboard made before any
+/// client starts (KWin's fake device lives as long as its connection).
+final class KWinDesk {
+  let kwin: HeadlessKWin
+  let input: KWinFakeInput
+
+  init(width: Int = 1280, height: Int = 720, scale: Double) throws {
+    kwin = try HeadlessKWin(width: width, height: height, scale: scale)
+    input = try KWinFakeInput(socketPath: kwin.socketPath)
+    // Park the pointer in the bottom-right corner, away from every toast.
+    try input.move(x: Double(kwin.logicalWidth - 1), y: Double(kwin.logicalHeight - 1))
+  }
+
+  /// A running `wl-toast`: its standard output and error go to files of their own.
+  struct Command {
+    let process: ChildProcess
+    let outputPath: String
+    let errorsPath: String
+
+    func output() -> String {
+      readFile(outputPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+    func errors() -> String {
+      readFile(errorsPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+  }
+
+  /// Starts `wl-toast` with arguments against this KWin.
+  func run(_ arguments: [String]) throws -> Command {
+    let name = "\(UInt32.random(in: 0...UInt32.max))"
+    let output = kwin.runtimeDirectory + "/stdout-" + name
+    let errors = kwin.runtimeDirectory + "/stderr-" + name
+    let process = try ChildProcess(
+      ["sh", "-c", "exec \"$@\" 2> \"\(errors)\"", "sh", builtProduct("wl-toast")] + arguments,
+      environment: kwin.clientEnvironment, logPath: output)
+    return Command(process: process, outputPath: output, errorsPath: errors)
+  }
+
+  /// Runs `wl-toast` to completion; its status, standard output and standard error.
+  /// KWin on llvmpipe answers slowly: the timeout is generous.
+  func runToEnd(_ arguments: [String], timeout: Double = 30) throws -> (
+    status: Int32, output: String, errors: String
+  ) {
+    let command = try run(arguments)
+    guard let status = command.process.wait(timeout: timeout) else {
+      command.process.terminate()
+      throw HarnessError("wl-toast \(arguments) did not finish in \(timeout) s")
+    }
+    return (status, command.output(), command.errors())
+  }
+
+  /// Takes screenshots until `condition` holds for one and returns it.
+  @discardableResult
+  func screenshot(
+    _ expected: @autoclosure () -> String, timeout: Double = 30, until condition: (Image) -> Bool
+  ) throws -> Image {
+    var found: Image?
+    try waitUntil("a screenshot showing \(expected())", timeout: timeout) {
+      let shot = try kwin.screenshot()
+      if condition(shot) { found = shot }
+      return found != nil
+    }
+    return found!
+  }
+
+  /// Waits until the HUD's box is on screen and returns it, in device pixels.
+  @discardableResult
+  func waitForHUD(timeout: Double = 30) throws -> Box {
+    var box: Box?
+    try screenshot("the HUD's box", timeout: timeout) { shot in
+      box = hudBox(in: shot)
+      return box != nil
+    }
+    return box!
+  }
+
+  /// The HUD's dark box around its text on KWin's black background, in device
+  /// pixels, or nil. The box is `Design.HUD.background` over black, (6, 6, 6); its
+  /// grey shadow lies right of and below it, its white text inside. The box's edges
+  /// are where runs of box colour end, scanning out from the text: its left and top
+  /// edges cannot be told apart from the shadow's soft fringe by colour alone.
+  func hudBox(in shot: Image) -> Box? {
+    let boxColor = blend(Design.HUD.background, over: HeadlessKWin.background)
+    guard let text = shot.boundingBox(where: { x, y in shot.pixel(x: x, y: y).red > 150 }) else {
+      return nil
+    }
+    func isBox(_ x: Int, _ y: Int) -> Bool {
+      x >= 0 && y >= 0 && x < shot.width && y < shot.height
+        && shot.pixel(x: x, y: y).isClose(to: boxColor, tolerance: 2)
+    }
+    let middleX = text.x + text.width / 2
+    let middleY = text.y + text.height / 2
+    // Along the text's middle row, outwards from its ends; along its middle column,
+    // outwards from its top and bottom.
+    var left = text.x - 1
+    while left > 0 && !isBox(left, middleY) && left > text.x - 4 { left -= 1 }
+    guard isBox(left, middleY) else { return nil }
+    while isBox(left - 1, middleY) { left -= 1 }
+    var right = text.x + text.width
+    while right < shot.width - 1 && !isBox(right, middleY) && right < text.x + text.width + 4 {
+      right += 1
+    }
+    guard isBox(right, middleY) else { return nil }
+    while isBox(right + 1, middleY) { right += 1 }
+    var top = text.y - 1
+    guard isBox(middleX, top) || isBox(middleX, top - 1) else { return nil }
+    while isBox(middleX, top - 1) || isBox(middleX, top - 2) { top -= 1 }
+    var bottom = text.y + text.height
+    guard isBox(middleX, bottom) || isBox(middleX, bottom + 1) else { return nil }
+    while isBox(middleX, bottom + 1) || isBox(middleX, bottom + 2) { bottom += 1 }
+    return Box(x: left, y: top, width: right - left + 1, height: bottom - top + 1)
+  }
+
+  /// The box is in the middle of the output, to within a device pixel either way.
+  func expectCentred(_ box: Box, sourceLocation: SourceLocation = #_sourceLocation) {
+    let dx = 2 * box.x + box.width - kwin.deviceWidth
+    let dy = 2 * box.y + box.height - kwin.deviceHeight
+    #expect(
+      abs(dx) <= 2 && abs(dy) <= 2,
+      "box \(box) is not centred on \(kwin.deviceWidth)x\(kwin.deviceHeight)",
+      sourceLocation: sourceLocation)
+  }
+
+  /// Whether the box is the HUD's smallest box (160x120 logical) at the current scale.
+  func hasMinimumHUDSize(_ box: Box) -> Bool {
+    let width = Design.HUD.minimumSize.width * kwin.scale
+    let height = Design.HUD.minimumSize.height * kwin.scale
+    return abs(Double(box.width) - width) <= 2 && abs(Double(box.height) - height) <= 2
+  }
+
+  func expectMinimumHUDSize(_ box: Box, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(
+      hasMinimumHUDSize(box),
+      "box \(box) is not the HUD's 160x120 logical at scale \(kwin.scale)",
+      sourceLocation: sourceLocation)
+  }
+}
