@@ -1,6 +1,7 @@
 import Glibc
 import TestSupport
 import Testing
+import ToastCommand
 import ToastKit
 import ToastRendering
 
@@ -52,6 +53,89 @@ struct KWinTests {
     desk.expectCentred(try #require(last))
     let status = try desk.runToEnd(["status"])
     #expect(status.status == 0 && status.output.contains("Rescaled"), "\(status)")
+  }
+  /// How `wl-toast status` says the default toast is drawn.
+  static func drawn(on desk: KWinDesk) throws -> SurfaceReport? {
+    let status = try desk.runToEnd(["status"])
+    guard status.status == 0 else { return nil }
+    return try parseStatus(status.output).drawn.first
+  }
+
+  @Test(arguments: [1.25, 1.5])
+  func theBufferIsTheLogicalSizeTimesTheFractionalScaleAndAsSharp(scale: Double) throws {
+    let desk = try KWinDesk(scale: scale)
+    let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Crisp"])
+    #expect(result.status == 0, "\(result.errors)")
+    let box = try desk.waitForHUD()
+    desk.expectCentred(box)
+    desk.expectMinimumHUDSize(box)
+    // Drawn at exactly the scale, into a buffer of the logical size times it:
+    // nothing for KWin to rescale.
+    let drawn = try #require(try Self.drawn(on: desk))
+    #expect(drawn.scale == scale)
+    #expect(drawn.bufferWidth == Int((Double(drawn.width) * scale).rounded()))
+    #expect(drawn.bufferHeight == Int((Double(drawn.height) * scale).rounded()))
+    // Text edges as narrow as in a rendering at scale 1: drawn at the scale, not
+    // resampled from a larger or smaller buffer (measured: 0.96 and 0.80 px at 1.25
+    // and 1.5 against 0.90 at 1; a scale-2 buffer that KWin shrinks to 1.5 has 1.19).
+    let shot = try desk.kwin.screenshot()
+    let ground = blend(Design.HUD.background, over: HeadlessKWin.background)
+    let text = Box(
+      x: box.x + box.width / 8, y: box.y + box.height / 2 - Int(12 * scale),
+      width: box.width * 3 / 4, height: Int(24 * scale))
+    let edge = shot.meanEdgeWidth(in: text, ground: ground)
+    let reference = composited(Toast("Crisp"), over: HeadlessKWin.background)
+    let layout = ToastLayout(toast: Toast("Crisp"), outputWidth: 1280, outputHeight: 720)
+    // The same middle of the box in the offscreen image (surface coordinates).
+    let oneText = Box(
+      x: Int(layout.box.x + layout.box.width / 8), y: Int(layout.box.midY) - 12,
+      width: Int(layout.box.width * 3 / 4), height: 24)
+    let oneEdge = meanEdgeWidth(in: oneText, ground: ground, pixel: reference.blend)
+    #expect(edge <= oneEdge + 0.15, "edges \(edge) px wide at \(scale), \(oneEdge) at 1")
+  }
+
+  @Test func aBannerRestsAtItsMarginAtAFractionalScale() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    // A red pill, to be seen on KWin's black background.
+    let result = try desk.runToEnd([
+      "--style", "banner", "--background", "#ff0000", "--margin", "20", "--no-animation",
+      "--timeout", "0", "Banner",
+    ])
+    #expect(result.status == 0, "\(result.errors)")
+    var pill: Box?
+    try desk.screenshot("a red pill (last: \(lastSeen(pill)))") { shot in
+      pill = shot.boundingBox { x, y in
+        let pixel = shot.pixel(x: x, y: y)
+        return pixel.red > 200 && pixel.green < 40 && pixel.blue < 40
+      }
+      return pill != nil
+    }
+    let found = try #require(pill)
+    // 20 logical pixels below the top edge, 40 high, centred: times 1.5.
+    #expect(abs(found.y - 30) <= 1, "\(found)")
+    #expect(abs(found.height - 60) <= 1, "\(found)")
+    #expect(abs(2 * found.x + found.width - desk.kwin.deviceWidth) <= 2, "\(found)")
+    let drawn = try #require(try Self.drawn(on: desk))
+    #expect(drawn.scale == 1.5)
+    #expect(drawn.bufferWidth == Int((Double(drawn.width) * 1.5).rounded()))
+  }
+
+  @Test func aScaleChangeDrawsAgainAtTheNewScale() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Again"]).status == 0)
+    try desk.waitForHUD()
+    #expect(try Self.drawn(on: desk)?.scale == 1.5)
+    for scale in [1.25, 1.75] {
+      try desk.kwin.setScale(scale)
+      var drawn: SurfaceReport?
+      try waitUntil("the toast drawn again at \(scale) (last: \(lastSeen(drawn)))", timeout: 30) {
+        drawn = try Self.drawn(on: desk)
+        return drawn?.scale == scale
+      }
+      let report = try #require(drawn)
+      #expect(report.bufferWidth == Int((Double(report.width) * scale).rounded()))
+      #expect(report.bufferHeight == Int((Double(report.height) * scale).rounded()))
+    }
   }
 }
 

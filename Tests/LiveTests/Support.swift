@@ -248,30 +248,35 @@ extension Box {
   }
 }
 
+/// How wide, on average, the edges of white text over `ground` are in `box`,
+/// in pixels: the pixels between 20% and 80% of the way from the ground to
+/// white, per crossing of the halfway level, along every row. Text drawn at the
+/// output's scale has edges about a pixel wide at any scale; a buffer resampled
+/// by the compositor has wider ones.
+func meanEdgeWidth(in box: Box, ground: RGB, pixel: (Int, Int) -> RGB) -> Double {
+  func level(_ color: RGB) -> Double {
+    (Double(color.red) + Double(color.green) + Double(color.blue)) / 3
+  }
+  let low = level(ground)
+  let span = max(255 - low, 1)
+  var transitions = 0
+  var crossings = 0
+  for y in box.y..<(box.y + box.height) {
+    var previous: Double?
+    for x in box.x..<(box.x + box.width) {
+      let t = (level(pixel(x, y)) - low) / span
+      if t > 0.2 && t < 0.8 { transitions += 1 }
+      if let previous, (previous < 0.5) != (t < 0.5) { crossings += 1 }
+      previous = t
+    }
+  }
+  return crossings == 0 ? .infinity : Double(transitions) / Double(crossings)
+}
+
 extension Image {
-  /// How wide, on average, the edges of white text over `ground` are in `box`,
-  /// in pixels: the pixels between 20% and 80% of the way from the ground to
-  /// white, per crossing of the halfway level, along every row. Text drawn at
-  /// the output's scale has edges about a pixel wide at any scale; a buffer
-  /// enlarged by the compositor has edges as wide as its enlargement.
+  /// ``meanEdgeWidth(in:ground:pixel:)`` of this image.
   func meanEdgeWidth(in box: Box, ground: RGB) -> Double {
-    func level(_ color: RGB) -> Double {
-      (Double(color.red) + Double(color.green) + Double(color.blue)) / 3
-    }
-    let low = level(ground)
-    let span = max(255 - low, 1)
-    var transitions = 0
-    var crossings = 0
-    for y in box.y..<(box.y + box.height) {
-      var previous: Double?
-      for x in box.x..<(box.x + box.width) {
-        let t = (level(pixel(x: x, y: y)) - low) / span
-        if t > 0.2 && t < 0.8 { transitions += 1 }
-        if let previous, (previous < 0.5) != (t < 0.5) { crossings += 1 }
-        previous = t
-      }
-    }
-    return crossings == 0 ? .infinity : Double(transitions) / Double(crossings)
+    LiveTests.meanEdgeWidth(in: box, ground: ground, pixel: pixel(x:y:))
   }
 }
 
