@@ -120,10 +120,13 @@ public struct SurfaceReport: Equatable, Sendable {
   public var bufferWidth: Int
   /// The size of its last buffer in pixels.
   public var bufferHeight: Int
+  /// How many frames it has committed (1 for a static toast drawn once).
+  public var frames: Int
 
   /// Creates a report.
   public init(
-    output: String?, scale: Double, width: Int, height: Int, bufferWidth: Int, bufferHeight: Int
+    output: String?, scale: Double, width: Int, height: Int, bufferWidth: Int, bufferHeight: Int,
+    frames: Int = 1
   ) {
     self.output = output
     self.scale = scale
@@ -131,14 +134,17 @@ public struct SurfaceReport: Equatable, Sendable {
     self.height = height
     self.bufferWidth = bufferWidth
     self.bufferHeight = bufferHeight
+    self.frames = frames
   }
 
-  /// The report as JSON: `{"output": "DP-1", "scale": 1.5, "size": [184, 144], "buffer": [276, 216]}`.
+  /// The report as JSON: `{"output": "DP-1", "scale": 1.5, "size": [184, 144],
+  /// "buffer": [276, 216], "frames": 1}`.
   public var json: JSONValue {
     .object([
       "output": output.map(JSONValue.string) ?? .null, "scale": .number(scale),
       "size": .array([.number(Double(width)), .number(Double(height))]),
       "buffer": .array([.number(Double(bufferWidth)), .number(Double(bufferHeight))]),
+      "frames": .number(Double(frames)),
     ])
   }
 
@@ -156,7 +162,8 @@ public struct SurfaceReport: Equatable, Sendable {
     else { return nil }
     self.init(
       output: json["output"]?.stringValue, scale: scale, width: size.0, height: size.1,
-      bufferWidth: buffer.0, bufferHeight: buffer.1)
+      bufferWidth: buffer.0, bufferHeight: buffer.1,
+      frames: json["frames"]?.doubleValue.flatMap { Int(exactly: $0) } ?? 1)
   }
 }
 

@@ -17,6 +17,8 @@ package struct DrawnSurface: Equatable, Sendable {
   package var bufferWidth: Int
   /// The last buffer's size in pixels.
   package var bufferHeight: Int
+  /// How many frames the surface has committed.
+  package var frames: Int
 }
 
 /// One layer surface of a toast on one output (or on the one the compositor
@@ -393,7 +395,8 @@ final class LayerView {
     drawnScale = usable
     lastDrawn = DrawnSurface(
       output: nil, scale: usable.factor, width: width, height: height,
-      bufferWidth: Int(buffer.width), bufferHeight: Int(buffer.height))
+      bufferWidth: Int(buffer.width), bufferHeight: Int(buffer.height),
+      frames: (lastDrawn?.frames ?? 0) + 1)
     surface.commit()
     return .committed
   }

@@ -57,7 +57,7 @@ final class OutputInfo {
     let size = turnedSize
     if let xdgLogicalSize, xdgLogicalSize.width > 0, size.width > 0 {
       let ratio = (size.width * 120 + xdgLogicalSize.width / 2) / xdgLogicalSize.width
-      return RenderScale(fractional: max(ratio, RenderScale.integer(scale).numerator))
+      return RenderScale(fractional: ratio)
     }
     return .integer(scale)
   }

@@ -234,7 +234,7 @@ public final class Owner {
       let drawn = presenter.drawnSurfaces(tag: tag).map {
         SurfaceReport(
           output: $0.output, scale: $0.scale, width: $0.width, height: $0.height,
-          bufferWidth: $0.bufferWidth, bufferHeight: $0.bufferHeight)
+          bufferWidth: $0.bufferWidth, bufferHeight: $0.bufferHeight, frames: $0.frames)
       }
       send(
         .status(

@@ -73,6 +73,7 @@ struct KWinTests {
     // nothing for KWin to rescale.
     let drawn = try #require(try Self.drawn(on: desk))
     #expect(drawn.scale == scale)
+    #expect(drawn.frames == 1, "the first frame was already at the scale: no second one")
     #expect(drawn.bufferWidth == Int((Double(drawn.width) * scale).rounded()))
     #expect(drawn.bufferHeight == Int((Double(drawn.height) * scale).rounded()))
     // Text edges as narrow as in a rendering at scale 1: drawn at the scale, not
