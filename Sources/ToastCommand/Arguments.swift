@@ -46,6 +46,8 @@ public enum Invocation: Equatable, Sendable {
   case status(tag: String)
   /// Show sway's binding mode (and optionally workspace changes) as toasts (`wl-toast watch sway`).
   case watchSway(workspaces: Bool)
+  /// Become the display's resident owner, which never lingers out (`wl-toast daemon`).
+  case daemon
   /// Print ``usageText`` and exit with ``ExitCode/success``.
   case help
   /// Print ``versionText`` and exit with ``ExitCode/success``.
@@ -126,6 +128,7 @@ public let usageText = """
          wl-toast hide [--tag NAME] [--after SECONDS]
          wl-toast status [--tag NAME]
          wl-toast watch sway [--workspaces]
+         wl-toast daemon
 
   Show MESSAGE in a toast on a Wayland compositor with layer-shell (sway, river,
   Hyprland). The words of MESSAGE are joined with single spaces; a message of
@@ -175,6 +178,9 @@ public let usageText = """
   returns once its first frame is on screen; later ones hand their content to
   that owner and return at once. 'hide' exits 0 even when nothing showed;
   'status' prints the toast as JSON and exits 0, or exits 1 when none shows.
+  'daemon' runs the display's owner in the foreground and keeps it after its
+  last toast, so every toast starts warm (exec wl-toast daemon in a sway or
+  river config); it fails when an owner already runs.
   To show the word "hide" itself, write: wl-toast -- hide
 
   Exit status:
@@ -198,6 +204,7 @@ public func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageErr
     case "hide": try parseHide(Array(arguments.dropFirst()))
     case "status": try parseStatus(Array(arguments.dropFirst()))
     case "watch": try parseWatch(Array(arguments.dropFirst()))
+    case "daemon": try parseDaemon(Array(arguments.dropFirst()))
     default: try parseToast(arguments)
     }
   }
@@ -440,6 +447,11 @@ private func parseStatus(_ arguments: [String]) throws(UsageError) -> Invocation
   let parsed = try parseSubcommand("status", arguments, allowed: [.tag])
   let tag = try parsed.values[.tag].map { (value) throws(UsageError) in try tagValue(value) }
   return .status(tag: tag ?? Toast.defaultTag)
+}
+
+private func parseDaemon(_ arguments: [String]) throws(UsageError) -> Invocation {
+  _ = try parseSubcommand("daemon", arguments, allowed: [])
+  return .daemon
 }
 
 private func parseWatch(_ arguments: [String]) throws(UsageError) -> Invocation {

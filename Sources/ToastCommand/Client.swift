@@ -127,6 +127,40 @@ public final class Client {
     return fd
   }
 
+  /// Becomes the display's resident owner in this process (`wl-toast daemon`):
+  /// wins the election, then turns into `wl-toast-owner`, which keeps running
+  /// after its last toast. Returns only by throwing: when an owner already
+  /// runs, or the owner program cannot be started.
+  public func becomeResidentOwner() throws(CommandError) -> Never {
+    let election: Rendezvous.Election
+    do {
+      try rendezvous.prepareDirectory()
+      election = try rendezvous.connectOrListen(until: .now + replyTimeout)
+    } catch {
+      throw .rendezvous(error)
+    }
+    let listener: Rendezvous.Listener
+    switch election {
+    case .connected(let fd):
+      close(fd)
+      throw .ownerRunning(rendezvous.socketPath)
+    case .owner(let won):
+      listener = won
+    }
+    // Standard error stays: the compositor's log (or the terminal) hears the owner.
+    _ = chdir("/")
+    wlt_set_cloexec(listener.fd, 0)
+    wlt_set_cloexec(listener.lockFD, 0)
+    let arguments = [
+      ownerProgram(), "serve", String(listener.fd), String(listener.inode),
+      residentLinger, String(listener.lockFD),
+    ]
+    execProgram(arguments)
+    let code = errno
+    rendezvous.retire(listener)
+    throw .system("start \(arguments[0])", errno: code)
+  }
+
   /// The owner process: detached from the terminal and the caller's output, it
   /// becomes `wl-toast-owner`, which links Wayland, Pango and Cairo (this
   /// command does not, so that updates start fast).
@@ -231,6 +265,10 @@ private func decodeReply(_ text: String) throws(CommandError) -> OwnerReply {
     throw .badReply(error)
   }
 }
+
+/// What `wl-toast-owner serve` takes as its linger for an owner that stays
+/// after its last toast.
+public let residentLinger = "resident"
 
 /// The path of `wl-toast-owner`: beside this program (as installed and as built).
 public func ownerProgram() -> String { programBesideExecutable("wl-toast-owner") }

@@ -23,6 +23,8 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
   case ownerGone(String)
   /// Owners kept exiting while the command tried to hand its toast over.
   case ownerKeepsLeaving
+  /// `wl-toast daemon` found an owner already running at this socket.
+  case ownerRunning(String)
 
   /// One line without the program name.
   public var description: String {
@@ -36,6 +38,7 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
     case .ownerFrozen: "the toast owner did not answer; is the compositor responding?"
     case .ownerGone(let moment): "the toast owner exited \(moment)"
     case .ownerKeepsLeaving: "the owner of the toasts keeps going away; try again"
+    case .ownerRunning(let path): "daemon: an owner already serves this display at \(path)"
     }
   }
 

@@ -54,13 +54,15 @@ public struct Rendezvous: Sendable {
   /// The lock file that elects one owner.
   public let lockPath: String
 
-  /// The rendezvous for the Wayland display `display` (or `WAYLAND_DISPLAY`).
-  public init(display: String? = nil) throws(RendezvousError) {
+  /// The rendezvous for the Wayland display `display` (or `WAYLAND_DISPLAY`)
+  /// in the user's runtime directory `runtimeDirectory` (or `XDG_RUNTIME_DIR`).
+  public init(display: String? = nil, runtimeDirectory: String? = nil) throws(RendezvousError) {
     let name =
       display ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap {
         $0.isEmpty ? nil : $0
       } ?? "wayland-0"
-    if let runtime = getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }), runtime.hasPrefix("/")
+    if let runtime = runtimeDirectory ?? getenv("XDG_RUNTIME_DIR").map({ String(cString: $0) }),
+      runtime.hasPrefix("/")
     {
       directory = runtime + "/wl-toast"
     } else {

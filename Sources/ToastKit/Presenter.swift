@@ -62,6 +62,8 @@ public final class ToastPresenter {
   /// Connects binding wlr-layer-shell at most at `layerShellVersion`, as an
   /// older compositor would offer it (for tests).
   package init(display: String?, layerShellVersion: UInt32?) throws(ToastError) {
+    // Pango's font set-up runs in its own thread while the compositor answers.
+    TextBlock.startFontSetUp()
     do {
       session = try Session(displayName: display, layerShellVersion: layerShellVersion)
     } catch {

@@ -14,7 +14,8 @@ public final class Owner {
   private let presenter: ToastPresenter
   private let rendezvous: Rendezvous
   private let listener: Rendezvous.Listener
-  private let linger: Double
+  /// Seconds to stay after the last toast; nil for a resident owner.
+  private let linger: Double?
   private var clients: [Int32: EventLoop.Token] = [:]
   /// Descriptors waiting for the outcome of the toast with a tag.
   private var waiters: [String: [Int32]] = [:]
@@ -36,9 +37,10 @@ public final class Owner {
   private var listening: EventLoop.Token?
   private var failure: String?
 
-  /// Connects to the compositor and starts listening on `listener`.
+  /// Connects to the compositor and starts listening on `listener`; the owner
+  /// ends `linger` seconds after its last toast, or never (nil, a resident owner).
   public init(
-    rendezvous: Rendezvous, listener: Rendezvous.Listener, linger: Double,
+    rendezvous: Rendezvous, listener: Rendezvous.Listener, linger: Double?,
     display: String? = nil
   ) throws(ToastError) {
     presenter = try ToastPresenter(display: display)
@@ -288,7 +290,7 @@ public final class Owner {
   // MARK: - Lifetime
 
   private func scheduleLingerIfIdle() {
-    guard !presenter.isPresenting, waiters.values.allSatisfy(\.isEmpty),
+    guard let linger, !presenter.isPresenting, waiters.values.allSatisfy(\.isEmpty),
       frameWaiters.isEmpty, lingerTimer == nil
     else { return }
     lingerTimer = presenter.eventLoop.addTimer(after: .seconds(linger)) { [unowned self] in

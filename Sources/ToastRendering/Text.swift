@@ -198,6 +198,14 @@ public final class TextBlock {
     return String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\t" ? " " : $0 }))
   }
 
+  /// Starts Pango's font set-up now: creating the font map makes Pango load
+  /// fontconfig's configuration and cache in a thread of its own, which the
+  /// first layout waits for. Called before the compositor connection, the
+  /// set-up runs while the compositor answers instead of after.
+  public static func startFontSetUp() {
+    _ = pango_cairo_font_map_get_default()
+  }
+
   /// Pango's complaint about `markup`, or nil when it is valid.
   public static func markupError(_ markup: String) -> String? {
     var error: UnsafeMutablePointer<GError>?

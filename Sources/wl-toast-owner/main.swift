@@ -3,7 +3,8 @@
 // and then talks to the owner through it like every later command), and the
 // `wl-toast watch sway` loop. Not meant to be run by hand.
 //
-//   wl-toast-owner serve LISTEN-FD INODE LINGER LOCK-FD
+//   wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD
+//   wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
 //   wl-toast-owner watch sway [--workspaces]
 import Glibc
 import ToastCommand
@@ -15,13 +16,36 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 switch arguments.first {
 case "serve" where arguments.count == 5:
+  // A linger of "resident" (wl-toast daemon) never ends for lack of toasts.
+  let linger: Double?? = arguments[3] == residentLinger ? .some(nil) : Double(arguments[3])
   guard let listenFD = Int32(arguments[1]), let inode = UInt64(arguments[2]),
-    let linger = Double(arguments[3]), let lockFD = Int32(arguments[4])
+    let linger, let lockFD = Int32(arguments[4])
   else {
     printError("wl-toast-owner: bad arguments")
     exit(ExitCode.usage)
   }
-  let listener = Rendezvous.Listener(fd: listenFD, inode: inode, lockFD: lockFD)
+  serve(Rendezvous.Listener(fd: listenFD, inode: inode, lockFD: lockFD), linger: linger)
+case "activated" where arguments.count == 1:
+  // Socket activation (wl-toast@.socket): systemd listens and hands the socket over.
+  guard let listener = activatedListener() else {
+    printError(
+      "wl-toast-owner: activated: expected one listening sequential-packet socket from systemd"
+        + " (LISTEN_FDS=1, LISTEN_PID of this process)")
+    exit(ExitCode.error)
+  }
+  serve(listener, linger: nil)
+case "watch" where arguments.count >= 2 && arguments[1] == "sway":
+  exit(runSwayWatch(workspaces: arguments.contains("--workspaces")))
+default:
+  printError("wl-toast-owner: started by wl-toast; see 'wl-toast --help'")
+  exit(ExitCode.usage)
+}
+
+/// Serves toasts on `listener` until the last is gone and `linger` seconds
+/// have passed (never, for nil), or the compositor goes away.
+func serve(_ listener: Rendezvous.Listener, linger: Double?) -> Never {
+  let listenFD = listener.fd
+  let lockFD = listener.lockFD
   let rendezvous: Rendezvous
   do {
     rendezvous = try Rendezvous()
@@ -48,9 +72,29 @@ case "serve" where arguments.count == 5:
     rendezvous.retire(listener)
     exit(ExitCode.error)
   }
-case "watch" where arguments.count >= 2 && arguments[1] == "sway":
-  exit(runSwayWatch(workspaces: arguments.contains("--workspaces")))
-default:
-  printError("wl-toast-owner: started by wl-toast; see 'wl-toast --help'")
-  exit(ExitCode.usage)
+}
+
+/// The listening socket systemd passes as descriptor 3 (`LISTEN_FDS=1` for this
+/// process), made non-blocking; nil when there is none of the right kind. The
+/// socket file is systemd's: the owner leaves it (inode 0 matches no file).
+func activatedListener() -> Rendezvous.Listener? {
+  let fd: Int32 = 3
+  defer {
+    unsetenv("LISTEN_PID")
+    unsetenv("LISTEN_FDS")
+    unsetenv("LISTEN_FDNAMES")
+  }
+  guard let pid = getenv("LISTEN_PID").flatMap({ pid_t(String(cString: $0)) }), pid == getpid(),
+    getenv("LISTEN_FDS").map({ String(cString: $0) }) == "1"
+  else { return nil }
+  var type: Int32 = 0
+  var listening: Int32 = 0
+  var size = socklen_t(MemoryLayout<Int32>.size)
+  guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0,
+    type == Int32(SOCK_SEQPACKET.rawValue),
+    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening == 1
+  else { return nil }
+  _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+  _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+  return Rendezvous.Listener(fd: fd, inode: 0, lockFD: -1)
 }

@@ -156,6 +156,12 @@ case .success(.status(let tag)):
   } catch {
     fail(error.description)
   }
+case .success(.daemon):
+  do {
+    try makeClient().becomeResidentOwner()
+  } catch {
+    fail(error.description)
+  }
 case .success(.watchSway(let workspaces)):
   // The watcher shows toasts itself: it runs in the program that links Wayland.
   let program = ownerProgram()

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import ToastCommand
 import ToastModel
@@ -186,5 +187,42 @@ struct RendezvousTests {
     let name = path.socketPath.split(separator: "/").last!
     #expect(name.hasPrefix("display-") && name.hasSuffix(".sock"))
     #expect(path.socketPath.utf8.count < 108)
+  }
+}
+
+/// The systemd units of socket activation agree with the command.
+struct SystemdUnitTests {
+  static func unit(_ name: String) throws -> String {
+    // Tests/ToastCommandTests/this file → the repository.
+    var root = #filePath
+    for _ in 0..<3 { root = String(root[..<(root.lastIndex(of: "/") ?? root.startIndex)]) }
+    let fd = open(root + "/systemd/" + name, O_RDONLY)
+    guard fd >= 0 else { throw MessageError.notAMessage("no \(name)") }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(fd, &buffer, buffer.count)
+      guard count > 0 else { break }
+      bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  @Test func theSocketUnitListensWhereTheCommandLooks() throws {
+    let socketUnit = try Self.unit("wl-toast@.socket")
+    let listen = try #require(
+      socketUnit.split(separator: "\n").first { $0.hasPrefix("ListenSequentialPacket=") })
+    // systemd expands %t to XDG_RUNTIME_DIR and %i to the instance, the display.
+    let path = String(listen.dropFirst("ListenSequentialPacket=".count))
+      .replacing("%t", with: "/run/user/1000").replacing("%i", with: "wayland-1")
+    #expect(
+      path
+        == (try Rendezvous(display: "wayland-1", runtimeDirectory: "/run/user/1000").socketPath))
+    #expect(socketUnit.contains("\nSocketMode=0600\n"))
+    #expect(socketUnit.contains("\nDirectoryMode=0700\n"), "the directory the command checks")
+    let service = try Self.unit("wl-toast@.service")
+    #expect(service.contains("\nEnvironment=WAYLAND_DISPLAY=%i\n"))
+    #expect(service.contains("\nExecStart=@BINDIR@/wl-toast-owner activated\n"))
   }
 }
