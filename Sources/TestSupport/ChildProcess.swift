@@ -26,9 +26,12 @@ public final class ChildProcess {
   /// Starts `arguments[0]` (looked up in PATH) with the given environment; its
   /// standard output and error go to `logPath` (or are inherited when nil) and
   /// its standard input is /dev/null.
+  ///
+  /// `descriptors` maps descriptors of the child to descriptors of this
+  /// process that it gets there (`[3: listener]` hands a socket over as 3).
   public init(
     _ arguments: [String], environment: [String: String], logPath: String? = nil,
-    stdoutFD: Int32? = nil
+    stdoutFD: Int32? = nil, descriptors: [Int32: Int32] = [:]
   ) throws {
     self.arguments = arguments
     var actions = posix_spawn_file_actions_t()
@@ -40,6 +43,9 @@ public final class ChildProcess {
       posix_spawn_file_actions_adddup2(&actions, 1, 2)
     }
     if let stdoutFD { posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1) }
+    for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
+      posix_spawn_file_actions_adddup2(&actions, parent, child)
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

@@ -89,7 +89,7 @@ struct ResidentOwnerTests {
     // for, and start the service with the socket as descriptor 3.
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
     try rendezvous.prepareDirectory()
-    let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+    let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #expect(fd >= 0)
     defer { close(fd) }
     let bound = withUnixAddress(rendezvous.socketPath) { bind(fd, $0, $1) } ?? -1
@@ -97,10 +97,10 @@ struct ResidentOwnerTests {
     defer { unlink(rendezvous.socketPath) }
     let owner = try ChildProcess(
       [
-        "sh", "-c", "LISTEN_PID=$$ LISTEN_FDS=1 exec \"$0\" activated 3<&\(fd)",
+        "sh", "-c", "LISTEN_PID=$$ LISTEN_FDS=1 exec \"$0\" activated",
         builtProduct("wl-toast-owner"),
       ], environment: desk.sway.clientEnvironment,
-      logPath: desk.sway.runtimeDirectory + "/activated.log")
+      logPath: desk.sway.runtimeDirectory + "/activated.log", descriptors: [3: fd])
     defer { owner.terminate() }
     try Self.showAndExpire(on: desk, servedBy: owner.pid)
     try Self.expectIdle(owner.pid)
