@@ -122,8 +122,11 @@ final class LayerView {
       case .configure(let serial, let width, let height):
         pendingSerial = serial
         awaitingResize = false
-        configuredSize = (Int(width), Int(height))
-        needsDraw = true
+        // The same size again (sway configures once more as it maps the
+        // surface): acknowledge it, but the frame on screen stays right.
+        let size = (Int(width), Int(height))
+        if configuredSize.map({ $0 != size }) ?? true || drawnScale == nil { needsDraw = true }
+        configuredSize = size
       case .closed:
         isClosed = true
         onClosed?()
@@ -320,7 +323,14 @@ final class LayerView {
     guard !isClosed, frameCallback == nil, !awaitingResize, let configuredSize else { return .idle }
     let scale = self.scale
     if scale != drawnScale { needsDraw = true }
-    guard needsDraw else { return .idle }
+    guard needsDraw else {
+      if let serial = pendingSerial {
+        layerSurface.ackConfigure(serial: serial)
+        pendingSerial = nil
+        surface.commit()
+      }
+      return .idle
+    }
     if let serial = pendingSerial {
       layerSurface.ackConfigure(serial: serial)
       pendingSerial = nil
