@@ -3,6 +3,17 @@ import SystemSupport
 import ToastRendering
 import Wayland
 
+/// What a frame shows apart from the spinner's turn: a buffer that shows the
+/// same needs only its spinner drawn again.
+private struct FrameContents: Hashable {
+  var version: Int
+  var opacity: Double
+  var slide: Double
+  var width: Int32
+  var height: Int32
+  var scale: RenderScale
+}
+
 /// How a surface was last drawn.
 package struct DrawnSurface: Equatable, Sendable {
   /// The output's name, if known.
@@ -371,7 +382,17 @@ final class LayerView {
     guard let canvas = canvas(for: buffer) else {
       return .failed("cannot draw into a \(buffer.width)x\(buffer.height) buffer")
     }
-    canvas.draw(toast, layout: layout, appearance: appearance, scale: usable.factor)
+    // The buffer shows this frame but for the spinner's turn: redraw the spinner only.
+    let contents = FrameContents(
+      version: contentVersion, opacity: appearance.opacity, slide: appearance.slide,
+      width: buffer.width, height: buffer.height, scale: usable)
+    var clip: Rect?
+    if canvas.contents == AnyHashable(contents), let spinner = layout.spinner {
+      clip = Rect(
+        x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
+    }
+    canvas.draw(toast, layout: layout, appearance: appearance, scale: usable.factor, clip: clip)
+    canvas.contents = contents
     needsDraw = false
     contentChanged = false
     if moving || shiftMove != nil {

@@ -7,11 +7,22 @@ import ToastModel
 public enum Renderer {
   /// Draws `toast` laid out as `layout` at `appearance`, scaled by `scale`
   /// (buffer pixels per logical pixel), over a cleared surface.
+  ///
+  /// With `clip` (logical pixels), only the pixels inside it are drawn (the
+  /// whole pixels it touches); the others keep what they held.
   public static func draw(
     _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double,
-    into cairo: OpaquePointer
+    into cairo: OpaquePointer, clip: Rect? = nil
   ) {
     cairo_save(cairo)
+    if let clip {
+      let left = (clip.x * scale).rounded(.down)
+      let top = (clip.y * scale).rounded(.down)
+      cairo_rectangle(
+        cairo, left, top, ((clip.x + clip.width) * scale).rounded(.up) - left,
+        ((clip.y + clip.height) * scale).rounded(.up) - top)
+      cairo_clip(cairo)
+    }
     cairo_set_operator(cairo, CAIRO_OPERATOR_SOURCE)
     cairo_set_source_rgba(cairo, 0, 0, 0, 0)
     cairo_paint(cairo)
@@ -164,10 +175,19 @@ public final class Canvas {
     cairo_surface_destroy(surface)
   }
 
+  /// What the pixels show, in the caller's terms (a version of the frame
+  /// apart from what `clip` redraws), so that a later frame can redraw only
+  /// what changed; nil before the first draw.
+  public var contents: AnyHashable?
+
   /// Draws `toast` laid out as `layout` at `appearance`, `scale` pixels per
-  /// logical pixel, over whatever the pixels held, and flushes it to them.
-  public func draw(_ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double) {
-    Renderer.draw(toast, layout: layout, appearance: appearance, scale: scale, into: cairo)
+  /// logical pixel, over whatever the pixels held (only inside `clip` when
+  /// given), and flushes it to them.
+  public func draw(
+    _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double, clip: Rect? = nil
+  ) {
+    Renderer.draw(
+      toast, layout: layout, appearance: appearance, scale: scale, into: cairo, clip: clip)
     cairo_surface_flush(surface)
   }
 }

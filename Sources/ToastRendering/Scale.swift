@@ -1,7 +1,7 @@
 /// The scale a toast is drawn at: buffer pixels per logical pixel, kept in
 /// 120ths as wp_fractional_scale_v1 sends it, so 1.25, 1.5 and 1.75 are exact.
 /// Pure.
-public struct RenderScale: Equatable, Comparable, Sendable, CustomStringConvertible {
+public struct RenderScale: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The scale times 120.
   public let numerator: Int
 

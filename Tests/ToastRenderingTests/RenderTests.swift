@@ -104,6 +104,41 @@ struct RenderTests {
       "\(differing) of \(image.width * image.height) pixels differ from \(path)")
   }
 
+  @Test(arguments: [1.0, 2.0, 1.5])
+  func redrawingOnlyTheSpinnerGivesTheSameFrameAsAWholeRedraw(scale: Double) throws {
+    let toast = Toast("Working", showsSpinner: true, progress: 0.4)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let spinner = try #require(layout.spinner)
+    let width = Int32((Double(layout.surfaceWidth) * scale).rounded())
+    let height = Int32((Double(layout.surfaceHeight) * scale).rounded())
+    let count = Int(width * height * 4)
+    let partial = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+    let whole = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+    defer {
+      partial.deallocate()
+      whole.deallocate()
+    }
+    let first = try #require(
+      Canvas(pixels: partial, width: width, height: height, stride: width * 4))
+    let second = try #require(
+      Canvas(pixels: whole, width: width, height: height, stride: width * 4))
+    let before = Appearance(opacity: 1, slide: 1, spinnerPhase: 0)
+    let after = Appearance(opacity: 1, slide: 1, spinnerPhase: 0.3)
+    first.draw(toast, layout: layout, appearance: before, scale: scale)
+    let clip = Rect(
+      x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
+    first.draw(toast, layout: layout, appearance: after, scale: scale, clip: clip)
+    second.draw(toast, layout: layout, appearance: after, scale: scale)
+    #expect(memcmp(partial, whole, count) == 0, "the same pixels either way")
+    // And the spinner did turn: the clipped draw changed something.
+    let untouched = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+    defer { untouched.deallocate() }
+    let third = try #require(
+      Canvas(pixels: untouched, width: width, height: height, stride: width * 4))
+    third.draw(toast, layout: layout, appearance: before, scale: scale)
+    #expect(memcmp(untouched, whole, count) != 0)
+  }
+
   @Test func aRenderIsNotEmptyAndNotJustTheBox() {
     let image = OffscreenImage.render(Toast("Text"))
     let layout = ToastLayout(toast: Toast("Text"), outputWidth: 1280, outputHeight: 720)
