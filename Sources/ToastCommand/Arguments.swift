@@ -80,7 +80,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case invalidChoice(String, expected: String, got: String)
 
   /// What is wrong, without the program name, such as
-  /// `--timeout: expected seconds from 0 to 86400, got '-1'`.
+  /// `--timeout: expected seconds from 0 to 86400, or auto, got '-1'`.
   public var message: String {
     switch self {
     case .unknownOption(let name, let command):
@@ -137,9 +137,11 @@ public let usageText = """
 
   Options:
     --style hud|banner        a box in the middle (default) or a pill at the top
-    --timeout SECONDS         hide after SECONDS (0 to 86400; 0: until dismissed)
+    --timeout SECONDS|auto    hide after SECONDS (0 to 86400; 0: until dismissed;
+                              auto: 0.5 s plus 0.06 s a character, 1.5 to 10 s)
     --spinner                 show an activity indicator above the text (hud)
-    --progress PERCENT        show a progress bar filled to PERCENT (0 to 100)
+    --progress PERCENT        show a progress bar filled to PERCENT (0 to 200;
+                              beyond 100 in a second colour)
     --offset X,Y              move the hud by X,Y pixels (-10000 to 10000 each)
     --dismiss tap|none        tap lets a click, touch or Escape dismiss the toast
     --modal                   cover the screen and take all input while shown
@@ -157,6 +159,10 @@ public let usageText = """
     --margin PIXELS           distance to the output's edges (0 to 10000,
                               default 10); the centre ignores it
     --layer overlay|top       overlay (default) shows above fullscreen windows
+    --icon NAME|PATH          an icon from the icon theme, or a PNG or SVG file
+    --icon-theme THEME        the icon theme to look names up in (then hicolor)
+    --grace SECONDS           appear only if still wanted after SECONDS (0 to 60)
+    --min-show SECONDS        once shown, stay at least SECONDS (0 to 60)
     --tag NAME                one toast per tag: later commands update it in place
     --wait                    stay until the toast is gone; exit with its outcome
     --print-outcome           with --wait, print expired|hidden|dismissed|replaced
@@ -230,6 +236,10 @@ private enum Option: String {
   case position = "--position"
   case margin = "--margin"
   case layer = "--layer"
+  case icon = "--icon"
+  case iconTheme = "--icon-theme"
+  case grace = "--grace"
+  case minimumShow = "--min-show"
   case tag = "--tag"
   case wait = "--wait"
   case printOutcome = "--print-outcome"
@@ -244,7 +254,7 @@ private enum Option: String {
   var valueName: String? {
     switch self {
     case .style: "hud|banner"
-    case .timeout: "SECONDS"
+    case .timeout: "SECONDS|auto"
     case .progress: "PERCENT"
     case .offset: "X,Y"
     case .dismiss: "tap|none"
@@ -254,6 +264,9 @@ private enum Option: String {
     case .position: "POSITION"
     case .margin: "PIXELS"
     case .layer: "overlay|top"
+    case .icon: "NAME|PATH"
+    case .iconTheme: "THEME"
+    case .grace, .minimumShow: "SECONDS"
     case .tag: "NAME"
     case .linger, .after: "SECONDS"
     case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .wait, .printOutcome,
@@ -511,7 +524,12 @@ private func setValue(
     guard let style = Toast.Style(rawValue: value) else { throw .init(.style, value) }
     toast.style = style
   case .timeout:
-    toast.timeout = try Toast.checkedSeconds(decimal(value), of: .timeout, written: value)
+    if value == "auto" {
+      toast.hasAutomaticTimeout = true
+    } else {
+      toast.timeout = try Toast.checkedSeconds(decimal(value), of: .timeout, written: value)
+      toast.hasAutomaticTimeout = false
+    }
   case .progress:
     let number = value.hasSuffix("%") ? String(value.dropLast()) : value
     toast.progress = try Toast.checkedProgress(percent: decimal(number), written: value)
@@ -540,6 +558,14 @@ private func setValue(
   case .layer:
     guard let layer = Toast.Layer(rawValue: value) else { throw .init(.layer, value) }
     toast.layer = layer
+  case .icon:
+    toast.icon = try Toast.checkedIcon(value)
+  case .iconTheme:
+    toast.iconTheme = try Toast.checkedIconTheme(value)
+  case .grace:
+    toast.grace = try Toast.checkedSeconds(decimal(value), of: .grace, written: value)
+  case .minimumShow:
+    toast.minimumShow = try Toast.checkedSeconds(decimal(value), of: .minimumShow, written: value)
   case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .wait,
     .printOutcome, .follow, .linger, .after, .workspaces:
     preconditionFailure("\(option.rawValue) is not a toast setting")

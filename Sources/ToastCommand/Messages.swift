@@ -256,7 +256,12 @@ extension Toast {
       "modal": .bool(isModal), "dim": .bool(dimsBackground), "animated": .bool(isAnimated),
       "offset": .array([.number(Double(offset.x)), .number(Double(offset.y))]),
     ]
-    object["timeout"] = timeout.map(JSONValue.number) ?? .null
+    object["timeout"] =
+      hasAutomaticTimeout ? .string("auto") : timeout.map(JSONValue.number) ?? .null
+    object["icon"] = icon.map(JSONValue.string) ?? .null
+    object["icon-theme"] = iconTheme.map(JSONValue.string) ?? .null
+    object["grace"] = grace.map(JSONValue.number) ?? .null
+    object["min-show"] = minimumShow.map(JSONValue.number) ?? .null
     object["progress"] = progress.map { .number(($0 * 1000).rounded() / 10) } ?? .null
     object["font"] = font.map(JSONValue.string) ?? .null
     object["background"] = background.map { .string($0.hex) } ?? .null
@@ -307,12 +312,36 @@ extension Toast {
       guard let style = Style(rawValue: name) else { throw .invalidValue(.init(.style, name)) }
       self.style = style
     case "timeout":
+      hasAutomaticTimeout = value.stringValue == "auto"
       timeout =
-        value.isNull
+        value.isNull || hasAutomaticTimeout
         ? nil
         : try checked { () throws(InvalidValue) in
           try Toast.checkedSeconds(value.doubleValue, of: .timeout, written: written)
         }
+    case "icon":
+      if value.isNull {
+        icon = nil
+      } else {
+        let name = try string(.icon)
+        icon = try checked { () throws(InvalidValue) in try Toast.checkedIcon(name) }
+      }
+    case "icon-theme":
+      if value.isNull {
+        iconTheme = nil
+      } else {
+        let name = try string(.iconTheme)
+        iconTheme = try checked { () throws(InvalidValue) in try Toast.checkedIconTheme(name) }
+      }
+    case "grace", "min-show":
+      let setting: InvalidValue.Setting = key == "grace" ? .grace : .minimumShow
+      let seconds =
+        value.isNull
+        ? nil
+        : try checked { () throws(InvalidValue) in
+          try Toast.checkedSeconds(value.doubleValue, of: setting, written: written)
+        }
+      if setting == .grace { grace = seconds } else { minimumShow = seconds }
     case "spinner":
       showsSpinner = try flag()
     case "progress":

@@ -17,8 +17,9 @@ extension Toast {
     public static let hideDelay: ClosedRange<Double> = 0...86_400
     /// Seconds the background owner stays after its last toast.
     public static let linger: ClosedRange<Double> = 0...60
-    /// The progress bar's fill, in percent.
-    public static let progressPercent: ClosedRange<Double> = 0...100
+    /// The progress bar's fill, in percent: beyond 100 (up to 200) is drawn
+    /// in a second colour, as for a volume above 100 %.
+    public static let progressPercent: ClosedRange<Double> = 0...200
     /// Each coordinate of the offset, in logical pixels.
     public static let offset: ClosedRange<Int> = -10_000...10_000
     /// The longest font description, in Unicode scalars.
@@ -29,6 +30,12 @@ extension Toast {
     public static let margin: ClosedRange<Int> = 0...10_000
     /// The longest output name, in Unicode scalars.
     public static let outputNameLength = 64
+    /// The longest icon name or path, in bytes (a path's limit).
+    public static let iconLength = 4096
+    /// The longest icon theme name, in Unicode scalars.
+    public static let iconThemeLength = 256
+    /// Seconds of `--grace` and `--min-show`.
+    public static let delay: ClosedRange<Double> = 0...60
   }
 
   /// `text` cut to at most ``Limits/textLength`` Unicode scalars, ending in
@@ -64,6 +71,12 @@ extension Toast {
       toast.font = nil
     }
     toast.margin = margin.map { min(max($0, Limits.margin.lowerBound), Limits.margin.upperBound) }
+    toast.grace = grace.flatMap { $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound) }
+    toast.minimumShow = minimumShow.flatMap {
+      $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound)
+    }
+    if let icon, (try? Toast.checkedIcon(icon)) == nil { toast.icon = nil }
+    if let iconTheme, (try? Toast.checkedIconTheme(iconTheme)) == nil { toast.iconTheme = nil }
     if case .named(let name) = output, (try? Toast.checkedOutputName(name)) == nil {
       toast.output = .automatic
     }
@@ -109,12 +122,24 @@ extension Toast {
       case output
       /// ``Toast/layer``.
       case layer
+      /// ``Toast/icon``.
+      case icon
+      /// ``Toast/iconTheme``.
+      case iconTheme = "icon-theme"
+      /// ``Toast/grace``.
+      case grace
+      /// ``Toast/minimumShow``.
+      case minimumShow = "min-show"
 
       /// What the setting takes, as error messages say it.
       public var expectation: String {
         switch self {
         case .style: "hud or banner"
-        case .timeout, .after: "seconds from 0 to \(Int(Limits.timeout.upperBound))"
+        case .timeout: "seconds from 0 to \(Int(Limits.timeout.upperBound)), or auto"
+        case .after: "seconds from 0 to \(Int(Limits.timeout.upperBound))"
+        case .grace, .minimumShow: "seconds from 0 to \(Int(Limits.delay.upperBound))"
+        case .icon: "an icon name or a file's path (1 to \(Limits.iconLength) bytes)"
+        case .iconTheme: "an icon theme's name (1 to \(Limits.iconThemeLength) characters)"
         case .linger: "seconds from 0 to \(Int(Limits.linger.upperBound))"
         case .progress: "a percentage from 0 to \(Int(Limits.progressPercent.upperBound))"
         case .offset:
@@ -147,7 +172,7 @@ extension Toast {
     /// `expected seconds from 0 to 86400, got '-1'`.
     public var reason: String { "expected \(setting.expectation), got \(Toast.quoted(value))" }
 
-    /// The setting's name and the reason: `timeout: expected seconds from 0 to 86400, got '-1'`.
+    /// The setting's name and the reason: `timeout: expected seconds from 0 to 86400, or auto, got '-1'`.
     public var description: String { "\(setting.rawValue): \(reason)" }
   }
 
@@ -160,6 +185,7 @@ extension Toast {
       switch setting {
       case .linger: Limits.linger
       case .after: Limits.hideDelay
+      case .grace, .minimumShow: Limits.delay
       default: Limits.timeout
       }
     guard let seconds, range.contains(seconds) else { throw InvalidValue(setting, written) }
@@ -204,6 +230,24 @@ extension Toast {
   public static func checkedOutputName(_ name: String) throws(InvalidValue) -> String {
     guard isName(name, longest: Limits.outputNameLength) else { throw InvalidValue(.output, name) }
     return name
+  }
+
+  /// An icon name or path: 1 to ``Limits/iconLength`` bytes, no control characters.
+  public static func checkedIcon(_ icon: String) throws(InvalidValue) -> String {
+    guard !icon.isEmpty, icon.utf8.count <= Limits.iconLength,
+      !icon.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { throw InvalidValue(.icon, icon) }
+    return icon
+  }
+
+  /// An icon theme's name: 1 to ``Limits/iconThemeLength`` printable scalars, no slash.
+  public static func checkedIconTheme(_ theme: String) throws(InvalidValue) -> String {
+    guard !theme.contains("/"), theme != ".", theme != "..",
+      theme.unicodeScalars.count <= Limits.iconThemeLength,
+      !theme.isEmpty,
+      !theme.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { throw InvalidValue(.iconTheme, theme) }
+    return theme
   }
 
   /// A margin in whole logical pixels within ``Limits/margin``.

@@ -90,7 +90,8 @@ public struct Toast: Equatable, Sendable {
   public var timeout: Double?
   /// Whether an activity indicator turns above the text (HUD only).
   public var showsSpinner: Bool
-  /// A progress bar under the text, from 0 to 1; nil for none.
+  /// A progress bar under the text, from 0 to 1, or up to 2 for more than
+  /// full (the part beyond 1 is drawn in a second colour); nil for none.
   public var progress: Double?
   /// Where the HUD sits relative to the centre of the output.
   public var offset: Offset
@@ -118,6 +119,20 @@ public struct Toast: Equatable, Sendable {
   public var output: OutputChoice
   /// The layer-shell layer the toast is drawn in.
   public var layer: Layer
+  /// An icon: a freedesktop icon name (`audio-volume-high-symbolic`), looked
+  /// up in ``iconTheme`` and its parents, or the path of a PNG or SVG file.
+  public var icon: String?
+  /// The icon theme to look names up in first (`Adwaita`); nil for `hicolor` only.
+  public var iconTheme: String?
+  /// Whether the timeout grows with the message's length (``timeout`` is
+  /// then ignored).
+  public var hasAutomaticTimeout: Bool
+  /// Seconds the toast waits before it appears; hidden before then, it never
+  /// does (a quick job flashes nothing). Nil or 0: at once.
+  public var grace: Double?
+  /// Seconds the toast stays at least once it appears, even when hidden
+  /// earlier, so that it never flickers. Nil or 0: no minimum.
+  public var minimumShow: Double?
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -142,6 +157,11 @@ public struct Toast: Equatable, Sendable {
     self.margin = nil
     self.output = .automatic
     self.layer = .overlay
+    self.icon = nil
+    self.iconTheme = nil
+    self.hasAutomaticTimeout = false
+    self.grace = nil
+    self.minimumShow = nil
   }
 }
 

@@ -85,6 +85,8 @@ public enum Design {
 
   /// The text colour unless a toast sets one.
   public static let foreground = Toast.Color(white: 1)
+  /// The part of a progress bar beyond 100 % (wob's overflow colour).
+  public static let progressBeyondFull = Toast.Color(red: 1, green: 0.42, blue: 0.32)
   /// The darkening behind a modal toast with `--dim`.
   public static let dim = Toast.Color(white: 0, alpha: 0.35)
   /// The default Pango size when a font names none (about 15 px).
@@ -98,7 +100,33 @@ public enum Design {
   public static let stackMove: Duration = .milliseconds(200)
 }
 
+extension Design {
+  /// The timeout of `--timeout auto` (SVProgressHUD's rule): 0.5 s plus 0.06 s
+  /// a character, from 1.5 s to 10 s.
+  public static func automaticTimeout(characters: Int) -> Duration {
+    let seconds = 0.5 + 0.06 * Double(max(characters, 0))
+    return .seconds(clamping: min(max(seconds, 1.5), 10))
+  }
+}
+
 extension Toast {
+  /// How many characters a reader sees: the text's, without markup tags.
+  var visibleCharacters: Int {
+    guard isMarkup else { return text.count }
+    var count = 0
+    var inTag = false
+    for character in text {
+      if character == "<" {
+        inTag = true
+      } else if character == ">" && inTag {
+        inTag = false
+      } else if !inTag {
+        count += 1
+      }
+    }
+    return count
+  }
+
   /// Where the toast rests: its position, or its style's (the centre for a
   /// HUD, the top for a banner).
   public var effectivePosition: Position {
@@ -112,6 +140,7 @@ extension Toast {
   /// style's default (2 s for a HUD, 0.5 s for a banner); zero means until it
   /// is dismissed or hidden.
   public var effectiveTimeout: Duration {
+    if hasAutomaticTimeout { return Design.automaticTimeout(characters: visibleCharacters) }
     // The presenter shows normalized toasts: the timeout is within its limits.
     if let timeout { return .seconds(clamping: timeout) }
     return style == .hud ? Design.HUD.timeout : Design.Banner.timeout

@@ -66,6 +66,14 @@ public enum Renderer {
         setColor(foreground, in: cairo)
         cairo_fill(cairo)
       }
+      // Beyond full (a volume above 100 %): the excess over the bar, in a second colour.
+      var excess = bar
+      excess.width = bar.width * min(max(progress - 1, 0), 1)
+      if excess.width > 0 {
+        roundedRectangle(excess, radius: min(bar.height / 2, excess.width / 2), in: cairo)
+        setColor(Design.progressBeyondFull, in: cairo)
+        cairo_fill(cairo)
+      }
     }
     cairo_pop_group_to_source(cairo)
     cairo_paint_with_alpha(cairo, opacity)

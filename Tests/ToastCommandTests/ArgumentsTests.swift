@@ -192,6 +192,18 @@ struct ArgumentsTests {
     #expect(toast(["--layer", "overlay", "Hi"])?.layer == .overlay)
   }
 
+  @Test func iconsAndTiming() {
+    #expect(
+      toast(["--icon", "audio-volume-high-symbolic", "Hi"])?.icon == "audio-volume-high-symbolic")
+    #expect(toast(["--icon=/tmp/a b.svg", "Hi"])?.icon == "/tmp/a b.svg")
+    #expect(toast(["--icon-theme", "Adwaita", "Hi"])?.iconTheme == "Adwaita")
+    #expect(toast(["--grace", "0.3", "Hi"])?.grace == 0.3)
+    #expect(toast(["--min-show", "1", "Hi"])?.minimumShow == 1)
+    #expect(toast(["--timeout", "auto", "Hi"])?.hasAutomaticTimeout == true)
+    #expect(toast(["--timeout", "auto", "--timeout", "2", "Hi"])?.hasAutomaticTimeout == false)
+    #expect(toast(["--progress", "150", "Hi"])?.progress == 1.5)
+  }
+
   @Test func aValueMayStartWithADash() {
     #expect(toast(["--font", "-misc-fixed", "Hi"])?.font == "-misc-fixed")
     #expect(toast(["--font", "--help", "Hi"])?.font == "--help")
@@ -212,7 +224,7 @@ struct ArgumentsTests {
     (["-5", "degrees"], "unknown option '-5'"),
     // Missing values.
     (["Hi", "--style"], "--style: missing value (hud|banner)"),
-    (["Hi", "--timeout"], "--timeout: missing value (SECONDS)"),
+    (["Hi", "--timeout"], "--timeout: missing value (SECONDS|auto)"),
     (["Hi", "--progress"], "--progress: missing value (PERCENT)"),
     (["Hi", "--offset"], "--offset: missing value (X,Y)"),
     (["Hi", "--dismiss"], "--dismiss: missing value (tap|none)"),
@@ -230,29 +242,46 @@ struct ArgumentsTests {
     // Bad values.
     (["--style", "toast", "Hi"], "--style: expected hud or banner, got 'toast'"),
     (["--style=HUD", "Hi"], "--style: expected hud or banner, got 'HUD'"),
-    (["--timeout", "-1", "Hi"], "--timeout: expected seconds from 0 to 86400, got '-1'"),
-    (["--timeout=-0.5", "Hi"], "--timeout: expected seconds from 0 to 86400, got '-0.5'"),
-    (["--timeout", "86400.5", "Hi"], "--timeout: expected seconds from 0 to 86400, got '86400.5'"),
-    (["--timeout", "abc", "Hi"], "--timeout: expected seconds from 0 to 86400, got 'abc'"),
-    (["--timeout", "", "Hi"], "--timeout: expected seconds from 0 to 86400, got ''"),
-    (["--timeout", "inf", "Hi"], "--timeout: expected seconds from 0 to 86400, got 'inf'"),
-    (["--timeout", "nan", "Hi"], "--timeout: expected seconds from 0 to 86400, got 'nan'"),
-    (["--timeout", "1e3", "Hi"], "--timeout: expected seconds from 0 to 86400, got '1e3'"),
-    (["--timeout", "0x10", "Hi"], "--timeout: expected seconds from 0 to 86400, got '0x10'"),
-    (["--timeout", " 1", "Hi"], "--timeout: expected seconds from 0 to 86400, got ' 1'"),
-    (["--timeout", "2s", "Hi"], "--timeout: expected seconds from 0 to 86400, got '2s'"),
-    (["--timeout", ".", "Hi"], "--timeout: expected seconds from 0 to 86400, got '.'"),
-    (["--timeout", "-", "Hi"], "--timeout: expected seconds from 0 to 86400, got '-'"),
-    (["--timeout", "1.2.3", "Hi"], "--timeout: expected seconds from 0 to 86400, got '1.2.3'"),
+    (["--timeout", "-1", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got '-1'"),
+    (["--timeout=-0.5", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got '-0.5'"),
+    (
+      ["--timeout", "86400.5", "Hi"],
+      "--timeout: expected seconds from 0 to 86400, or auto, got '86400.5'"
+    ),
+    (
+      ["--timeout", "abc", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got 'abc'"
+    ),
+    (["--timeout", "", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got ''"),
+    (
+      ["--timeout", "inf", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got 'inf'"
+    ),
+    (
+      ["--timeout", "nan", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got 'nan'"
+    ),
+    (
+      ["--timeout", "1e3", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got '1e3'"
+    ),
+    (
+      ["--timeout", "0x10", "Hi"],
+      "--timeout: expected seconds from 0 to 86400, or auto, got '0x10'"
+    ),
+    (["--timeout", " 1", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got ' 1'"),
+    (["--timeout", "2s", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got '2s'"),
+    (["--timeout", ".", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got '.'"),
+    (["--timeout", "-", "Hi"], "--timeout: expected seconds from 0 to 86400, or auto, got '-'"),
+    (
+      ["--timeout", "1.2.3", "Hi"],
+      "--timeout: expected seconds from 0 to 86400, or auto, got '1.2.3'"
+    ),
     (
       ["--timeout", String(repeating: "9", count: 400), "Hi"],
-      "--timeout: expected seconds from 0 to 86400, got '\(String(repeating: "9", count: 64))…'"
+      "--timeout: expected seconds from 0 to 86400, or auto, got '\(String(repeating: "9", count: 64))…'"
     ),
-    (["--progress", "101", "Hi"], "--progress: expected a percentage from 0 to 100, got '101'"),
-    (["--progress", "-1", "Hi"], "--progress: expected a percentage from 0 to 100, got '-1'"),
-    (["--progress", "half", "Hi"], "--progress: expected a percentage from 0 to 100, got 'half'"),
-    (["--progress=", "Hi"], "--progress: expected a percentage from 0 to 100, got ''"),
-    (["--progress", "%", "Hi"], "--progress: expected a percentage from 0 to 100, got '%'"),
+    (["--progress", "201", "Hi"], "--progress: expected a percentage from 0 to 200, got '201'"),
+    (["--progress", "-1", "Hi"], "--progress: expected a percentage from 0 to 200, got '-1'"),
+    (["--progress", "half", "Hi"], "--progress: expected a percentage from 0 to 200, got 'half'"),
+    (["--progress=", "Hi"], "--progress: expected a percentage from 0 to 200, got ''"),
+    (["--progress", "%", "Hi"], "--progress: expected a percentage from 0 to 200, got '%'"),
     (
       ["--offset", "10", "Hi"],
       "--offset: expected X,Y (two whole numbers from -10000 to 10000), got '10'"
@@ -319,6 +348,16 @@ struct ArgumentsTests {
       "--output: expected an output's name (1 to 64 characters) or all, got 'DP 1'"
     ),
     (["Hi", "--output"], "--output: missing value (NAME|all)"),
+    (["--grace", "61", "Hi"], "--grace: expected seconds from 0 to 60, got '61'"),
+    (["--min-show", "-1", "Hi"], "--min-show: expected seconds from 0 to 60, got '-1'"),
+    (
+      ["--icon", "", "Hi"],
+      "--icon: expected an icon name or a file's path (1 to 4096 bytes), got ''"
+    ),
+    (
+      ["--icon-theme", "../x", "Hi"],
+      "--icon-theme: expected an icon theme's name (1 to 256 characters), got '../x'"
+    ),
     // Combinations.
     (["--dim", "Hi"], "--dim needs --modal"),
     (["--dim", "--spinner"], "--dim needs --modal"),
@@ -331,7 +370,7 @@ struct ArgumentsTests {
     #expect(failure(["--bogus", "--timeout", "-1"]) == "wl-toast: unknown option '--bogus'")
     #expect(
       failure(["--timeout", "-1", "--bogus"])
-        == "wl-toast: --timeout: expected seconds from 0 to 86400, got '-1'")
+        == "wl-toast: --timeout: expected seconds from 0 to 86400, or auto, got '-1'")
   }
 
   @Test func errorsStayOnOneLineAndShort() {
@@ -372,10 +411,11 @@ struct ArgumentsTests {
 
   @Test func usageTextNamesEveryOptionAndTheExitStatuses() {
     for option in [
-      "--style hud|banner", "--timeout SECONDS", "--spinner", "--progress PERCENT",
+      "--style hud|banner", "--timeout SECONDS|auto", "--spinner", "--progress PERCENT",
       "--offset X,Y", "--dismiss tap|none", "--modal", "--dim", "--markup", "--no-animation",
       "--font \"FAMILY SIZE\"", "--background #RRGGBB[AA]", "--foreground #RRGGBB[AA]",
       "--output NAME|all", "--position POSITION", "--margin PIXELS", "--layer overlay|top",
+      "--icon NAME|PATH", "--icon-theme THEME", "--grace SECONDS", "--min-show SECONDS",
       "-h, --help", "-V, --version",
     ] {
       #expect(usageText.contains("\n  \(option) "), "\(option)")

@@ -40,10 +40,10 @@ private func reason(_ description: String, _ field: String) -> String? {
 /// The rules of ``Toast/Limits`` hold on every path a toast arrives by.
 struct LimitsTests {
   @Test(arguments: [
-    ("timeout", "-1", "-1", "expected seconds from 0 to 86400, got '-1'"),
-    ("timeout", "86401", "86401", "expected seconds from 0 to 86400, got '86401'"),
-    ("progress", "101", "101", "expected a percentage from 0 to 100, got '101'"),
-    ("progress", "-0.5", "-0.5", "expected a percentage from 0 to 100, got '-0.5'"),
+    ("timeout", "-1", "-1", "expected seconds from 0 to 86400, or auto, got '-1'"),
+    ("timeout", "86401", "86401", "expected seconds from 0 to 86400, or auto, got '86401'"),
+    ("progress", "201", "201", "expected a percentage from 0 to 200, got '201'"),
+    ("progress", "-0.5", "-0.5", "expected a percentage from 0 to 200, got '-0.5'"),
     ("style", "toast", #""toast""#, "expected hud or banner, got 'toast'"),
     ("dismiss", "swipe", #""swipe""#, "expected tap or none, got 'swipe'"),
     ("background", "red", #""red""#, "expected #RRGGBB or #RRGGBBAA, got 'red'"),
@@ -139,7 +139,7 @@ struct LimitsTests {
     toast.font = "   "
     let normalized = toast.normalized()
     #expect(normalized.timeout == 0)
-    #expect(normalized.progress == 1)
+    #expect(normalized.progress == 2, "200 %: full, and full again in the second colour")
     #expect(normalized.offset == .init(x: 10_000, y: -10_000))
     #expect(normalized.font == nil)
     toast.margin = -4

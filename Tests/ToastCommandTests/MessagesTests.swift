@@ -20,6 +20,10 @@ struct MessagesTests {
     toast.margin = 24
     toast.output = .named("DP-1")
     toast.layer = .top
+    toast.icon = "audio-volume-high-symbolic"
+    toast.iconTheme = "Adwaita"
+    toast.grace = 0.3
+    toast.minimumShow = 1
     return toast
   }
 
@@ -130,7 +134,7 @@ struct MessagesTests {
     // Input modes and looks are the user's, not the stream's.
     for field in [
       "modal", "dim", "dismiss", "markup", "animated", "offset", "font", "background", "output",
-      "position", "margin", "layer",
+      "position", "margin", "layer", "icon", "icon-theme", "grace", "min-show",
     ] {
       let line = "{\"text\": \"taken?\", \"\(field)\": true}"
       #expect(throws: MessageError.notFollowable(field)) {
@@ -155,8 +159,8 @@ struct MessagesTests {
     var toast = Toast("kept")
     toast.progress = 0.1
     for line in [
-      "{\"progress\": 150}", "{\"progress\": \"high\"}", "{\"text\": 5}", "{\"timeout\": -1}",
-      "{broken", "{\"spinner\": \"yes\"}", "{\"text\": \"new\", \"progress\": 101}",
+      "{\"progress\": 250}", "{\"progress\": \"high\"}", "{\"text\": 5}", "{\"timeout\": -1}",
+      "{broken", "{\"spinner\": \"yes\"}", "{\"text\": \"new\", \"progress\": 201}",
     ] {
       #expect(throws: MessageError.self) { try toast.apply(followLine: line, format: .json) }
     }

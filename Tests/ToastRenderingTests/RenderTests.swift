@@ -139,6 +139,21 @@ struct RenderTests {
     #expect(memcmp(untouched, whole, count) != 0)
   }
 
+  @Test func progressBeyondFullIsDrawnOverTheBarInASecondColour() throws {
+    let toast = Toast("Volume 150%", progress: 1.5)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let bar = try #require(layout.progressBar)
+    let image = OffscreenImage.render(toast)
+    let y = Int(bar.midY)
+    // The first half: the excess (50 % of the bar) in the second colour; the rest white.
+    let excess = image.pixel(x: Int(bar.x + bar.width * 0.25), y: y)
+    let full = image.pixel(x: Int(bar.x + bar.width * 0.75), y: y)
+    let expected = Design.progressBeyondFull
+    #expect(excess.alpha == 255 && excess.red == UInt8(expected.red * 255))
+    #expect(excess.green == UInt8((expected.green * 255).rounded()))
+    #expect(full == (255, 255, 255, 255), "the part up to 100 % is white")
+  }
+
   @Test func aRenderIsNotEmptyAndNotJustTheBox() {
     let image = OffscreenImage.render(Toast("Text"))
     let layout = ToastLayout(toast: Toast("Text"), outputWidth: 1280, outputHeight: 720)
