@@ -24,6 +24,10 @@ final class PresentedToast {
   private var hideTimer: EventLoop.Token?
   private var exitOutcome: ToastOutcome?
   private var safetyTimer: EventLoop.Token?
+  /// The grace time's timer, while the toast waits to appear.
+  private var graceTimer: EventLoop.Token?
+  /// When the first frame was committed (for the minimum show time).
+  private var shownAt: MonotonicTime?
   private(set) var isGone = false
   /// Whether the toast is fading out (or gone).
   var isExiting: Bool { isGone || exitOutcome != nil }
@@ -43,15 +47,28 @@ final class PresentedToast {
     self.session = session
   }
 
-  /// Creates the surfaces (or waits for outputs); a toast whose named output
-  /// does not exist ends as hidden with the reason.
+  /// Creates the surfaces (or waits for its grace time or for outputs); a
+  /// toast whose named output does not exist ends as hidden with the reason.
   func start() {
     if case .named(let name) = toast.output, session.output(named: name) == nil {
       fail(Self.unknownOutput(name, among: session.outputNames))
       return
     }
+    if let grace = toast.grace, grace > 0 {
+      // Shown only if still wanted after its grace time: hidden before, never.
+      graceTimer = session.loop.addTimer(after: .seconds(clamping: grace)) { [weak self] in
+        guard let self else { return }
+        graceTimer = nil
+        appear()
+      }
+      return
+    }
+    appear()
+  }
+
+  /// Creates the surfaces, or waits for an output (the timeout counting from now).
+  private func appear() {
     syncViews()
-    // Waiting for an output: the timeout counts from now.
     if views.isEmpty { scheduleHide() }
   }
 
@@ -65,12 +82,12 @@ final class PresentedToast {
     return "no output named \(Toast.quoted(name)) (outputs: \(known))"
   }
 
-  /// Whether the toast waits for an output to show on.
-  var isWaitingForOutput: Bool { !isGone && views.isEmpty }
+  /// Whether the toast waits to appear: for its grace time, or for an output.
+  var isWaitingToAppear: Bool { !isGone && views.isEmpty }
 
   /// Makes the surfaces match the toast's output choice and the outputs there are.
   private func syncViews() {
-    guard !isGone, exitOutcome == nil else { return }
+    guard !isGone, exitOutcome == nil, graceTimer == nil else { return }
     let described = session.outputs.filter(\.isDescribed)
     switch toast.output {
     case .automatic:
@@ -144,9 +161,23 @@ final class PresentedToast {
     if timeline != nil && exitOutcome == nil { scheduleHide() }
   }
 
-  /// Starts hiding: the exit animation, then the surfaces go away.
+  /// Starts hiding: the exit animation, then the surfaces go away. A toast
+  /// still in its grace time ends without ever showing; one shown for less
+  /// than its minimum show time (hidden by the program, not dismissed by the
+  /// user) stays until that time is up.
   func hide(_ outcome: ToastOutcome, animated: Bool = true) {
     guard !isGone, exitOutcome == nil else { return }
+    if graceTimer != nil {
+      finish(outcome)
+      return
+    }
+    if outcome == .hidden, let shownAt, let minimum = toast.minimumShow, minimum > 0 {
+      let remaining = shownAt + .seconds(clamping: minimum) - .now
+      if remaining > .zero {
+        hide(after: remaining, outcome: outcome)
+        return
+      }
+    }
     exitOutcome = outcome
     cancelHideTimer()
     guard animated, var timeline, toast.isAnimated, !views.isEmpty else {
@@ -240,6 +271,7 @@ final class PresentedToast {
       }
     }
     guard committed else { return }
+    if shownAt == nil { shownAt = .now }
     if self.timeline == nil {
       self.timeline = timeline
       scheduleHide()
@@ -265,6 +297,8 @@ final class PresentedToast {
     isGone = true
     cancelHideTimer()
     if let safetyTimer { session.loop.remove(safetyTimer) }
+    if let graceTimer { session.loop.remove(graceTimer) }
+    graceTimer = nil
     for view in views { view.destroy() }
     views.removeAll()
   }

@@ -114,10 +114,11 @@ public final class ToastPresenter {
     surfaces[tag]?.views.compactMap(\.drawn) ?? []
   }
 
-  /// Whether the toast with `tag` waits for an output to appear (none is
-  /// connected, or its own went away and no other is left).
-  package func isWaitingForOutput(tag: String) -> Bool {
-    surfaces[tag]?.isWaitingForOutput ?? false
+  /// Whether the toast with `tag` waits to appear: for its grace time to
+  /// pass, or for an output (none is connected, or its own went away and no
+  /// other is left).
+  package func isWaitingToAppear(tag: String) -> Bool {
+    surfaces[tag]?.isWaitingToAppear ?? false
   }
 
   /// The reason a toast for `output` cannot show, or nil when it can: a named

@@ -216,8 +216,8 @@ public final class Owner {
         frameWaiters[tag] = earlier.map { FrameWaiter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
       presenter.showOrUpdate(toast, tag: tag)
-      // No output to show on yet: the toast waits for one, the command does not.
-      if whenShown && !presenter.isWaitingForOutput(tag: tag) {
+      // Not to be shown yet (its grace time, or no output): the command does not wait.
+      if whenShown && !presenter.isWaitingToAppear(tag: tag) {
         frameWaiters[tag, default: []].append(FrameWaiter(fd: fd, keep: wait))
         return
       }
