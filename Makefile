@@ -52,7 +52,8 @@ lint:
 
 # Tests see only the fonts of TEST_PACKAGES (Tests/Fonts/fonts.conf) and one locale,
 # so renders and reference images match on any Debian 12 machine.
-TEST_ENVIRONMENT = FONTCONFIG_FILE=$(CURDIR)/Tests/Fonts/fonts.conf LC_ALL=C.UTF-8
+TEST_ENVIRONMENT = FONTCONFIG_FILE=$(CURDIR)/Tests/Fonts/fonts.conf LC_ALL=C.UTF-8 \
+  XDG_CONFIG_HOME=$(CURDIR)/.build/no-config
 
 test: deps lint
 	$(SWIFT) build --build-tests

@@ -195,6 +195,8 @@ public final class HeadlessKWin {
     environment["WAYLAND_DISPLAY"] = socketPath
     environment["XDG_RUNTIME_DIR"] = clientRuntimeDirectory
     environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
+    // No configuration file of the user's: wl-toast's defaults only.
+    environment["XDG_CONFIG_HOME"] = clientRuntimeDirectory + "/no-config"
     return environment
   }
 

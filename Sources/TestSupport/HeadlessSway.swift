@@ -132,6 +132,8 @@ public final class HeadlessSway {
     var environment = currentEnvironment()
     environment["WAYLAND_DISPLAY"] = socketPath
     environment["SWAYSOCK"] = ipcSocketPath
+    // No configuration file of the user's: wl-toast's defaults only.
+    environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/no-config"
     return environment
   }
 

@@ -78,6 +78,10 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case dimWithoutModal
   /// An option's value that is none of its choices: the option, the choices, the value.
   case invalidChoice(String, expected: String, got: String)
+  /// `--preset` names no preset of the configuration file (or there is none).
+  case unknownPreset(String, among: [String], file: String?)
+  /// A configuration key that is no option.
+  case unknownConfigKey(String)
 
   /// What is wrong, without the program name, such as
   /// `--timeout: expected seconds from 0 to 86400, or auto, got '-1'`.
@@ -98,6 +102,14 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .dimWithoutModal: "--dim needs --modal"
     case .invalidChoice(let option, let expected, let value):
       "\(option): expected \(expected), got \(Toast.quoted(value))"
+    case .unknownPreset(let name, let names, let file):
+      if let file {
+        "--preset: no preset \(Toast.quoted(name)) in \(file) (presets: "
+          + (names.isEmpty ? "none" : names.joined(separator: ", ")) + ")"
+      } else {
+        "--preset: no preset \(Toast.quoted(name)): there is no configuration file"
+      }
+    case .unknownConfigKey(let key): "unknown key \(Toast.quoted(key))"
     }
   }
 
@@ -203,7 +215,9 @@ public let usageText = """
 /// line, including mistakes, unless they follow `--` or are the value of an
 /// option (`--font --help`); otherwise the result is the toast to show or the
 /// first mistake found.
-public func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageError> {
+public func parseArguments(_ arguments: [String], config: Config? = nil) -> Result<
+  Invocation, UsageError
+> {
   if let request = helpOrVersion(in: arguments) { return .success(request) }
   return Result { () throws(UsageError) in
     switch arguments.first {
@@ -211,14 +225,14 @@ public func parseArguments(_ arguments: [String]) -> Result<Invocation, UsageErr
     case "status": try parseStatus(Array(arguments.dropFirst()))
     case "watch": try parseWatch(Array(arguments.dropFirst()))
     case "daemon": try parseDaemon(Array(arguments.dropFirst()))
-    default: try parseToast(arguments)
+    default: try parseToast(arguments, config: config)
     }
   }
 }
 
 // MARK: - Options
 
-private enum Option: String {
+private enum Option: String, CaseIterable {
   case style = "--style"
   case timeout = "--timeout"
   case spinner = "--spinner"
@@ -241,6 +255,9 @@ private enum Option: String {
   case grace = "--grace"
   case minimumShow = "--min-show"
   case tag = "--tag"
+  case preset = "--preset"
+  case config = "--config"
+  case noConfig = "--no-config"
   case wait = "--wait"
   case printOutcome = "--print-outcome"
   case follow = "--follow"
@@ -267,10 +284,11 @@ private enum Option: String {
     case .icon: "NAME|PATH"
     case .iconTheme: "THEME"
     case .grace, .minimumShow: "SECONDS"
-    case .tag: "NAME"
+    case .tag, .preset: "NAME"
+    case .config: "PATH"
     case .linger, .after: "SECONDS"
     case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .wait, .printOutcome,
-      .follow, .workspaces:
+      .follow, .workspaces, .noConfig:
       nil
     }
   }
@@ -334,33 +352,27 @@ private func helpOrVersion(in arguments: [String]) -> Invocation? {
 
 // MARK: - Parsing
 
-private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation {
+private func parseToast(_ arguments: [String], config: Config?) throws(UsageError) -> Invocation {
+  var given: [Item] = []
+  // Each option is checked as it comes, so that the first mistake is the one reported.
+  var scratch = (toast: Toast(""), options: ShowOptions())
+  let words = try scan(arguments, command: nil) { (item) throws(UsageError) in
+    try apply(item, to: &scratch.toast, &scratch.options)
+    given.append(item)
+  }
+  // The file's [default], then the preset, then the command line: later wins.
+  var preset: String?
+  for case .value(.preset, let name) in given { preset = name }
+  var items = config.map { configItems($0.defaults) } ?? []
+  if let preset {
+    guard let entries = config?.presets[preset] else {
+      throw .unknownPreset(preset, among: config?.presetNames ?? [], file: config?.path)
+    }
+    items += configItems(entries)
+  }
   var toast = Toast("")
   var options = ShowOptions()
-  let scanned = try scan(arguments, command: nil) { (item) throws(UsageError) in
-    switch item {
-    case .flag(.wait): options.wait = true
-    case .flag(.printOutcome):
-      options.printOutcome = true
-      options.wait = true
-    case .flag(.follow): options.follow = .text
-    case .value(.follow, let value):
-      guard let format = FollowFormat(rawValue: value) else {
-        throw .invalidChoice("--follow", expected: "text or json", got: value)
-      }
-      options.follow = format
-    case .flag(.workspaces):
-      throw .misplacedOption("--workspaces", belongsTo: "wl-toast watch sway")
-    case .flag(.help), .flag(.version): break  // found earlier by helpOrVersion
-    case .flag(let option): setFlag(option, of: &toast)
-    case .value(.tag, let value): options.tag = try tagValue(value)
-    case .value(.linger, let value): options.linger = try seconds(value, of: .linger)
-    case .value(.after, _): throw .misplacedOption("--after", belongsTo: "wl-toast hide")
-    case .value(let option, let value): try setValue(value, of: option, in: &toast)
-    }
-  }
-  let words = scanned
-
+  for item in items + given { try apply(item, to: &toast, &options) }
   let text = words.joined(separator: " ")
   if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
     && options.follow == nil
@@ -374,12 +386,165 @@ private func parseToast(_ arguments: [String]) throws(UsageError) -> Invocation 
   return .show(toast, options)
 }
 
-/// An option met on the command line.
+/// Sets what `item` says in a toast and the options of its command.
+private func apply(_ item: Item, to toast: inout Toast, _ options: inout ShowOptions)
+  throws(UsageError)
+{
+  switch item {
+  case .flag(.wait): options.wait = true
+  case .flag(.printOutcome):
+    options.printOutcome = true
+    options.wait = true
+  case .flag(.follow): options.follow = .text
+  case .value(.follow, let value):
+    guard let format = FollowFormat(rawValue: value) else {
+      throw .invalidChoice("--follow", expected: "text or json", got: value)
+    }
+    options.follow = format
+  case .flag(.workspaces):
+    throw .misplacedOption("--workspaces", belongsTo: "wl-toast watch sway")
+  case .flag(.help), .flag(.version), .flag(.noConfig), .value(.config, _), .value(.preset, _):
+    break  // found before (help, version, the file) or by the caller (the preset)
+  case .flag(let option): setFlag(option, of: &toast)
+  case .unset(.wait): options.wait = false
+  case .unset(.printOutcome): options.printOutcome = false
+  case .unset(.follow): options.follow = nil
+  case .unset(let option): setFlag(option, of: &toast, to: false)
+  case .value(.tag, let value): options.tag = try tagValue(value)
+  case .value(.linger, let value): options.linger = try seconds(value, of: .linger)
+  case .value(.after, _): throw .misplacedOption("--after", belongsTo: "wl-toast hide")
+  case .value(let option, let value): try setValue(value, of: option, in: &toast)
+  }
+}
+
+/// An option met on the command line or in the configuration file.
 private enum Item {
   /// A flag such as `--spinner`.
   case flag(Option)
+  /// A flag turned off (`spinner = false` in the file).
+  case unset(Option)
   /// An option with its value.
   case value(Option, String)
+}
+
+// MARK: - The configuration file
+
+/// The options a configuration key may set: every option of a toast, by its
+/// name without the dashes; not those that choose the file or the preset, nor
+/// help, version and the subcommands' options.
+private func configOption(_ key: String) -> Option? {
+  guard let option = Option(rawValue: "--" + key) else { return nil }
+  switch option {
+  case .help, .version, .after, .workspaces, .preset, .config, .noConfig: return nil
+  default: return option
+  }
+}
+
+/// The names of every configuration key, in the order of the options.
+public var configKeys: [String] {
+  Option.allCases.map { String($0.rawValue.dropFirst(2)) }.filter { configOption($0) != nil }
+}
+
+/// A yes/no value: true, false, yes, no, on, off, 1 or 0.
+private func boolean(_ value: String) -> Bool? {
+  switch value.lowercased() {
+  case "true", "yes", "on", "1": true
+  case "false", "no", "off", "0": false
+  default: nil
+  }
+}
+
+/// The items of well-formed entries (``Config/checked()`` reported the others).
+private func configItems(_ entries: [Config.Entry]) -> [Item] {
+  entries.compactMap { try? item(for: $0) }
+}
+
+/// The item a configuration entry stands for, checked by the rules of the
+/// command line; the error says what is wrong.
+private func item(for entry: Config.Entry) throws(UsageError) -> Item {
+  guard let option = configOption(entry.key) else { throw .unknownConfigKey(entry.key) }
+  if option.valueName == nil {
+    if option == .follow, FollowFormat(rawValue: entry.value) != nil {
+      return .value(option, entry.value)
+    }
+    guard let on = boolean(entry.value) else {
+      throw .invalidChoice(entry.key, expected: "true or false", got: entry.value)
+    }
+    return on ? .flag(option) : .unset(option)
+  }
+  // The value must pass the same checks as on the command line.
+  var toast = Toast("")
+  switch option {
+  case .tag: _ = try tagValue(entry.value)
+  case .linger: _ = try seconds(entry.value, of: .linger)
+  default: try setValue(entry.value, of: option, in: &toast)
+  }
+  return .value(option, entry.value)
+}
+
+extension Config {
+  /// The configuration with every entry checked by the rules of the command
+  /// line: a bad key or value moves to ``problems`` as `FILE:LINE: message`.
+  public func checked() -> Config {
+    var checked = self
+    func keep(_ entries: [Entry]) -> [Entry] {
+      entries.filter { entry in
+        do throws(UsageError) {
+          _ = try item(for: entry)
+          return true
+        } catch {
+          if case .invalidValue(let invalid) = error {
+            checked.problem(entry.line, "\(entry.key): \(invalid.reason)")
+          } else {
+            checked.problem(entry.line, error.message)
+          }
+          return false
+        }
+      }
+    }
+    checked.replaceEntries(defaults: keep(defaults), presets: presets.mapValues(keep))
+    checked.problems.sort { lineNumber($0) < lineNumber($1) }
+    return checked
+  }
+
+  /// The line number in a `FILE:LINE: message` problem, for sorting.
+  private func lineNumber(_ problem: String) -> Int {
+    let rest = problem.dropFirst(path.count + 1)
+    return Int(rest.prefix { $0.isNumber }) ?? 0
+  }
+}
+
+/// Whether the command line asks for no file, another file or the default one.
+public enum ConfigChoice: Equatable, Sendable {
+  /// `--no-config`.
+  case none
+  /// `--config PATH`.
+  case file(String)
+  /// Neither: ``Config/defaultPath``.
+  case standard
+}
+
+/// The configuration file the arguments ask for (the last `--config` or
+/// `--no-config` wins), found before the rest is parsed.
+public func configChoice(in arguments: [String]) -> ConfigChoice {
+  var choice = ConfigChoice.standard
+  var index = arguments.startIndex
+  while index < arguments.endIndex {
+    switch classify(arguments[index]) {
+    case .endOfOptions: return choice
+    case .option(.noConfig, _): choice = .none
+    case .option(.config, let inline?): choice = .file(inline)
+    case .option(.config, nil):
+      if index + 1 < arguments.endIndex {
+        choice = .file(arguments[index + 1])
+        index += 1
+      }
+    case .option(let option, nil) where option.valueName != nil: index += 1
+    case .option, .unknown, .word: break
+    }
+    index += 1
+  }
+  return choice
 }
 
 /// Walks the arguments in order: hands each option to `handle`, returns the
@@ -437,6 +602,7 @@ private func parseSubcommand(
     switch item {
     case .flag(let option) where allowed.contains(option): flags.insert(option)
     case .value(let option, let value) where allowed.contains(option): values[option] = value
+    case .unset: break  // only the configuration file turns flags off
     case .flag(let option), .value(let option, _):
       throw .notApplicable(option.rawValue, command: name)
     }
@@ -494,13 +660,13 @@ private func seconds(_ value: String, of option: Option) throws(UsageError) -> D
   }
 }
 
-private func setFlag(_ option: Option, of toast: inout Toast) {
+private func setFlag(_ option: Option, of toast: inout Toast, to on: Bool = true) {
   switch option {
-  case .spinner: toast.showsSpinner = true
-  case .modal: toast.isModal = true
-  case .dim: toast.dimsBackground = true
-  case .markup: toast.isMarkup = true
-  case .noAnimation: toast.isAnimated = false
+  case .spinner: toast.showsSpinner = on
+  case .modal: toast.isModal = on
+  case .dim: toast.dimsBackground = on
+  case .markup: toast.isMarkup = on
+  case .noAnimation: toast.isAnimated = !on
   default: preconditionFailure("\(option.rawValue) is not a flag")
   }
 }
@@ -566,7 +732,8 @@ private func setValue(
     toast.grace = try Toast.checkedSeconds(decimal(value), of: .grace, written: value)
   case .minimumShow:
     toast.minimumShow = try Toast.checkedSeconds(decimal(value), of: .minimumShow, written: value)
-  case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .wait,
+  case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .preset, .config,
+    .noConfig, .wait,
     .printOutcome, .follow, .linger, .after, .workspaces:
     preconditionFailure("\(option.rawValue) is not a toast setting")
   }

@@ -119,9 +119,49 @@ struct LineReader {
   }
 }
 
+/// The configuration file for a toast's command line: its problems are
+/// reported (`FILE:LINE: message`) and its good lines kept. A `--config` file
+/// that cannot be read is a usage error; the standard one is then skipped
+/// with a warning.
+func loadConfig(for arguments: [String]) -> Config? {
+  // Subcommands take nothing from the file.
+  if let first = arguments.first,
+    ["hide", "status", "watch", "daemon", "completions", "presets"]
+      .contains(first)
+  {
+    return nil
+  }
+  let path: String
+  switch configChoice(in: arguments) {
+  case .none: return nil
+  case .file(let chosen): path = chosen
+  case .standard:
+    guard let standard = Config.defaultPath else { return nil }
+    path = standard
+  }
+  switch Config.load(path: path) {
+  case .success(let config?):
+    let checked = config.checked()
+    for problem in checked.problems { printError("wl-toast: \(problem)") }
+    return checked
+  case .success(nil):
+    guard case .file = configChoice(in: arguments) else { return nil }
+    printError("wl-toast: --config: cannot read \(path): \(Errno(rawValue: ENOENT))")
+    exit(ExitCode.usage)
+  case .failure(let error):
+    if case .file = configChoice(in: arguments) {
+      printError("wl-toast: --config: \(error)")
+      exit(ExitCode.usage)
+    }
+    printError("wl-toast: \(error); going on without it")
+    return nil
+  }
+}
+
 signal(SIGPIPE, SIG_IGN)
 reserveStandardDescriptors()
-switch parseArguments(Array(CommandLine.arguments.dropFirst())) {
+let commandLine = Array(CommandLine.arguments.dropFirst())
+switch parseArguments(commandLine, config: loadConfig(for: commandLine)) {
 case .failure(let error):
   printError("\(error)")
   printError("Try 'wl-toast --help' for more information.")

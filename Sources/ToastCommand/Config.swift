@@ -1,0 +1,167 @@
+import Glibc
+import SystemSupport
+import ToastModel
+
+/// The configuration file, `$XDG_CONFIG_HOME/wl-toast/config` (INI, like
+/// wob.ini and avizo's config.ini): a `[default]` section and `[preset NAME]`
+/// sections, each of `key = value` lines whose keys are the command's options
+/// without their dashes (`timeout = 1.5`, `no-animation = true`).
+///
+/// Reading never fails on a bad line: each is reported as `FILE:LINE: message`
+/// in ``problems`` and skipped, and the rest loads.
+public struct Config: Equatable, Sendable {
+  /// One `key = value` line.
+  public struct Entry: Equatable, Sendable {
+    /// The key: an option's name without its dashes.
+    public var key: String
+    /// The value as written (without surrounding quotes).
+    public var value: String
+    /// The line it is on, from 1.
+    public var line: Int
+  }
+
+  /// The file's path, for messages.
+  public let path: String
+  /// The `[default]` section's lines, in order.
+  public private(set) var defaults: [Entry] = []
+  /// Each `[preset NAME]` section's lines, by name.
+  public private(set) var presets: [String: [Entry]] = [:]
+  /// What was wrong with the file, one `FILE:LINE: message` line each.
+  public internal(set) var problems: [String] = []
+
+  /// The preset names, sorted.
+  public var presetNames: [String] { presets.keys.sorted() }
+
+  /// Parses the text of the file at `path`.
+  public init(text: String, path: String) {
+    self.path = path
+    enum Section {
+      case none
+      case defaults
+      case preset(String)
+    }
+    var section = Section.none
+    var number = 0
+    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      number += 1
+      let line = rawLine.drop { $0 == " " || $0 == "\t" }.reversed().drop {
+        $0 == " " || $0 == "\t" || $0 == "\r"
+      }.reversed()
+      let trimmed = String(line)
+      if trimmed.isEmpty || trimmed.hasPrefix("#") || trimmed.hasPrefix(";") { continue }
+      if trimmed.hasPrefix("[") {
+        guard trimmed.hasSuffix("]") else {
+          problem(number, "a section header ends with ']'")
+          section = .none
+          continue
+        }
+        let name = trimmed.dropFirst().dropLast().split(
+          separator: " ", omittingEmptySubsequences: true)
+        if name == ["default"] {
+          section = .defaults
+        } else if name.count == 2, name[0] == "preset" {
+          let preset = String(name[1])
+          section = .preset(preset)
+          if presets[preset] == nil { presets[preset] = [] }
+        } else {
+          problem(
+            number, "unknown section \(Toast.quoted(trimmed)) (expected [default] or [preset NAME])"
+          )
+          section = .none
+        }
+        continue
+      }
+      guard let equals = trimmed.firstIndex(of: "=") else {
+        problem(number, "expected KEY = VALUE, got \(Toast.quoted(trimmed))")
+        continue
+      }
+      let key = String(trimmed[..<equals]).trimmingSpaces
+      var value = String(trimmed[trimmed.index(after: equals)...]).trimmingSpaces
+      if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+        value = String(value.dropFirst().dropLast())
+      }
+      guard !key.isEmpty else {
+        problem(number, "a key is missing before '='")
+        continue
+      }
+      let entry = Entry(key: key, value: value, line: number)
+      switch section {
+      case .none: problem(number, "\(key): outside a section ([default] or [preset NAME])")
+      case .defaults: defaults.append(entry)
+      case .preset(let name): presets[name, default: []].append(entry)
+      }
+    }
+  }
+
+  /// Sets the entries that passed their checks.
+  mutating func replaceEntries(defaults: [Entry], presets: [String: [Entry]]) {
+    self.defaults = defaults
+    self.presets = presets
+  }
+
+  /// Records a problem on a line.
+  mutating func problem(_ line: Int, _ message: String) {
+    problems.append("\(path):\(line): \(message)")
+  }
+
+  /// Where the file is: `$XDG_CONFIG_HOME/wl-toast/config`, or
+  /// `~/.config/wl-toast/config`; nil when neither variable is set.
+  public static var defaultPath: String? {
+    if let config = environment("XDG_CONFIG_HOME"), config.hasPrefix("/") {
+      return config + "/wl-toast/config"
+    }
+    return environment("HOME").map { $0 + "/.config/wl-toast/config" }
+  }
+
+  /// The longest file read, in bytes.
+  public static let maximumSize = 1 << 20
+
+  /// Reads the file at `path`; nil when there is none (ENOENT), an error
+  /// message when it cannot be read.
+  public static func load(path: String) -> Result<Config?, ConfigError> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      if errno == ENOENT { return .success(nil) }
+      return .failure(ConfigError(path: path, reason: "\(Errno.current)"))
+    }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    while true {
+      let count = retryingOnInterrupt { read(fd, &buffer, buffer.count) }
+      if count < 0 { return .failure(ConfigError(path: path, reason: "\(Errno.current)")) }
+      if count == 0 { break }
+      bytes += buffer[0..<count]
+      if bytes.count > maximumSize {
+        return .failure(ConfigError(path: path, reason: "larger than \(maximumSize) bytes"))
+      }
+    }
+    return .success(Config(text: String(decoding: bytes, as: UTF8.self), path: path))
+  }
+}
+
+/// A configuration file that exists but cannot be read.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The file.
+  public var path: String
+  /// Why.
+  public var reason: String
+
+  /// `cannot read PATH: REASON`.
+  public var description: String { "cannot read \(path): \(reason)" }
+}
+
+/// An environment variable's value, nil when unset or empty.
+func environment(_ name: String) -> String? {
+  guard let value = getenv(name) else { return nil }
+  let text = String(cString: value)
+  return text.isEmpty ? nil : text
+}
+
+extension String {
+  /// The string without spaces and tabs at either end.
+  var trimmingSpaces: String {
+    String(
+      drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+  }
+}

@@ -1,0 +1,158 @@
+import Glibc
+import Testing
+import ToastModel
+
+@testable import ToastCommand
+
+/// The configuration file: sections, presets, precedence and problems.
+struct ConfigTests {
+  static let text = """
+    # comment
+    ; also a comment
+    [default]
+    timeout = 3
+    font = "Sans Bold 15"
+    no-animation = true
+
+    [preset volume]
+    icon = audio-volume-high-symbolic
+    position = bottom
+    margin = 80
+    timeout = 1
+    tag = volume
+    no-animation = false
+
+    [preset  job]
+    spinner = yes
+    follow = json
+    """
+
+  func toast(_ arguments: [String], _ config: Config) -> (Toast, ShowOptions)? {
+    guard case .success(.show(let toast, let options)) = parseArguments(arguments, config: config)
+    else { return nil }
+    return (toast, options)
+  }
+
+  @Test func sectionsAndEntriesAreRead() {
+    let config = Config(text: Self.text, path: "config")
+    #expect(config.problems == [])
+    #expect(config.defaults.map(\.key) == ["timeout", "font", "no-animation"])
+    #expect(config.defaults[1].value == "Sans Bold 15", "quotes are taken off")
+    #expect(config.defaults[0].line == 4)
+    #expect(config.presetNames == ["job", "volume"])
+  }
+
+  @Test func theCommandLineWinsOverThePresetAndThePresetOverTheDefaults() throws {
+    let config = Config(text: Self.text, path: "config").checked()
+    let (plain, _) = try #require(toast(["Hi"], config))
+    #expect(plain.timeout == 3 && plain.font == "Sans Bold 15" && !plain.isAnimated)
+    let (volume, options) = try #require(
+      toast(["--preset", "volume", "--progress", "40", "V"], config))
+    #expect(volume.icon == "audio-volume-high-symbolic" && volume.position == .bottom)
+    #expect(volume.margin == 80 && volume.timeout == 1 && options.tag == "volume")
+    #expect(volume.isAnimated, "the preset turned the default's flag off")
+    #expect(volume.font == "Sans Bold 15", "what the preset leaves comes from [default]")
+    let (line, lineOptions) = try #require(
+      toast(["--preset=volume", "--timeout", "5", "--tag", "mine", "V"], config))
+    #expect(line.timeout == 5 && lineOptions.tag == "mine")
+    let (job, jobOptions) = try #require(toast(["--preset", "job"], config))
+    #expect(job.showsSpinner && jobOptions.follow == .json, "no message needed with a spinner")
+  }
+
+  @Test func anUnknownPresetIsAUsageErrorNamingThePresets() {
+    let config = Config(text: Self.text, path: "/home/me/.config/wl-toast/config")
+    guard case .failure(let error) = parseArguments(["--preset", "volum", "V"], config: config)
+    else {
+      Issue.record("accepted an unknown preset")
+      return
+    }
+    #expect(
+      error.description
+        == "wl-toast: --preset: no preset 'volum' in /home/me/.config/wl-toast/config"
+        + " (presets: job, volume)")
+    guard case .failure(let none) = parseArguments(["--preset", "volume", "V"], config: nil) else {
+      Issue.record("accepted a preset without a file")
+      return
+    }
+    #expect(none.message == "--preset: no preset 'volume': there is no configuration file")
+  }
+
+  @Test func brokenLinesAreReportedWithTheirLineAndTheRestLoads() throws {
+    let text = """
+      timeout = 1
+      [default]
+      timeout = soon
+      colour = red
+      just words
+      = 5
+      [preset]
+      [section two
+      style = banner
+      [preset ok]
+      position = middle
+      margin = 20
+      spinner = maybe
+      """
+    let config = Config(text: text, path: "c").checked()
+    #expect(
+      config.problems == [
+        "c:1: timeout: outside a section ([default] or [preset NAME])",
+        "c:3: timeout: expected seconds from 0 to 86400, or auto, got 'soon'",
+        "c:4: unknown key 'colour'",
+        "c:5: expected KEY = VALUE, got 'just words'",
+        "c:6: a key is missing before '='",
+        "c:7: unknown section '[preset]' (expected [default] or [preset NAME])",
+        "c:8: a section header ends with ']'",
+        "c:9: style: outside a section ([default] or [preset NAME])",
+        "c:11: position: expected center|top|bottom|left|right|top-left|top-right|bottom-left"
+          + "|bottom-right, got 'middle'",
+        "c:13: spinner: expected true or false, got 'maybe'",
+      ])
+    let (shown, _) = try #require(toast(["--preset", "ok", "Hi"], config))
+    #expect(shown.margin == 20 && shown.position == nil && !shown.showsSpinner)
+  }
+
+  @Test func everyOptionOfAToastHasAKey() {
+    for key in [
+      "style", "timeout", "spinner", "progress", "offset", "dismiss", "modal", "dim", "markup",
+      "no-animation", "font", "background", "foreground", "output", "position", "margin",
+      "layer", "icon", "icon-theme", "grace", "min-show", "tag", "wait", "print-outcome",
+      "follow", "linger",
+    ] {
+      #expect(configKeys.contains(key), "\(key)")
+    }
+    for notAKey in ["help", "version", "preset", "config", "no-config", "after", "workspaces"] {
+      #expect(!configKeys.contains(notAKey), "\(notAKey)")
+    }
+  }
+
+  @Test func theFileToReadComesFromTheCommandLineOrTheEnvironment() {
+    #expect(configChoice(in: ["Hi"]) == .standard)
+    #expect(configChoice(in: ["--config", "/x", "Hi"]) == .file("/x"))
+    #expect(configChoice(in: ["--config=/y", "--no-config", "Hi"]) == .none)
+    #expect(configChoice(in: ["--font", "--no-config", "Hi"]) == .standard, "a value, not a flag")
+    #expect(configChoice(in: ["--", "--no-config"]) == .standard)
+  }
+
+  @Test func theExampleConfigLoadsWithoutAProblem() throws {
+    var root = #filePath
+    for _ in 0..<3 { root = String(root[..<(root.lastIndex(of: "/") ?? root.startIndex)]) }
+    let loaded = try #require(try Config.load(path: root + "/Examples/config").get())
+    let config = loaded.checked()
+    #expect(config.problems == [])
+    #expect(config.presetNames == ["ask", "brightness", "job", "mode", "volume"])
+    let (volume, options) = try #require(
+      toast(["--preset", "volume", "--progress", "40", "V"], config))
+    #expect(volume.icon == "audio-volume-high-symbolic" && volume.iconTheme == "Adwaita")
+    #expect(volume.position == .bottom && volume.margin == 80 && options.tag == "volume")
+  }
+
+  @Test func aMissingFileIsNoFileAndAnUnreadableOneSaysWhy() throws {
+    #expect(try Config.load(path: "/nonexistent/wl-toast/config").get() == nil)
+    guard case .failure(let error) = Config.load(path: "/proc/self/mem") else {
+      Issue.record("read /proc/self/mem")
+      return
+    }
+    #expect(error.description.hasPrefix("cannot read /proc/self/mem: "))
+  }
+}
