@@ -176,6 +176,9 @@ public let usageText = """
     --grace SECONDS           appear only if still wanted after SECONDS (0 to 60)
     --min-show SECONDS        once shown, stay at least SECONDS (0 to 60)
     --tag NAME                one toast per tag: later commands update it in place
+    --preset NAME             use [preset NAME] of the configuration file
+    --config PATH             read PATH instead of ~/.config/wl-toast/config
+    --no-config               read no configuration file (see man 5 wl-toast)
     --wait                    stay until the toast is gone; exit with its outcome
     --print-outcome           with --wait, print expired|hidden|dismissed|replaced
     --follow[=text|json]      read standard input: each line updates the toast;
