@@ -16,7 +16,7 @@ CONFIG ?= debug
 # Build: the C libraries. Tests and demo: a headless compositor, screenshots, fonts.
 BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
   wayland-protocols
-TEST_PACKAGES = sway swaybg grim weston jq xkb-data fonts-dejavu-core fonts-noto-cjk \
+TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core fonts-noto-cjk \
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
   librust-wayland-protocols-dev kwin-wayland libkf5screen-bin qtwayland5 dbus-daemon \
   libgl1-mesa-dri libglib2.0-dev
@@ -153,6 +153,14 @@ install: deps
 	sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/wl-toast@.service > wl-toast@.service.tmp
 	install -D -m 644 wl-toast@.service.tmp "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast@.service"
 	rm -f wl-toast@.service.tmp
+	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	"$$bin/wl-toast" completions bash > completions.tmp && \
+	install -D -m 644 completions.tmp "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wl-toast" && \
+	"$$bin/wl-toast" completions zsh > completions.tmp && \
+	install -D -m 644 completions.tmp "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wl-toast" && \
+	"$$bin/wl-toast" completions fish > completions.tmp && \
+	install -D -m 644 completions.tmp "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wl-toast.fish"; \
+	status=$$?; rm -f completions.tmp; exit $$status
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz out

@@ -111,7 +111,8 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
     try require(after.map(Toast.Limits.hideDelay.contains) ?? true, "after \(after ?? 0)")
   case .success(.status(let tag)):
     try requireTag(tag)
-  case .success(.watchSway), .success(.help), .success(.version), .success(.daemon):
+  case .success(.watchSway), .success(.help), .success(.version), .success(.daemon),
+    .success(.completions), .success(.presets):
     break
   }
 }

@@ -48,6 +48,10 @@ public enum Invocation: Equatable, Sendable {
   case watchSway(workspaces: Bool)
   /// Become the display's resident owner, which never lingers out (`wl-toast daemon`).
   case daemon
+  /// Print the completion script for a shell (`wl-toast completions bash`).
+  case completions(Shell)
+  /// Print the configuration file's preset names, one a line (for completions).
+  case presets
   /// Print ``usageText`` and exit with ``ExitCode/success``.
   case help
   /// Print ``versionText`` and exit with ``ExitCode/success``.
@@ -141,6 +145,7 @@ public let usageText = """
          wl-toast status [--tag NAME]
          wl-toast watch sway [--workspaces]
          wl-toast daemon
+         wl-toast completions bash|zsh|fish
 
   Show MESSAGE in a toast on a Wayland compositor with layer-shell (sway, river,
   Hyprland). The words of MESSAGE are joined with single spaces; a message of
@@ -228,6 +233,8 @@ public func parseArguments(_ arguments: [String], config: Config? = nil) -> Resu
     case "status": try parseStatus(Array(arguments.dropFirst()))
     case "watch": try parseWatch(Array(arguments.dropFirst()))
     case "daemon": try parseDaemon(Array(arguments.dropFirst()))
+    case "completions": try parseCompletions(Array(arguments.dropFirst()))
+    case "presets": try parsePresets(Array(arguments.dropFirst()))
     default: try parseToast(arguments, config: config)
     }
   }
@@ -235,7 +242,7 @@ public func parseArguments(_ arguments: [String], config: Config? = nil) -> Resu
 
 // MARK: - Options
 
-private enum Option: String, CaseIterable {
+enum Option: String, CaseIterable {
   case style = "--style"
   case timeout = "--timeout"
   case spinner = "--spinner"
@@ -629,6 +636,20 @@ private func parseStatus(_ arguments: [String]) throws(UsageError) -> Invocation
   let parsed = try parseSubcommand("status", arguments, allowed: [.tag])
   let tag = try parsed.values[.tag].map { (value) throws(UsageError) in try tagValue(value) }
   return .status(tag: tag ?? Toast.defaultTag)
+}
+
+private func parsePresets(_ arguments: [String]) throws(UsageError) -> Invocation {
+  _ = try parseSubcommand("presets", arguments, allowed: [])
+  return .presets
+}
+
+private func parseCompletions(_ arguments: [String]) throws(UsageError) -> Invocation {
+  let parsed = try parseSubcommand("completions", arguments, allowed: [], words: 1)
+  guard let word = parsed.words.first, let shell = Shell(rawValue: word) else {
+    throw .invalidChoice(
+      "completions", expected: "bash, zsh or fish", got: parsed.words.first ?? "")
+  }
+  return .completions(shell)
 }
 
 private func parseDaemon(_ arguments: [String]) throws(UsageError) -> Invocation {

@@ -158,6 +158,11 @@ func loadConfig(for arguments: [String]) -> Config? {
   }
 }
 
+extension String {
+  /// The string without its last newline, for ``writeOutput(_:)``, which adds one.
+  var trimmingTrailingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}
+
 signal(SIGPIPE, SIG_IGN)
 reserveStandardDescriptors()
 let commandLine = Array(CommandLine.arguments.dropFirst())
@@ -195,6 +200,13 @@ case .success(.status(let tag)):
     }
   } catch {
     fail(error.description)
+  }
+case .success(.completions(let shell)):
+  writeOutput(completionScript(for: shell).trimmingTrailingNewline)
+case .success(.presets):
+  // For completions: quiet, whatever the file holds.
+  if let path = Config.defaultPath, case .success(let config?) = Config.load(path: path) {
+    for name in config.presetNames { writeOutput(name) }
   }
 case .success(.daemon):
   do {
