@@ -28,7 +28,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: all deps build lint test demo bench docs install clean sanitize leaks soak fuzz
+.PHONY: previews all deps build lint test demo bench docs install clean sanitize leaks soak fuzz
 
 all: build
 
@@ -161,6 +161,17 @@ install: deps
 	"$$bin/wl-toast" completions fish > completions.tmp && \
 	install -D -m 644 completions.tmp "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wl-toast.fish"; \
 	status=$$?; rm -f completions.tmp; exit $$status
+
+# The README's pictures, drawn by wl-toast --render-png (no compositor), with the
+# tests' fonts so that they look the same on every machine.
+previews: deps
+	$(SWIFT) build --product wl-toast
+	$(SWIFT) build --product wl-toast-owner
+	mkdir -p docs
+	bin="$$($(SWIFT) build --show-bin-path)"; export $(TEST_ENVIRONMENT); \
+	"$$bin/wl-toast" --render-png docs/hud.png --scale 2 --spinner "Backing up" && \
+	"$$bin/wl-toast" --render-png docs/volume.png --scale 2 --progress 130 "Volume 130%" && \
+	"$$bin/wl-toast" --render-png docs/banner.png --scale 2 --style banner "Copied to clipboard"
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz out

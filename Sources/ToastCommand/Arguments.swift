@@ -13,6 +13,8 @@ public struct ShowOptions: Equatable, Sendable {
   public var follow: FollowFormat?
   /// How long an owner with no toast left stays, in seconds.
   public var linger: Double
+  /// Draw the toast into a PNG file instead of showing it (`--render-png`).
+  public var render: RenderRequest?
 
   /// The defaults: tag `default`, no waiting, no following, a one-second linger.
   public init(
@@ -26,6 +28,31 @@ public struct ShowOptions: Equatable, Sendable {
     self.follow = follow
     self.linger = linger
   }
+}
+
+/// A preview drawn into a PNG file without a compositor (`--render-png`).
+public struct RenderRequest: Equatable, Sendable {
+  /// The PNG file to write.
+  public var path: String
+  /// Pixels per logical pixel (`--scale`, 1 to 4, fractions allowed).
+  public var scale: Double
+  /// The logical size of the output the toast is laid out for (`--size`).
+  public var outputWidth: Int
+  /// The logical size of the output the toast is laid out for (`--size`).
+  public var outputHeight: Int
+
+  /// A request with the defaults: scale 1, a 1280x720 output.
+  public init(path: String, scale: Double = 1, outputWidth: Int = 1280, outputHeight: Int = 720) {
+    self.path = path
+    self.scale = scale
+    self.outputWidth = outputWidth
+    self.outputHeight = outputHeight
+  }
+
+  /// The scales a preview may be drawn at.
+  public static let scales: ClosedRange<Double> = 1...4
+  /// The output sizes a preview may be laid out for, each side.
+  public static let sizes: ClosedRange<Int> = 64...16_384
 }
 
 /// How `--follow` reads the lines of standard input.
@@ -80,6 +107,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case missingMessage
   /// `--dim` without `--modal`.
   case dimWithoutModal
+  /// `--scale` or `--size` without `--render-png`.
+  case renderOptionWithoutFile
   /// An option's value that is none of its choices: the option, the choices, the value.
   case invalidChoice(String, expected: String, got: String)
   /// `--preset` names no preset of the configuration file (or there is none).
@@ -104,6 +133,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownWatchTarget(let word): "watch: expected 'sway', got \(Toast.quoted(word))"
     case .missingMessage: "missing MESSAGE (needed unless --spinner or --progress is given)"
     case .dimWithoutModal: "--dim needs --modal"
+    case .renderOptionWithoutFile: "--scale and --size need --render-png"
     case .invalidChoice(let option, let expected, let value):
       "\(option): expected \(expected), got \(Toast.quoted(value))"
     case .unknownPreset(let name, let names, let file):
@@ -184,6 +214,9 @@ public let usageText = """
     --preset NAME             use [preset NAME] of the configuration file
     --config PATH             read PATH instead of ~/.config/wl-toast/config
     --no-config               read no configuration file (see man 5 wl-toast)
+    --render-png FILE         draw the toast into a PNG file, with no compositor
+    --scale N                 with --render-png: pixels per logical pixel (1 to 4)
+    --size WxH                with --render-png: the output's size (1280x720)
     --wait                    stay until the toast is gone; exit with its outcome
     --print-outcome           with --wait, print expired|hidden|dismissed|replaced
     --follow[=text|json]      read standard input: each line updates the toast;
@@ -268,6 +301,9 @@ enum Option: String, CaseIterable {
   case preset = "--preset"
   case config = "--config"
   case noConfig = "--no-config"
+  case renderPNG = "--render-png"
+  case scale = "--scale"
+  case size = "--size"
   case wait = "--wait"
   case printOutcome = "--print-outcome"
   case follow = "--follow"
@@ -295,7 +331,9 @@ enum Option: String, CaseIterable {
     case .iconTheme: "THEME"
     case .grace, .minimumShow: "SECONDS"
     case .tag, .preset: "NAME"
-    case .config: "PATH"
+    case .config, .renderPNG: "PATH"
+    case .scale: "N"
+    case .size: "WxH"
     case .linger, .after: "SECONDS"
     case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .wait, .printOutcome,
       .follow, .workspaces, .noConfig:
@@ -383,6 +421,9 @@ private func parseToast(_ arguments: [String], config: Config?) throws(UsageErro
   var toast = Toast("")
   var options = ShowOptions()
   for item in items + given { try apply(item, to: &toast, &options) }
+  if let render = options.render, render.path.isEmpty {
+    throw .renderOptionWithoutFile
+  }
   let text = words.joined(separator: " ")
   if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
     && options.follow == nil
@@ -423,6 +464,31 @@ private func apply(_ item: Item, to toast: inout Toast, _ options: inout ShowOpt
   case .value(.tag, let value): options.tag = try tagValue(value)
   case .value(.linger, let value): options.linger = try seconds(value, of: .linger)
   case .value(.after, _): throw .misplacedOption("--after", belongsTo: "wl-toast hide")
+  case .value(.renderPNG, let path):
+    guard !path.isEmpty else {
+      throw .invalidChoice("--render-png", expected: "the path of a PNG file", got: path)
+    }
+    var request = options.render ?? RenderRequest(path: path)
+    request.path = path
+    options.render = request
+  case .value(.scale, let value):
+    guard let scale = decimal(value), RenderRequest.scales.contains(scale) else {
+      throw .invalidChoice("--scale", expected: "a number from 1 to 4", got: value)
+    }
+    var request = options.render ?? RenderRequest(path: "")
+    request.scale = scale
+    options.render = request
+  case .value(.size, let value):
+    let parts = value.split(separator: "x", omittingEmptySubsequences: false)
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+      RenderRequest.sizes.contains(width), RenderRequest.sizes.contains(height)
+    else {
+      throw .invalidChoice("--size", expected: "WxH, each from 64 to 16384", got: value)
+    }
+    var request = options.render ?? RenderRequest(path: "")
+    request.outputWidth = width
+    request.outputHeight = height
+    options.render = request
   case .value(let option, let value): try setValue(value, of: option, in: &toast)
   }
 }
@@ -445,7 +511,9 @@ private enum Item {
 private func configOption(_ key: String) -> Option? {
   guard let option = Option(rawValue: "--" + key) else { return nil }
   switch option {
-  case .help, .version, .after, .workspaces, .preset, .config, .noConfig: return nil
+  case .help, .version, .after, .workspaces, .preset, .config, .noConfig, .renderPNG, .scale,
+    .size:
+    return nil
   default: return option
   }
 }
@@ -757,7 +825,7 @@ private func setValue(
   case .minimumShow:
     toast.minimumShow = try Toast.checkedSeconds(decimal(value), of: .minimumShow, written: value)
   case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .preset, .config,
-    .noConfig, .wait,
+    .noConfig, .renderPNG, .scale, .size, .wait,
     .printOutcome, .follow, .linger, .after, .workspaces:
     preconditionFailure("\(option.rawValue) is not a toast setting")
   }

@@ -39,6 +39,9 @@ extension Option {
     case .preset: "a preset of the configuration file"
     case .config: "read this configuration file"
     case .noConfig: "read no configuration file"
+    case .renderPNG: "draw the toast into a PNG file"
+    case .scale: "with --render-png: pixels per logical pixel"
+    case .size: "with --render-png: the output's size WxH"
     case .wait: "stay until the toast is gone"
     case .printOutcome: "print how the toast ended"
     case .follow: "each line of standard input updates the toast"
@@ -64,7 +67,7 @@ extension Option {
   }
 
   /// Whether the value is a file's path.
-  var takesPath: Bool { self == .config || self == .icon }
+  var takesPath: Bool { self == .config || self == .icon || self == .renderPNG }
 
   /// Whether the option belongs to showing a toast (not to a subcommand).
   var isToastOption: Bool { self != .after && self != .workspaces }

@@ -236,12 +236,24 @@ public final class OffscreenImage {
     _ toast: Toast, outputWidth: Int = 1280, outputHeight: Int = 720, scale: Int = 1,
     appearance: Appearance = .resting
   ) -> OffscreenImage {
+    render(
+      toast, outputWidth: outputWidth, outputHeight: outputHeight, scale: Double(scale),
+      appearance: appearance)
+  }
+
+  /// Renders a toast at any scale (1.5: a buffer of the logical size times
+  /// 1.5, rounded), as a surface at a fractional scale shows it.
+  public static func render(
+    _ toast: Toast, outputWidth: Int = 1280, outputHeight: Int = 720, scale: Double,
+    appearance: Appearance = .resting
+  ) -> OffscreenImage {
     let layout = ToastLayout(toast: toast, outputWidth: outputWidth, outputHeight: outputHeight)
     let image = OffscreenImage(
-      width: layout.surfaceWidth * scale, height: layout.surfaceHeight * scale)
+      width: Int((Double(layout.surfaceWidth) * scale).rounded()),
+      height: Int((Double(layout.surfaceHeight) * scale).rounded()))
     if let cairo = cairo_create(image.surface) {
       Renderer.draw(
-        toast, layout: layout, appearance: appearance, scale: Double(scale), into: cairo)
+        toast, layout: layout, appearance: appearance, scale: scale, into: cairo)
       cairo_destroy(cairo)
     }
     cairo_surface_flush(image.surface)

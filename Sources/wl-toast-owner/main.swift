@@ -6,10 +6,13 @@
 //   wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD
 //   wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
 //   wl-toast-owner watch sway [--workspaces]
+//   wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON   (wl-toast --render-png)
 import Glibc
+import SystemSupport
 import ToastCommand
 import ToastModel
 import ToastOwner
+import ToastRendering
 
 signal(SIGPIPE, SIG_IGN)
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -34,6 +37,9 @@ case "activated" where arguments.count == 1:
     exit(ExitCode.error)
   }
   serve(listener, linger: nil)
+case "render" where arguments.count == 6:
+  // wl-toast --render-png: PATH SCALE WIDTH HEIGHT TOAST-JSON, no compositor.
+  exit(renderPreview(arguments))
 case "watch" where arguments.count >= 2 && arguments[1] == "sway":
   exit(runSwayWatch(workspaces: arguments.contains("--workspaces")))
 default:
@@ -97,4 +103,34 @@ func activatedListener() -> Rendezvous.Listener? {
   _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
   _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
   return Rendezvous.Listener(fd: fd, inode: 0, lockFD: -1)
+}
+
+/// Draws the toast described by `arguments` (as `render` takes them) into a
+/// PNG file; returns the exit status.
+func renderPreview(_ arguments: [String]) -> Int32 {
+  let path = arguments[1]
+  guard let scale = Double(arguments[2]), let width = Int(arguments[3]),
+    let height = Int(arguments[4])
+  else {
+    printError("wl-toast-owner: bad arguments")
+    return ExitCode.usage
+  }
+  var toast = Toast("")
+  do {
+    try toast.apply(try JSONValue.parse(arguments[5]))
+  } catch {
+    printError("wl-toast-owner: bad toast: \(error)")
+    return ExitCode.usage
+  }
+  if let problem = Owner.problem(with: toast) {
+    printError("wl-toast: \(problem)")
+    return ExitCode.usage
+  }
+  let image = OffscreenImage.render(
+    toast.normalized(), outputWidth: width, outputHeight: height, scale: scale)
+  guard image.writePNG(to: path) else {
+    printError("wl-toast: cannot write \(path): \(Errno.current)")
+    return ExitCode.error
+  }
+  return ExitCode.success
 }

@@ -176,6 +176,15 @@ case .success(.help):
 case .success(.version):
   writeOutput(versionText)
 case .success(.show(let toast, let options)):
+  if let render = options.render {
+    // Drawing needs Pango and Cairo: the owner program draws, with no compositor.
+    let program = ownerProgram()
+    execProgram([
+      program, "render", render.path, String(render.scale), String(render.outputWidth),
+      String(render.outputHeight), toast.json.serialized,
+    ])
+    fail("cannot start \(program): \(Errno.current)")
+  }
   show(toast, options)
 case .success(.hide(let tag, let after)):
   do {
