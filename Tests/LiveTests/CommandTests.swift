@@ -22,7 +22,7 @@ struct CommandTests {
 
   @Test func usageErrorsExitSixtyFourWithOneLineNamingTheFlag() throws {
     for (arguments, flag) in [
-      (["--timeout", "-1", "x"], "--timeout"), (["--progress", "150", "x"], "--progress"),
+      (["--timeout", "-1", "x"], "--timeout"), (["--progress", "250", "x"], "--progress"),
       (["--background", "#12345", "x"], "--background"), (["--style", "toast", "x"], "--style"),
       (["--bogus", "x"], "--bogus"), (["--offset", "-9223372036854775808,0", "x"], "--offset"),
     ] {

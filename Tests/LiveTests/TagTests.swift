@@ -137,7 +137,7 @@ struct TagTests {
   @Test func followWithAThousandLinesKeepsOneSurfaceAndShowsTheLast() throws {
     let desk = try Desk()
     var lines = (1...1000).map { "{\"text\": \"line \($0)\"}" }
-    lines.insert("{\"progress\": 150}", at: 500)
+    lines.insert("{\"progress\": 250}", at: 500)
     lines.insert("{\"text\": \"json text\", \"progress\": 30, \"spinner\": true}", at: 10)
     let result = try desk.runToEnd(
       ["--follow=json", "--tag", "f", "--timeout", "0", "--no-animation"],
