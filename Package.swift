@@ -43,7 +43,8 @@ let package = Package(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(
       name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
-    // GDBus, for the test harness only (KWin's screenshots come over D-Bus).
+    // GIO: D-Bus messages for screen readers (ToastAccessibility) and the test
+    // harness (KWin's screenshots). Pango loads it already.
     .systemLibrary(
       name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
 
@@ -66,10 +67,17 @@ let package = Package(
     .target(
       name: "ToastRendering", dependencies: ["ToastModel", "CPangoCairo", "SystemSupport"],
       swiftSettings: strict),
+    // Screen readers: AT-SPI over D-Bus in the presenter's event loop (GIO's
+    // message format, a connection of our own: no thread).
+    .target(
+      name: "ToastAccessibility",
+      dependencies: ["ToastModel", "Wayland", "CGio", "CPangoCairo", "SystemSupport"],
+      swiftSettings: strict),
     .target(
       name: "ToastKit",
       dependencies: [
-        "ToastModel", "ToastRendering", "Wayland", "CWaylandClient", "CPangoCairo", "CXkbCommon",
+        "ToastModel", "ToastRendering", "ToastAccessibility", "Wayland", "CWaylandClient",
+        "CPangoCairo", "CXkbCommon",
         "SystemSupport",
       ],
       swiftSettings: strict),

@@ -3,9 +3,11 @@ import CSystem
 import Glibc
 import SystemSupport
 
-/// A connection to a private D-Bus session bus through GDBus, with the calls the
-/// KWin harness needs: whether a name has an owner, and KWin's screenshots
-/// (`org.kde.KWin.ScreenShot2`, whose pixels come back through a pipe).
+/// A connection to a private D-Bus bus through GDBus, with the calls the
+/// harness needs: whether a name has an owner, the connections on the bus and
+/// their processes, a boolean property to set (a screen reader's
+/// `org.a11y.Status`), and KWin's screenshots (`org.kde.KWin.ScreenShot2`,
+/// whose pixels come back through a pipe).
 ///
 /// Swift cannot call C variadic functions, so messages are built from
 /// `g_variant_new_*` values and tuples rather than format strings.
@@ -41,6 +43,69 @@ final class SessionBus {
     let value = g_variant_get_child_value(reply, 0)
     defer { g_variant_unref(value) }
     return g_variant_get_boolean(value) != 0
+  }
+
+  /// The names on the bus, unique (`:1.4`) and well-known.
+  func listNames() throws -> [String] {
+    let reply = try call(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus", method: "ListNames", parameters: nil, replyType: "(as)")
+    defer { g_variant_unref(reply) }
+    let list = g_variant_get_child_value(reply, 0)!
+    defer { g_variant_unref(list) }
+    return (0..<g_variant_n_children(list)).map { index in
+      let item = g_variant_get_child_value(list, index)!
+      defer { g_variant_unref(item) }
+      return String(cString: g_variant_get_string(item, nil))
+    }
+  }
+
+  /// The process id of the client that owns `name`; nil when it is gone.
+  func processID(of name: String) -> Int32? {
+    var child: OpaquePointer? = g_variant_new_string(name)
+    guard
+      let reply = try? call(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", method: "GetConnectionUnixProcessID",
+        parameters: g_variant_new_tuple(&child, 1), replyType: "(u)")
+    else { return nil }
+    defer { g_variant_unref(reply) }
+    let value = g_variant_get_child_value(reply, 0)!
+    defer { g_variant_unref(value) }
+    return Int32(bitPattern: g_variant_get_uint32(value))
+  }
+
+  /// The unique names of the connections that process `pid` has on the bus.
+  func connections(of pid: Int32) throws -> [String] {
+    try listNames().filter { $0.hasPrefix(":") && processID(of: $0) == pid }
+  }
+
+  /// Sets a boolean property through `org.freedesktop.DBus.Properties.Set`.
+  func setProperty(
+    destination: String, path: String, interface: String, name: String, to value: Bool
+  ) throws {
+    var children: [OpaquePointer?] = [
+      g_variant_new_string(interface), g_variant_new_string(name),
+      g_variant_new_variant(g_variant_new_boolean(value ? 1 : 0)),
+    ]
+    let reply = try call(
+      destination: destination, path: path, interface: "org.freedesktop.DBus.Properties",
+      method: "Set", parameters: g_variant_new_tuple(&children, 3), replyType: "()")
+    g_variant_unref(reply)
+  }
+
+  /// A string returned by a method that takes no arguments, such as
+  /// `org.a11y.Bus.GetAddress`.
+  func string(
+    from destination: String, path: String, interface: String, method: String
+  ) throws -> String {
+    let reply = try call(
+      destination: destination, path: path, interface: interface, method: method,
+      parameters: nil, replyType: "(s)")
+    defer { g_variant_unref(reply) }
+    let value = g_variant_get_child_value(reply, 0)!
+    defer { g_variant_unref(value) }
+    return String(cString: g_variant_get_string(value, nil))
   }
 
   /// Captures KWin's whole workspace at full device resolution, without the cursor.

@@ -166,7 +166,7 @@ public enum ExitCode {
 }
 
 /// What `wl-toast --version` prints.
-public let versionText = "wl-toast 0.1.0"
+public let versionText = "wl-toast \(Toast.version)"
 
 /// What `wl-toast --help` prints: the synopsis, every option and the exit statuses.
 public let usageText = """
@@ -210,6 +210,10 @@ public let usageText = """
     --icon-theme THEME        the icon theme to look names up in (then hicolor)
     --grace SECONDS           appear only if still wanted after SECONDS (0 to 60)
     --min-show SECONDS        once shown, stay at least SECONDS (0 to 60)
+    --a11y auto|on|off        screen readers hear the toast: auto (default) when
+                              one is running, on whenever the accessibility bus
+                              runs, off never
+    --say TEXT                what a screen reader says instead of MESSAGE
     --tag NAME                one toast per tag: later commands update it in place
     --preset NAME             use [preset NAME] of the configuration file
     --config PATH             read PATH instead of ~/.config/wl-toast/config
@@ -297,6 +301,8 @@ enum Option: String, CaseIterable {
   case iconTheme = "--icon-theme"
   case grace = "--grace"
   case minimumShow = "--min-show"
+  case accessibility = "--a11y"
+  case say = "--say"
   case tag = "--tag"
   case preset = "--preset"
   case config = "--config"
@@ -330,6 +336,8 @@ enum Option: String, CaseIterable {
     case .icon: "NAME|PATH"
     case .iconTheme: "THEME"
     case .grace, .minimumShow: "SECONDS"
+    case .accessibility: "auto|on|off"
+    case .say: "TEXT"
     case .tag, .preset: "NAME"
     case .config, .renderPNG: "PATH"
     case .scale: "N"
@@ -824,6 +832,13 @@ private func setValue(
     toast.grace = try Toast.checkedSeconds(decimal(value), of: .grace, written: value)
   case .minimumShow:
     toast.minimumShow = try Toast.checkedSeconds(decimal(value), of: .minimumShow, written: value)
+  case .accessibility:
+    guard let choice = Toast.Accessibility(rawValue: value) else {
+      throw .init(.accessibility, value)
+    }
+    toast.accessibility = choice
+  case .say:
+    toast.accessibleText = try Toast.checkedAccessibleText(value)
   case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .preset, .config,
     .noConfig, .renderPNG, .scale, .size, .wait,
     .printOutcome, .follow, .linger, .after, .workspaces:

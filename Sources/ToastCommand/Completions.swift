@@ -35,6 +35,8 @@ extension Option {
     case .iconTheme: "the icon theme for icon names"
     case .grace: "appear only if still wanted after SECONDS"
     case .minimumShow: "once shown, stay at least SECONDS"
+    case .accessibility: "screen readers hear it: auto, on or off"
+    case .say: "what a screen reader says instead of the message"
     case .tag: "one toast per tag, updated in place"
     case .preset: "a preset of the configuration file"
     case .config: "read this configuration file"
@@ -60,6 +62,7 @@ extension Option {
     case .dismiss: Toast.Dismissal.allCases.map(\.rawValue)
     case .position: Toast.Position.allCases.map(\.rawValue)
     case .layer: Toast.Layer.allCases.map(\.rawValue)
+    case .accessibility: Toast.Accessibility.allCases.map(\.rawValue)
     case .timeout: ["auto"]
     case .output: ["all"]
     default: nil

@@ -176,9 +176,12 @@ public enum OwnerReply: Equatable, Sendable {
   /// The content was refused as a usage error (such as invalid markup); the reason in one line.
   case refused(String)
   /// The toast showing with the tag asked about (or nil), the owner's process
-  /// id, how many toasts it has created surfaces for so far, and how the
-  /// toast's surfaces are drawn.
-  case status(Toast?, pid: Int32, surfaces: Int, drawn: [SurfaceReport] = [])
+  /// id, how many toasts it has created surfaces for so far, how the
+  /// toast's surfaces are drawn, and where the owner stands with screen
+  /// readers (`starting`, `no-screen-reader`, `connecting`, `connected`,
+  /// `failed`).
+  case status(
+    Toast?, pid: Int32, surfaces: Int, drawn: [SurfaceReport] = [], screenReaders: String? = nil)
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
   /// Something a waiting command tells its user on standard error before the
@@ -205,11 +208,13 @@ public enum OwnerReply: Equatable, Sendable {
       return JSONValue.object([
         "ok": .bool(false), "error": .string(reason), "usage": .bool(true),
       ]).serialized
-    case .status(let toast, let pid, let surfaces, let drawn):
-      return JSONValue.object([
+    case .status(let toast, let pid, let surfaces, let drawn, let screenReaders):
+      var object: [String: JSONValue] = [
         "ok": .bool(true), "toast": toast?.json ?? .null, "pid": .number(Double(pid)),
         "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
-      ]).serialized
+      ]
+      if let screenReaders { object["screen-readers"] = .string(screenReaders) }
+      return JSONValue.object(object).serialized
     case .outcome(let outcome):
       return JSONValue.object(["outcome": .string(outcome.rawValue)]).serialized
     case .notice(let text):
@@ -232,12 +237,15 @@ public enum OwnerReply: Equatable, Sendable {
       let surfaces = value["surfaces"]?.doubleValue.flatMap { Int(exactly: $0) } ?? 0
       var drawn: [SurfaceReport] = []
       if case .array(let items)? = value["drawn"] { drawn = items.compactMap(SurfaceReport.init) }
+      let screenReaders = value["screen-readers"]?.stringValue
       if json.isNull {
-        self = .status(nil, pid: pid, surfaces: surfaces, drawn: drawn)
+        self = .status(
+          nil, pid: pid, surfaces: surfaces, drawn: drawn, screenReaders: screenReaders)
       } else {
         var toast = Toast("")
         try toast.apply(json)
-        self = .status(toast, pid: pid, surfaces: surfaces, drawn: drawn)
+        self = .status(
+          toast, pid: pid, surfaces: surfaces, drawn: drawn, screenReaders: screenReaders)
       }
     } else if value["ok"]?.boolValue == true {
       self = .accepted
@@ -270,6 +278,8 @@ extension Toast {
     object["margin"] = margin.map { .number(Double($0)) } ?? .null
     object["output"] = output.name.map(JSONValue.string) ?? .null
     object["layer"] = .string(layer.rawValue)
+    object["a11y"] = .string(accessibility.rawValue)
+    object["say"] = accessibleText.map(JSONValue.string) ?? .null
     return .object(object)
   }
 
@@ -414,6 +424,21 @@ extension Toast {
       let name = try string(.layer)
       guard let layer = Layer(rawValue: name) else { throw .invalidValue(.init(.layer, name)) }
       self.layer = layer
+    case "a11y":
+      let name = try string(.accessibility)
+      guard let choice = Accessibility(rawValue: name) else {
+        throw .invalidValue(.init(.accessibility, name))
+      }
+      accessibility = choice
+    case "say":
+      if value.isNull {
+        accessibleText = nil
+      } else {
+        let text = try string(.say)
+        accessibleText = try checked { () throws(InvalidValue) in
+          try Toast.checkedAccessibleText(text)
+        }
+      }
     default:
       throw .unknownField(key)
     }
@@ -421,7 +446,9 @@ extension Toast {
 
   /// The fields a JSON `--follow` line may set: what the toast says, never how
   /// it takes input or covers the screen.
-  public static let followFields: Set<String> = ["text", "progress", "spinner", "style", "timeout"]
+  public static let followFields: Set<String> = [
+    "text", "say", "progress", "spinner", "style", "timeout",
+  ]
 
   /// Applies one `--follow` line. As text (the default), the line is the new
   /// message, whatever it looks like; as JSON, it is an object that may set

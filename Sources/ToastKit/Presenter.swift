@@ -1,4 +1,5 @@
 import SystemSupport
+import ToastAccessibility
 import ToastRendering
 import Wayland
 
@@ -28,6 +29,12 @@ public struct ToastError: Error, CustomStringConvertible {
 /// would. Different tags show side by side. Everything runs on the calling
 /// thread, in the presenter's event loop.
 ///
+/// Screen readers hear each toast as it appears and as it changes (see
+/// ``Toast/accessibility`` and ``Toast/accessibleText``): the presenter is an
+/// AT-SPI application with a notification per toast, connected to the
+/// accessibility bus only while a screen reader is on. It looks for one only
+/// after its first frame is on screen, and never with `announcesToScreenReaders: false`.
+///
 /// ```swift
 /// let presenter = try ToastPresenter()
 /// presenter.show(Toast("Saved"))
@@ -40,6 +47,9 @@ public final class ToastPresenter {
   private var appearance: [ObjectIdentifier: Int] = [:]
   private var appeared = 0
   private var lastOutcome: ToastOutcome?
+  /// Tells screen readers about the toasts; nil when the program said not to.
+  package let announcer: ScreenReaderAnnouncer?
+  private var announcerStarting = false
   /// Called whenever a toast ends, with its tag and how it ended.
   public var onCompletion: ((_ tag: String, _ outcome: ToastOutcome) -> Void)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
@@ -54,14 +64,23 @@ public final class ToastPresenter {
   /// Connects to the compositor named by `display` (a socket name or path), or by
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
   ///
+  /// With `announcesToScreenReaders` false the presenter never tells screen
+  /// readers anything (for a program that announces its toasts itself).
+  ///
   /// - Throws: ``ToastError`` when there is no compositor, or it lacks wlr-layer-shell.
-  public convenience init(display: String? = nil) throws(ToastError) {
-    try self.init(display: display, layerShellVersion: nil)
+  public convenience init(display: String? = nil, announcesToScreenReaders: Bool = true)
+    throws(ToastError)
+  {
+    try self.init(
+      display: display, layerShellVersion: nil,
+      announcesToScreenReaders: announcesToScreenReaders)
   }
 
   /// Connects binding wlr-layer-shell at most at `layerShellVersion`, as an
   /// older compositor would offer it (for tests).
-  package init(display: String?, layerShellVersion: UInt32?) throws(ToastError) {
+  package init(
+    display: String?, layerShellVersion: UInt32?, announcesToScreenReaders: Bool = true
+  ) throws(ToastError) {
     // Pango's font set-up runs in its own thread while the compositor answers.
     TextBlock.startFontSetUp()
     do {
@@ -69,6 +88,9 @@ public final class ToastPresenter {
     } catch {
       throw ToastError(error)
     }
+    announcer =
+      announcesToScreenReaders
+      ? ScreenReaderAnnouncer(loop: session.loop, version: Toast.version) : nil
     session.onInput = { [unowned self] surface, event in
       surfaces.values.first { $0.owns(surface) }?.handle(event, on: surface)
     }
@@ -78,6 +100,7 @@ public final class ToastPresenter {
     session.loop.beforeSleep = { [unowned self] in
       restack()
       for surface in surfaces.values { surface.drawIfNeeded() }
+      startAnnouncerWhenDrawn()
     }
     session.loop.onSignal = { [unowned self] _ in
       if surfaces.isEmpty {
@@ -141,6 +164,7 @@ public final class ToastPresenter {
       toast.style == .banner, current.toast.isModal == toast.isModal
     {
       current.update(toast)
+      announceChange(of: current)
       return
     }
     surfaces[tag]?.hide(.replaced, animated: false)
@@ -154,6 +178,7 @@ public final class ToastPresenter {
     let toast = toast.normalized()
     if let current = surfaces[tag], !current.isExiting {
       current.update(toast)
+      announceChange(of: current)
     } else {
       surfaces[tag]?.hide(.replaced, animated: false)
       present(toast, tag: tag)
@@ -167,6 +192,7 @@ public final class ToastPresenter {
     var toast = current.toast
     change(&toast)
     current.update(toast.normalized())
+    announceChange(of: current)
   }
 
   /// Hides the toast with `tag`, fading it out unless `animated` is false.
@@ -223,17 +249,47 @@ public final class ToastPresenter {
     surfacesCreated += 1
     surface.onGone = { [unowned self, unowned surface] outcome, failure in
       if surfaces[tag] === surface { surfaces[tag] = nil }
+      if let id = appearance[ObjectIdentifier(surface)] { announcer?.hide(id: id) }
       appearance[ObjectIdentifier(surface)] = nil
       lastOutcome = outcome
       if let failure { onFailure?(tag, failure) }
       onCompletion?(tag, outcome)
     }
     surface.onNotice = { [unowned self] message in onNotice?(tag, message) }
-    surface.onFrame = { [unowned self] in onFrame?(tag) }
     surfaces[tag] = surface
     appeared += 1
-    appearance[ObjectIdentifier(surface)] = appeared
+    let id = appeared
+    appearance[ObjectIdentifier(surface)] = id
+    var announced = false
+    surface.onFrame = { [unowned self, unowned surface] in
+      // On screen: screen readers hear of it now (updates announce again).
+      if !announced {
+        announced = true
+        announcer?.show(id: id, toast: surface.toast)
+      }
+      onFrame?(tag)
+    }
     surface.start()
+  }
+
+  /// Screen readers hear a toast's new content, once it is on screen (before
+  /// that, its first frame announces the latest).
+  private func announceChange(of surface: PresentedToast) {
+    guard let announcer, surface.timeline != nil,
+      let id = appearance[ObjectIdentifier(surface)]
+    else { return }
+    announcer.update(id: id, toast: surface.toast)
+  }
+
+  /// Starts looking for a screen reader once no toast waits for its first
+  /// frame, in a later iteration (after that frame went to the compositor):
+  /// start-up is not slowed by it.
+  private func startAnnouncerWhenDrawn() {
+    guard let announcer, !announcerStarting,
+      surfaces.values.allSatisfy({ $0.timeline != nil || $0.isWaitingToAppear || $0.isGone })
+    else { return }
+    announcerStarting = true
+    session.loop.addTimer(after: .zero) { announcer.start() }
   }
 
   /// Puts every toast in its place: toasts at one position of one output

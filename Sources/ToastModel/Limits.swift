@@ -75,6 +75,9 @@ extension Toast {
     toast.minimumShow = minimumShow.flatMap {
       $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound)
     }
+    toast.accessibleText = accessibleText.flatMap {
+      $0.allSatisfy(\.isWhitespace) ? nil : Toast.truncated($0)
+    }
     if let icon, (try? Toast.checkedIcon(icon)) == nil { toast.icon = nil }
     if let iconTheme, (try? Toast.checkedIconTheme(iconTheme)) == nil { toast.iconTheme = nil }
     if case .named(let name) = output, (try? Toast.checkedOutputName(name)) == nil {
@@ -130,6 +133,10 @@ extension Toast {
       case grace
       /// ``Toast/minimumShow``.
       case minimumShow = "min-show"
+      /// ``Toast/accessibility``.
+      case accessibility = "a11y"
+      /// ``Toast/accessibleText``.
+      case say
 
       /// What the setting takes, as error messages say it.
       public var expectation: String {
@@ -153,6 +160,8 @@ extension Toast {
           "pixels from \(Limits.margin.lowerBound) to \(Limits.margin.upperBound)"
         case .output: "an output's name (1 to \(Limits.outputNameLength) characters) or all"
         case .layer: "overlay or top"
+        case .accessibility: "auto, on or off"
+        case .say: "the text a screen reader says instead of the message (not blank)"
         }
       }
     }
@@ -248,6 +257,13 @@ extension Toast {
       !theme.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else { throw InvalidValue(.iconTheme, theme) }
     return theme
+  }
+
+  /// What a screen reader says instead of the message: not blank, cut like a
+  /// message at ``Limits/textLength`` scalars.
+  public static func checkedAccessibleText(_ text: String) throws(InvalidValue) -> String {
+    guard !text.allSatisfy(\.isWhitespace) else { throw InvalidValue(.say, text) }
+    return truncated(text)
   }
 
   /// A margin in whole logical pixels within ``Limits/margin``.

@@ -133,6 +133,12 @@ public struct Toast: Equatable, Sendable {
   /// Seconds the toast stays at least once it appears, even when hidden
   /// earlier, so that it never flickers. Nil or 0: no minimum.
   public var minimumShow: Double?
+  /// What screen readers say for the toast when it differs from what is drawn
+  /// (an icon-only toast, an emoji, a symbol); the progress is still added
+  /// ("TEXT, 40 percent"). Nil: the text, its markup stripped.
+  public var accessibleText: String?
+  /// Whether screen readers hear the toast.
+  public var accessibility: Accessibility
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -162,10 +168,16 @@ public struct Toast: Equatable, Sendable {
     self.hasAutomaticTimeout = false
     self.grace = nil
     self.minimumShow = nil
+    self.accessibleText = nil
+    self.accessibility = .automatic
   }
 }
 
 extension Toast {
+  /// wl-toast's version: the command's `--version` and the toolkit version
+  /// screen readers see.
+  public static let version = "0.1.0"
+
   /// Where on its output a toast rests.
   public enum Position: String, Equatable, Sendable, CaseIterable {
     /// The middle of the output.
@@ -213,6 +225,17 @@ extension Toast {
     public init(name: String) {
       self = name == "all" ? .all : .named(name)
     }
+  }
+
+  /// Whether screen readers (through AT-SPI) hear a toast.
+  public enum Accessibility: String, Equatable, Sendable, CaseIterable {
+    /// When a screen reader says it is running (`org.a11y.Status`), the default.
+    case automatic = "auto"
+    /// Whenever an accessibility bus runs, even when no screen reader says it
+    /// is on (for assistive programs that do not set the flags).
+    case on
+    /// Never: the toast stays out of the accessible tree.
+    case off
   }
 
   /// The layer-shell layer a toast is drawn in.

@@ -241,7 +241,7 @@ public final class Owner {
       send(
         .status(
           presenter.toast(tag: tag), pid: getpid(), surfaces: presenter.surfacesCreated,
-          drawn: drawn),
+          drawn: drawn, screenReaders: presenter.announcer?.state ?? "disabled"),
         to: fd)
       scheduleLingerIfIdle()
     }

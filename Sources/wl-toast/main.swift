@@ -196,12 +196,13 @@ case .success(.hide(let tag, let after)):
 case .success(.status(let tag)):
   do {
     switch try makeClient().request(.status(tag: tag)) {
-    case .status(let toast?, let pid, let surfaces, let drawn):
-      writeOutput(
-        JSONValue.object([
-          "tag": .string(tag), "toast": toast.json, "owner": .number(Double(pid)),
-          "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
-        ]).serialized)
+    case .status(let toast?, let pid, let surfaces, let drawn, let screenReaders):
+      var report: [String: JSONValue] = [
+        "tag": .string(tag), "toast": toast.json, "owner": .number(Double(pid)),
+        "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
+      ]
+      if let screenReaders { report["screen-readers"] = .string(screenReaders) }
+      writeOutput(JSONValue.object(report).serialized)
     case .failed(let reason):
       fail(reason)
     default:

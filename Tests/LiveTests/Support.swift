@@ -9,9 +9,12 @@ import ToastRendering
 final class Desk {
   let sway: HeadlessSway
   let input: VirtualInput
+  /// The environment `wl-toast` runs with: sway's clients', plus what a test adds.
+  var environment: [String: String]
 
   init() throws {
     sway = try HeadlessSway()
+    environment = sway.clientEnvironment
     input = try VirtualInput(
       socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
     // Park the pointer in the bottom-right corner: away from every toast, and
@@ -24,7 +27,7 @@ final class Desk {
   /// Starts `wl-toast` with arguments against this sway.
   func run(_ arguments: [String]) throws -> ChildProcess {
     try ChildProcess(
-      [builtProduct("wl-toast")] + arguments, environment: sway.clientEnvironment,
+      [builtProduct("wl-toast")] + arguments, environment: environment,
       logPath: sway.runtimeDirectory + "/wl-toast.log")
   }
 
@@ -41,7 +44,7 @@ final class Desk {
     } else {
       command = ["sh", "-c", "exec \"$@\" 2> \"\(log)\"", "sh"] + command
     }
-    let result = try runCommand(command, environment: sway.clientEnvironment, timeout: timeout)
+    let result = try runCommand(command, environment: environment, timeout: timeout)
     let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
     return (result.status, result.output, errors)
   }
@@ -54,6 +57,14 @@ final class Desk {
     let result = try runToEnd(["status", "--tag", tag])
     guard result.status == 0 else { return nil }
     return try parseStatus(result.output)
+  }
+
+  /// Where the owner stands with screen readers (`wl-toast status`'s
+  /// `screen-readers`), asked through the toast with `tag`; nil when none shows.
+  func screenReaderState(tag: String = "default") throws -> String? {
+    let result = try runToEnd(["status", "--tag", tag])
+    guard result.status == 0 else { return nil }
+    return try JSONValue.parse(result.output.trimmingNewline)["screen-readers"]?.stringValue
   }
 
   /// The wl-toast owner processes serving this sway.

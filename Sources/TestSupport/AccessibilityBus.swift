@@ -1,0 +1,255 @@
+import Glibc
+import SystemSupport
+
+/// A desktop's accessibility plumbing of its own for one test: a private
+/// session bus (no service activation), at-spi2-core's bus launcher on it
+/// (which owns `org.a11y.Bus`, answers `org.a11y.Status` and runs the
+/// accessibility bus) and the registry on that bus. A screen reader is "on"
+/// when a test says so (``setScreenReader(_:)``), as Orca does at start.
+public final class AccessibilityBus {
+  /// The private directory: sockets, logs, the listener's script.
+  public let directory: String
+  /// The session bus address, for clients' `DBUS_SESSION_BUS_ADDRESS`.
+  public let sessionAddress: String
+  /// The accessibility bus address (`org.a11y.Bus.GetAddress`).
+  public let accessibilityAddress: String
+
+  private let sessionDaemon: ChildProcess
+  private let launcher: ChildProcess
+  private let registry: ChildProcess
+  private var session: SessionBus?
+  private var accessibility: SessionBus?
+  private var stopped = false
+
+  /// Starts the bus, the launcher and the registry, and waits until the
+  /// registry owns its name on the accessibility bus.
+  public init(screenReader: Bool = false) throws {
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-a11y")
+    chmod(directory, 0o700)
+    self.directory = directory
+    let sessionAddress = "unix:path=\(directory)/bus"
+    self.sessionAddress = sessionAddress
+    var daemons: [ChildProcess] = []
+    func tails() -> String {
+      ["dbus.log", "launcher.log", "registry.log"].compactMap { name in
+        guard let data = readFile(directory + "/" + name), !data.isEmpty else { return nil }
+        return "\(name) ends with:\n" + String(decoding: data.suffix(1500), as: UTF8.self)
+      }.joined(separator: "\n")
+    }
+    do {
+      try writeFile(directory + "/bus.conf", Self.busConfiguration(listeningAt: directory + "/bus"))
+      let environment = Self.environment(directory: directory, sessionAddress: sessionAddress)
+      let daemon = try ChildProcess(
+        ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(directory)/bus.conf"],
+        environment: environment, logPath: directory + "/dbus.log")
+      daemons.append(daemon)
+      var session: SessionBus?
+      try waitUntil("the private session bus to accept a connection", timeout: 15) {
+        guard daemon.isRunning else { throw HarnessError("dbus-daemon exited") }
+        session = try? SessionBus(address: sessionAddress)
+        return session != nil
+      }
+      let launcher = try ChildProcess(
+        ["/usr/libexec/at-spi-bus-launcher"], environment: environment,
+        logPath: directory + "/launcher.log")
+      daemons.append(launcher)
+      try waitUntil("at-spi-bus-launcher to own org.a11y.Bus", timeout: 15) {
+        guard launcher.isRunning else {
+          throw HarnessError("at-spi-bus-launcher exited (package at-spi2-core)")
+        }
+        return try session!.nameHasOwner("org.a11y.Bus")
+      }
+      let address = try session!.string(
+        from: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
+        method: "GetAddress")
+      var accessibility: SessionBus?
+      try waitUntil("the accessibility bus at \(address) to accept a connection", timeout: 15) {
+        accessibility = try? SessionBus(address: address)
+        return accessibility != nil
+      }
+      let registry = try ChildProcess(
+        ["/usr/libexec/at-spi2-registryd", "--use-gnome-session=false"],
+        environment: environment, logPath: directory + "/registry.log")
+      daemons.append(registry)
+      try waitUntil("at-spi2-registryd to own org.a11y.atspi.Registry", timeout: 15) {
+        guard registry.isRunning else { throw HarnessError("at-spi2-registryd exited") }
+        return try accessibility!.nameHasOwner("org.a11y.atspi.Registry")
+      }
+      accessibilityAddress = address
+      sessionDaemon = daemon
+      self.launcher = launcher
+      self.registry = registry
+      self.session = session
+      self.accessibility = accessibility
+    } catch {
+      for process in daemons.reversed() { process.terminate() }
+      let logs = tails()
+      removeTree(directory)
+      throw HarnessError("the accessibility buses did not start: \(error)\n\(logs)")
+    }
+    if screenReader { try setScreenReader(true) }
+  }
+
+  deinit { stop() }
+
+  /// What a client of this desktop needs in its environment: the session bus
+  /// (and GSettings in memory, so no dconf is started or written).
+  public var clientEnvironment: [String: String] {
+    ["DBUS_SESSION_BUS_ADDRESS": sessionAddress, "GSETTINGS_BACKEND": "memory"]
+  }
+
+  /// Says a screen reader is on (`org.a11y.Status.ScreenReaderEnabled`, as
+  /// Orca does when it starts; the launcher then sets `IsEnabled` too), or
+  /// that accessibility is off altogether (both flags false).
+  public func setScreenReader(_ on: Bool) throws {
+    guard let session else { throw HarnessError("the accessibility buses were stopped") }
+    for name in on ? ["ScreenReaderEnabled"] : ["ScreenReaderEnabled", "IsEnabled"] {
+      try session.setProperty(
+        destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Status",
+        name: name, to: on)
+    }
+  }
+
+  /// The connections process `pid` has on the accessibility bus.
+  public func accessibilityConnections(of pid: Int32) throws -> [String] {
+    guard let accessibility else { throw HarnessError("the accessibility buses were stopped") }
+    return try accessibility.connections(of: pid)
+  }
+
+  /// The connections process `pid` has on the session bus.
+  public func sessionConnections(of pid: Int32) throws -> [String] {
+    guard let session else { throw HarnessError("the accessibility buses were stopped") }
+    return try session.connections(of: pid)
+  }
+
+  /// Starts a screen reader's listener (libatspi through python3-gi)
+  /// registered for `events` only, and waits until it is registered.
+  public func listen(to events: [String]) throws -> AtspiListener {
+    try AtspiListener(on: self, events: events)
+  }
+
+  /// Stops the registry, the launcher (and its bus) and the session bus, and
+  /// removes the directory.
+  public func stop() {
+    guard !stopped else { return }
+    stopped = true
+    accessibility = nil
+    session = nil
+    registry.terminate()
+    launcher.terminate()
+    sessionDaemon.terminate()
+    removeTree(directory)
+  }
+
+  /// The environment of the daemons and the listener: the private session bus,
+  /// the directory as runtime directory (the launcher puts the accessibility
+  /// bus's socket there), GSettings in memory.
+  static func environment(directory: String, sessionAddress: String) -> [String: String] {
+    var environment = currentEnvironment()
+    for key in ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS"] {
+      environment.removeValue(forKey: key)
+    }
+    environment["DBUS_SESSION_BUS_ADDRESS"] = sessionAddress
+    environment["XDG_RUNTIME_DIR"] = directory
+    environment["GSETTINGS_BACKEND"] = "memory"
+    environment["NO_AT_BRIDGE"] = "1"
+    return environment
+  }
+
+  var daemonEnvironment: [String: String] {
+    Self.environment(directory: directory, sessionAddress: sessionAddress)
+  }
+
+  /// A session bus that only routes messages: no service activation.
+  private static func busConfiguration(listeningAt path: String) -> String {
+    """
+    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+    <busconfig>
+      <type>session</type>
+      <listen>unix:path=\(path)</listen>
+      <auth>EXTERNAL</auth>
+      <policy context="default">
+        <allow send_destination="*" eavesdrop="true"/>
+        <allow eavesdrop="true"/>
+        <allow own="*"/>
+      </policy>
+    </busconfig>
+
+    """
+  }
+}
+
+/// A screen reader's ears without its voice: Debian's python3-gi with
+/// libatspi (gir1.2-atspi-2.0) registered for some events, writing one JSON
+/// line per event it hears (`type`, `detail1`, `data`, and the source's
+/// `name`, `role` and `app` as libatspi reads them from the sender).
+public final class AtspiListener {
+  private let process: ChildProcess
+  private let output: String
+
+  init(on bus: AccessibilityBus, events: [String]) throws {
+    let script = bus.directory + "/listener.py"
+    output = bus.directory + "/events-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+    try writeFile(script, Self.script)
+    process = try ChildProcess(
+      ["/usr/bin/python3", script, output] + events, environment: bus.daemonEnvironment,
+      logPath: bus.directory + "/listener.log")
+    let log = bus.directory + "/listener.log"
+    do {
+      try waitUntil("the AT-SPI listener to register", timeout: 20) {
+        guard process.isRunning else {
+          let text = readFile(log).map { String(decoding: $0.suffix(1500), as: UTF8.self) } ?? ""
+          throw HarnessError(
+            "the listener exited (packages python3-gi, gir1.2-atspi-2.0):\n\(text)")
+        }
+        return lines().first == "{\"type\": \"ready\"}"
+      }
+    } catch {
+      process.terminate()
+      throw error
+    }
+  }
+
+  deinit { process.terminate() }
+
+  /// Every line written so far (the first is `{"type": "ready"}`).
+  public func lines() -> [String] {
+    guard let data = readFile(output) else { return [] }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  /// Stops listening.
+  public func stop() { process.terminate() }
+
+  private static let script = """
+    import json, sys
+    import gi
+    gi.require_version("Atspi", "2.0")
+    from gi.repository import Atspi
+
+    out = open(sys.argv[1], "a", buffering=1)
+
+    def write(**fields):
+        out.write(json.dumps(fields, sort_keys=True) + "\\n")
+
+    def heard(event):
+        try:
+            source = event.source
+            name, role = source.get_name(), source.get_role_name()
+            app = source.get_application().get_name()
+        except Exception as error:
+            name = role = app = "unreadable: %s" % error
+        data = event.any_data
+        if not isinstance(data, (str, int, float, bool, type(None))):
+            data = str(data)
+        write(type=event.type, detail1=event.detail1, data=data, name=name, role=role, app=app)
+
+    listener = Atspi.EventListener.new(heard)
+    for event in sys.argv[2:]:
+        listener.register(event)
+    out.write('{"type": "ready"}\\n')
+    Atspi.event_main()
+
+    """
+}

@@ -1,0 +1,240 @@
+import CGio
+import Glibc
+import SystemSupport
+import Wayland
+
+/// A connection to a D-Bus message bus that lives in the presenter's
+/// ``EventLoop``: its socket is one more descriptor in the loop's `poll()`,
+/// so it needs no thread and wakes the loop only when a message arrives.
+///
+/// GIO's own `GDBusConnection` cannot work that way: every connection does
+/// its reading and writing in GIO's shared `gdbus` thread (with a `gmain`
+/// worker beside it), which start with the first connection and stay for the
+/// life of the process. Only GIO's message format is used here.
+///
+/// The connection authenticates with `EXTERNAL` (the peer's uid), says
+/// `Hello`, and then carries method calls (each answered through its reply
+/// handler), signals and calls to our own objects.
+final class BusConnection {
+  /// A failed call: the D-Bus error's name and text, or why no answer came.
+  struct CallError: Error, CustomStringConvertible {
+    var name: String
+    var message: String
+    var description: String { "\(name): \(message)" }
+  }
+
+  private let loop: EventLoop
+  private var fd: Int32
+  private var watch: EventLoop.Token?
+  private var watchesWrites = false
+  private var input: [UInt8] = []
+  private var output: [UInt8] = []
+  private var authenticated = false
+  private var nextSerial: UInt32 = 1
+  private var replies: [UInt32: (Result<BusMessage, CallError>) -> Void] = [:]
+  /// This connection's unique name on the bus (`:1.42`), once `Hello` answered.
+  private(set) var uniqueName: String?
+  private(set) var isClosed = false
+
+  /// Called once the bus has answered `Hello`.
+  var onReady: (() -> Void)?
+  /// Called once when the connection ends (the bus went away, or a protocol error).
+  var onClose: (() -> Void)?
+  /// Called with each signal that arrives.
+  var onSignal: ((BusMessage) -> Void)?
+  /// Called with each method call to this connection's objects; the handler
+  /// returns the answer (nil: an UnknownMethod error), sent unless the caller
+  /// expects none.
+  var onMethodCall: ((BusMessage) -> BusMessage?)?
+
+  /// Connects to the bus at `address` and starts authenticating; nil when no
+  /// socket of the address accepts.
+  init?(address: BusAddress, loop: EventLoop) {
+    guard let fd = address.connect() else { return nil }
+    self.fd = fd
+    self.loop = loop
+    // The credentials go with the socket; the uid in hex digits of its decimal text.
+    let uid = Array(String(getuid()).utf8).map { byte in
+      let digits = Array("0123456789abcdef".utf8)
+      return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 15)]], as: UTF8.self)
+    }.joined()
+    // The whole handshake at once (as sd-bus does): the bus answers OK, then
+    // reads BEGIN and the first message.
+    output = [0] + Array("AUTH EXTERNAL \(uid)\r\nBEGIN\r\n".utf8)
+    watch = loop.addSource(fd: fd) { [unowned self] events in handle(events) }
+    call(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus", member: "Hello"
+    ) { [unowned self] result in
+      guard case .success(let reply) = result,
+        let name = reply.argument(0, Variant.text)
+      else {
+        close()
+        return
+      }
+      uniqueName = name
+      onReady?()
+    }
+  }
+
+  deinit { close(notifying: false) }
+
+  /// Calls a method; `reply` hears the answer, or an error (also when the
+  /// connection ends first).
+  func call(
+    destination: String?, path: String, interface: String, member: String,
+    body: OpaquePointer? = nil,
+    reply: @escaping (Result<BusMessage, CallError>) -> Void = { _ in }
+  ) {
+    let message = BusMessage.call(
+      destination: destination, path: path, interface: interface, member: member, body: body)
+    guard let serial = send(message) else {
+      reply(.failure(CallError(name: "closed", message: "the connection is closed")))
+      return
+    }
+    replies[serial] = reply
+  }
+
+  /// Asks the bus to deliver signals that match `rule` (D-Bus match syntax).
+  func addMatch(_ rule: String) {
+    call(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus", member: "AddMatch",
+      body: Variant.tuple([Variant.string(rule)]))
+  }
+
+  /// Sends a message; returns its serial, or nil when the connection is closed.
+  @discardableResult
+  func send(_ message: BusMessage) -> UInt32? {
+    guard !isClosed else { return nil }
+    let serial = nextSerial
+    nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
+    guard let bytes = message.encoded(serial: serial) else { return nil }
+    output += bytes
+    flush()
+    return isClosed ? nil : serial
+  }
+
+  /// Closes the connection: what is still unsent is dropped, calls waiting
+  /// for an answer hear that it closed; `onClose` is called unless `notifying` is false.
+  func close(notifying: Bool = true) {
+    guard !isClosed else { return }
+    isClosed = true
+    if let watch { loop.remove(watch) }
+    watch = nil
+    Glibc.close(fd)
+    fd = -1
+    let waiting = replies
+    replies.removeAll()
+    for (_, reply) in waiting.sorted(by: { $0.key < $1.key }) {
+      reply(.failure(CallError(name: "closed", message: "the connection closed")))
+    }
+    if notifying { onClose?() }
+  }
+
+  // MARK: - Reading and writing
+
+  private func handle(_ events: Int16) {
+    if events & Int16(POLLOUT) != 0 { flush() }
+    if events & Int16(POLLIN | POLLHUP | POLLERR) != 0 { read() }
+  }
+
+  private func flush() {
+    while !output.isEmpty && !isClosed {
+      let sent = output.withUnsafeBytes { buffer in
+        retryingOnInterrupt {
+          Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+        }
+      }
+      if sent < 0 {
+        if errno == EAGAIN { break }
+        close()
+        return
+      }
+      output.removeFirst(sent)
+    }
+    // Watch for room to write only while something waits to be written.
+    let wantsWrites = !output.isEmpty
+    guard !isClosed, wantsWrites != watchesWrites else { return }
+    if let watch { loop.remove(watch) }
+    watchesWrites = wantsWrites
+    watch = loop.addSource(
+      fd: fd, events: Int16(POLLIN) | (wantsWrites ? Int16(POLLOUT) : 0)
+    ) { [unowned self] events in handle(events) }
+  }
+
+  private func read() {
+    var buffer = [UInt8](repeating: 0, count: 16_384)
+    while !isClosed {
+      let count = retryingOnInterrupt { recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) }
+      if count < 0 && errno == EAGAIN { break }
+      guard count > 0 else {
+        close()
+        return
+      }
+      input += buffer[0..<count]
+      if count < buffer.count { break }
+    }
+    if !authenticated { readAuthentication() }
+    if authenticated { readMessages() }
+  }
+
+  /// The bus's answer to the handshake: `OK <guid>` or a refusal.
+  private func readAuthentication() {
+    guard let end = input.firstIndex(of: UInt8(ascii: "\n")) else {
+      if input.count > 1024 { close() }
+      return
+    }
+    let line = input[..<end]
+    input.removeFirst(end + 1)
+    guard line.starts(with: Array("OK ".utf8)) else {
+      close()
+      return
+    }
+    authenticated = true
+  }
+
+  private func readMessages() {
+    var start = 0
+    defer { input.removeFirst(start) }
+    while input.count - start >= 16 && !isClosed {
+      let size = input.withUnsafeMutableBufferPointer {
+        BusMessage.size(of: $0.baseAddress! + start)
+      }
+      guard let size else {
+        close()
+        return
+      }
+      guard input.count - start >= size else { return }
+      let message = input.withUnsafeMutableBufferPointer {
+        BusMessage.decode($0.baseAddress! + start, count: size)
+      }
+      start += size
+      guard let message else {
+        close()
+        return
+      }
+      dispatch(message)
+    }
+  }
+
+  private func dispatch(_ message: BusMessage) {
+    switch message.type {
+    case G_DBUS_MESSAGE_TYPE_METHOD_RETURN:
+      replies.removeValue(forKey: message.replySerial)?(.success(message))
+    case G_DBUS_MESSAGE_TYPE_ERROR:
+      let text = message.argument(0, Variant.text) ?? ""
+      replies.removeValue(forKey: message.replySerial)?(
+        .failure(CallError(name: message.errorName ?? "error", message: text)))
+    case G_DBUS_MESSAGE_TYPE_SIGNAL:
+      onSignal?(message)
+    case G_DBUS_MESSAGE_TYPE_METHOD_CALL:
+      let answer =
+        onMethodCall?(message)
+        ?? message.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+      if message.expectsReply { send(answer) }
+    default:
+      break
+    }
+  }
+}

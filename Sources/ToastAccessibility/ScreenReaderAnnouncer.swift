@@ -1,0 +1,475 @@
+import CGio
+import SystemSupport
+import ToastModel
+import Wayland
+
+/// Tells screen readers about toasts, through AT-SPI on the accessibility bus.
+///
+/// **Gate.** Nothing is done until ``start()``, which the presenter calls once
+/// its first frame is on screen (so start-up is never slower). Then one
+/// connection to the session bus asks, without starting anything, whether the
+/// accessibility bus runs (`NameHasOwner("org.a11y.Bus")`) and whether a
+/// screen reader is on (`org.a11y.Status`: `IsEnabled` or
+/// `ScreenReaderEnabled`), and keeps listening for both to change. Only when
+/// one is on (or a toast asks for ``ToastModel/Toast/Accessibility/on``) does
+/// it connect to the accessibility bus; when that ends, it disconnects.
+///
+/// **Tree and events.** On the accessibility bus the presenter is an
+/// application named `wl-toast` (registered with the registry's
+/// `Socket.Embed`) with one `notification` child per toast shown, named what
+/// the toast says. A toast that appears is announced with the event the
+/// running screen reader listens for: `object:announcement` when a client
+/// registered for it and every client that hears `showing` hears it too
+/// (`Registry.GetRegisteredEvents`: Orca 45.2 and later), otherwise the
+/// child's `object:state-changed:showing` (which Orca 43 speaks as
+/// "notification TEXT"); one or the other, never both. An update
+/// announces again; updates closer than ``mergeInterval`` merge into one
+/// announcement of the latest text. A hidden toast's child sends showing off
+/// and leaves the tree.
+///
+/// Everything runs in the presenter's event loop; the connections' sockets
+/// are watched by its `poll()` and wake it only when a message arrives.
+package final class ScreenReaderAnnouncer {
+  /// Announcements of one toast closer than this merge into one, of the latest text.
+  package static let mergeInterval: Duration = .milliseconds(150)
+
+  private struct Entry {
+    var spoken: String
+    var mode: Toast.Accessibility
+    /// Whether the next announcement is still owed.
+    var owed: Bool
+    var inTree = false
+    var lastAnnounced: MonotonicTime?
+    var timer: EventLoop.Token?
+  }
+
+  private let loop: EventLoop
+  private let applicationName: String
+  private let version: String
+  private var started = false
+  private var session: BusConnection?
+  /// Whether the session bus has told us yet whether a screen reader is on.
+  private var statusKnown = false
+  private var busRuns = false
+  private var isEnabled = false
+  private var screenReaderEnabled = false
+  private var bus: BusConnection?
+  private var tree: AccessibleTree?
+  /// Whether the accessibility connection is registered and knows which event to send.
+  private var ready = false
+  /// Whether some client listens for `object:announcement`.
+  private var announcementsHeard = false
+  /// Whether the accessibility bus's address has been asked for.
+  private var connecting = false
+  /// Whether the last connection failed or broke: not tried again before the
+  /// status changes (no loop of attempts against a broken bus).
+  private var failed = false
+  private var toasts: [Int: Entry] = [:]
+
+  /// How many announcements were sent, by event (for tests and benchmarks).
+  package private(set) var sent: (announcements: Int, showing: Int) = (0, 0)
+
+  /// An announcer for the presenter's loop; it starts nothing yet.
+  package init(loop: EventLoop, applicationName: String = "wl-toast", version: String) {
+    self.loop = loop
+    self.applicationName = applicationName
+    self.version = version
+  }
+
+  deinit {
+    bus?.close(notifying: false)
+    session?.close(notifying: false)
+  }
+
+  /// Whether a screen reader says it is on (as last heard from the session bus).
+  package var screenReaderIsOn: Bool { busRuns && (isEnabled || screenReaderEnabled) }
+
+  /// Whether the accessibility bus connection is open and registered.
+  package var isConnected: Bool { ready }
+
+  /// Where the announcer stands, for `wl-toast status`: `starting` (the
+  /// session bus has not answered yet), `no-screen-reader`, `connecting`,
+  /// `connected` (on the accessibility bus), `failed` (the accessibility bus
+  /// refused or broke; tried again when the status changes).
+  package var state: String {
+    if ready { return "connected" }
+    if bus != nil || connecting { return "connecting" }
+    if !statusKnown { return "starting" }
+    if failed { return "failed" }
+    return "no-screen-reader"
+  }
+
+  /// Starts watching the session bus for a screen reader (once).
+  package func start() {
+    guard !started else { return }
+    started = true
+    guard let address = BusAddress.session(),
+      let connection = BusConnection(address: address, loop: loop)
+    else {
+      noSessionBus()
+      return
+    }
+    session = connection
+    connection.onClose = { [unowned self] in
+      session = nil
+      noSessionBus()
+    }
+    connection.onSignal = { [unowned self] signal in sessionSignal(signal) }
+    connection.onReady = { [unowned self, unowned connection] in
+      // Listen first, then ask: no change can fall between the answer and the watch.
+      connection.addMatch(
+        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+          + "member='NameOwnerChanged',arg0='org.a11y.Bus'")
+      connection.addMatch(
+        "type='signal',sender='org.a11y.Bus',interface='org.freedesktop.DBus.Properties',"
+          + "member='PropertiesChanged',path='/org/a11y/bus',arg0='org.a11y.Status'")
+      connection.call(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", member: "NameHasOwner",
+        body: Variant.tuple([Variant.string("org.a11y.Bus")])
+      ) { [unowned self] result in
+        if case .success(let reply) = result, reply.argument(0, Variant.bool) == true {
+          busRuns = true
+          readStatus()
+        } else {
+          busRuns = false
+          statusKnown = true
+          statusChanged()
+        }
+      }
+    }
+  }
+
+  /// A toast appeared on screen.
+  package func show(id: Int, toast: Toast) {
+    guard toast.accessibility != .off else { return }
+    var entry = Entry(spoken: toast.spokenText, mode: toast.accessibility, owed: false)
+    entry.owed = !statusKnown || qualifies(entry)
+    toasts[id] = entry
+    refresh()
+  }
+
+  /// A toast on screen changed (new text, new progress): it is announced again.
+  package func update(id: Int, toast: Toast) {
+    guard toast.accessibility != .off else {
+      hide(id: id)
+      return
+    }
+    guard var entry = toasts[id] else {
+      show(id: id, toast: toast)
+      return
+    }
+    entry.spoken = toast.spokenText
+    entry.mode = toast.accessibility
+    entry.owed = !statusKnown || qualifies(entry)
+    toasts[id] = entry
+    refresh()
+  }
+
+  /// A toast left the screen: its object sends showing off and leaves the tree.
+  package func hide(id: Int) {
+    guard let entry = toasts.removeValue(forKey: id) else { return }
+    if let timer = entry.timer { loop.remove(timer) }
+    if entry.inTree, ready, let tree {
+      let path = AccessibleTree.path(of: id)
+      emit("StateChanged", from: path, detail: "showing", 0, 0, Variant.int32(0))
+      if let index = tree.remove(id: id) {
+        emit(
+          "ChildrenChanged", from: AccessibleTree.rootPath, detail: "remove", Int32(index), 0,
+          tree.reference(path))
+      }
+    }
+    refresh()
+  }
+
+  // MARK: - The session bus: is a screen reader on?
+
+  private func noSessionBus() {
+    busRuns = false
+    statusKnown = true
+    statusChanged()
+  }
+
+  private func readStatus() {
+    session?.call(
+      destination: "org.a11y.Bus", path: "/org/a11y/bus",
+      interface: "org.freedesktop.DBus.Properties", member: "GetAll",
+      body: Variant.tuple([Variant.string("org.a11y.Status")])
+    ) { [unowned self] result in
+      if case .success(let reply) = result,
+        let flags = reply.argument(0, { Variant.booleans($0) })
+      {
+        isEnabled = flags["IsEnabled"] ?? false
+        screenReaderEnabled = flags["ScreenReaderEnabled"] ?? false
+      } else {
+        isEnabled = false
+        screenReaderEnabled = false
+      }
+      statusKnown = true
+      statusChanged()
+    }
+  }
+
+  private func sessionSignal(_ signal: BusMessage) {
+    switch (signal.interface, signal.member) {
+    case ("org.freedesktop.DBus", "NameOwnerChanged"):
+      guard signal.argument(0, Variant.text) == "org.a11y.Bus" else { return }
+      let newOwner = signal.argument(2, Variant.text) ?? ""
+      busRuns = !newOwner.isEmpty
+      isEnabled = false
+      screenReaderEnabled = false
+      if busRuns {
+        readStatus()
+      } else {
+        statusChanged()
+      }
+    case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
+      guard signal.argument(0, Variant.text) == "org.a11y.Status" else { return }
+      let changed = signal.argument(1, { Variant.booleans($0) }) ?? [:]
+      if let value = changed["IsEnabled"] { isEnabled = value }
+      if let value = changed["ScreenReaderEnabled"] { screenReaderEnabled = value }
+      let invalidated = signal.argument(2, { Variant.children($0, Variant.text) }) ?? []
+      if !invalidated.isEmpty {
+        readStatus()
+      } else {
+        statusChanged()
+      }
+    default:
+      break
+    }
+  }
+
+  private func statusChanged() {
+    failed = false
+    refresh()
+  }
+
+  // MARK: - The accessibility bus
+
+  /// Whether the toast's object belongs in the tree now.
+  private func qualifies(_ entry: Entry) -> Bool {
+    switch entry.mode {
+    case .on: busRuns
+    case .automatic: screenReaderIsOn
+    case .off: false
+    }
+  }
+
+  /// Connects or disconnects as the status and the toasts want, then brings
+  /// the tree up to date.
+  private func refresh() {
+    // A toast shown while no screen reader was on is not announced when one
+    // starts later (it joins the tree quietly); only its updates are.
+    if statusKnown {
+      for (id, entry) in toasts where entry.owed && !qualifies(entry) { toasts[id]?.owed = false }
+    }
+    let wanted =
+      busRuns && toasts.values.contains(where: qualifies)
+      || screenReaderIsOn
+    if wanted && bus == nil && !connecting && !failed && session != nil {
+      connect()
+    } else if !wanted && bus != nil {
+      disconnect()
+    }
+    if ready { syncTree() }
+  }
+
+  private func connect() {
+    connecting = true
+    session?.call(
+      destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
+      member: "GetAddress"
+    ) { [unowned self] result in
+      connecting = false
+      guard bus == nil else { return }
+      guard case .success(let reply) = result, let text = reply.argument(0, Variant.text),
+        let connection = BusConnection(address: BusAddress(text), loop: loop)
+      else {
+        failed = true
+        return
+      }
+      bus = connection
+      connection.onClose = { [unowned self] in
+        lostBus()
+        failed = true
+      }
+      connection.onMethodCall = { [unowned self] call in
+        tree?.answer(call)
+      }
+      connection.onSignal = { [unowned self] signal in
+        if signal.interface == "org.a11y.atspi.Registry" { readRegisteredEvents() }
+      }
+      connection.onReady = { [unowned self, unowned connection] in register(connection) }
+      // The status may have changed while the address was on its way.
+      refresh()
+    }
+  }
+
+  /// Embeds the application in the registry's desktop, then learns which
+  /// events screen readers listen for.
+  private func register(_ connection: BusConnection) {
+    let tree = AccessibleTree(applicationName: applicationName, version: version)
+    tree.busName = connection.uniqueName ?? ""
+    self.tree = tree
+    connection.addMatch(
+      "type='signal',interface='org.a11y.atspi.Registry',path='/org/a11y/atspi/registry'")
+    connection.call(
+      destination: "org.a11y.atspi.Registry", path: AccessibleTree.rootPath,
+      interface: "org.a11y.atspi.Socket", member: "Embed",
+      body: Variant.tuple([tree.reference(AccessibleTree.rootPath)])
+    ) { [unowned self] result in
+      if case .success(let reply) = result,
+        let desktop = reply.argument(
+          0,
+          { reference -> (String, String)? in
+            let parts = Variant.children(reference, Variant.text)
+            return parts.count == 2 ? (parts[0], parts[1]) : nil
+          })
+      {
+        tree.desktop = desktop
+      }
+      readRegisteredEvents()
+    }
+  }
+
+  private func readRegisteredEvents() {
+    bus?.call(
+      destination: "org.a11y.atspi.Registry", path: "/org/a11y/atspi/registry",
+      interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents"
+    ) { [unowned self] result in
+      guard case .success(let reply) = result else { return }
+      let events =
+        reply.argument(
+          0,
+          { list in
+            Variant.children(list) { pair -> (String, String)? in
+              let parts = Variant.children(pair, Variant.text)
+              return parts.count == 2 ? (parts[0], parts[1]) : nil
+            }
+          }) ?? []
+      announcementsHeard = Self.announcementsReachEveryone(events)
+      if !ready {
+        ready = true
+        syncTree()
+      }
+    }
+  }
+
+  /// Whether `object:announcement` is the event to send, from the registry's
+  /// list of (client, event) registrations: some client registered for it by
+  /// name (Orca 45.2 and later do), and every client that hears `showing`
+  /// hears announcements too. Orca 43 hears `showing` only: with it running,
+  /// the showing path is taken, whoever else listens.
+  static func announcementsReachEveryone(_ registrations: [(client: String, event: String)])
+    -> Bool
+  {
+    func segments(_ event: String) -> [Substring] {
+      event.lowercased().filter { $0 != "-" }.split(separator: ":")
+    }
+    let announcement: [Substring] = ["object", "announcement"]
+    let showing: [Substring] = ["object", "statechanged", "showing"]
+    /// Whether a registration covers an event: it is the event or a prefix of it.
+    func covers(_ registration: [Substring], _ event: [Substring]) -> Bool {
+      !registration.isEmpty && event.starts(with: registration)
+    }
+    var clients: [String: [[Substring]]] = [:]
+    for (client, event) in registrations { clients[client, default: []].append(segments(event)) }
+    let named = clients.values.contains { $0.contains(announcement) }
+    let nobodyMissesIt = clients.values.allSatisfy { events in
+      !events.contains { covers($0, showing) } || events.contains { covers($0, announcement) }
+    }
+    return named && nobodyMissesIt
+  }
+
+  private func lostBus() {
+    bus = nil
+    tree = nil
+    ready = false
+    for id in toasts.keys { toasts[id]?.inTree = false }
+  }
+
+  private func disconnect() {
+    bus?.close(notifying: false)
+    lostBus()
+  }
+
+  /// Puts the toasts that qualify into the tree (announcing those owed), and
+  /// takes out those that no longer do.
+  private func syncTree() {
+    guard let tree else { return }
+    for id in toasts.keys.sorted() {
+      guard var entry = toasts[id] else { continue }
+      let path = AccessibleTree.path(of: id)
+      if qualifies(entry) && !entry.inTree {
+        let index = tree.add(id: id, name: entry.spoken)
+        entry.inTree = true
+        toasts[id] = entry
+        emit(
+          "ChildrenChanged", from: AccessibleTree.rootPath, detail: "add", Int32(index), 0,
+          tree.reference(path))
+      } else if !qualifies(entry) && entry.inTree {
+        emit("StateChanged", from: path, detail: "showing", 0, 0, Variant.int32(0))
+        if let index = tree.remove(id: id) {
+          emit(
+            "ChildrenChanged", from: AccessibleTree.rootPath, detail: "remove", Int32(index), 0,
+            tree.reference(path))
+        }
+        entry.inTree = false
+        entry.owed = false
+        toasts[id] = entry
+      }
+      if toasts[id]?.inTree == true && toasts[id]?.owed == true { announce(id) }
+    }
+  }
+
+  /// Announces a toast now, or at the end of its merge interval.
+  private func announce(_ id: Int) {
+    guard var entry = toasts[id], entry.timer == nil else { return }
+    if let last = entry.lastAnnounced, MonotonicTime.now - last < Self.mergeInterval {
+      entry.timer = loop.addTimer(at: last + Self.mergeInterval) { [unowned self] in
+        toasts[id]?.timer = nil
+        if ready, toasts[id]?.owed == true { announceNow(id) }
+      }
+      toasts[id] = entry
+      return
+    }
+    announceNow(id)
+  }
+
+  private func announceNow(_ id: Int) {
+    guard var entry = toasts[id], entry.inTree, let tree else { return }
+    entry.owed = false
+    entry.lastAnnounced = .now
+    toasts[id] = entry
+    let path = AccessibleTree.path(of: id)
+    // The name first, so that a screen reader with the old one cached reads the new.
+    if tree.rename(id: id, to: entry.spoken) {
+      emit(
+        "PropertyChange", from: path, detail: "accessible-name", 0, 0,
+        Variant.string(entry.spoken))
+    }
+    guard !entry.spoken.isEmpty else { return }
+    if announcementsHeard {
+      // detail1 is the politeness: 1, polite (ATSPI_LIVE_POLITE).
+      emit("Announcement", from: path, detail: "", 1, 0, Variant.string(entry.spoken))
+      sent.announcements += 1
+    } else {
+      emit("StateChanged", from: path, detail: "showing", 1, 0, Variant.int32(0))
+      sent.showing += 1
+    }
+  }
+
+  /// Sends an `org.a11y.atspi.Event.Object` signal from our object at `path`.
+  private func emit(
+    _ member: String, from path: String, detail: String, _ detail1: Int32, _ detail2: Int32,
+    _ data: OpaquePointer
+  ) {
+    bus?.send(
+      BusMessage.signal(
+        path: path, interface: "org.a11y.atspi.Event.Object", member: member,
+        body: Variant.tuple([
+          Variant.string(detail), Variant.int32(detail1), Variant.int32(detail2),
+          Variant.boxed(data), Variant.noProperties(),
+        ])))
+  }
+}

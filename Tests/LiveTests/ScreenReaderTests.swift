@@ -1,0 +1,187 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastCommand
+
+/// One event an AT-SPI listener heard, as libatspi gave it to the listener.
+struct HeardEvent: Equatable {
+  var type: String
+  var detail1: Int
+  /// The event's data: an announcement's text.
+  var data: String?
+  /// The source's name, role and application, read back from the sender.
+  var name: String
+  var role: String
+  var app: String
+
+  var isShowing: Bool { type == "object:state-changed:showing" && detail1 == 1 }
+  var isHidden: Bool { type == "object:state-changed:showing" && detail1 == 0 }
+  var isAnnouncement: Bool { type == "object:announcement" }
+}
+
+extension AtspiListener {
+  /// Every event heard so far.
+  func heard() -> [HeardEvent] {
+    lines().dropFirst().compactMap { line in
+      guard let value = try? JSONValue.parse(line), let type = value["type"]?.stringValue else {
+        return nil
+      }
+      return HeardEvent(
+        type: type, detail1: Int(value["detail1"]?.doubleValue ?? 0),
+        data: value["data"]?.stringValue, name: value["name"]?.stringValue ?? "",
+        role: value["role"]?.stringValue ?? "", app: value["app"]?.stringValue ?? "")
+    }
+  }
+
+  /// What was announced or shown, in order: the texts a screen reader speaks.
+  func spoken() -> [String] {
+    heard().compactMap { event in
+      event.isAnnouncement ? event.data : event.isShowing ? event.name : nil
+    }
+  }
+}
+
+/// Screen readers hear every toast: AT-SPI on a private accessibility bus
+/// (at-spi2-core's launcher and registry), heard by a libatspi listener as a
+/// screen reader would hear it.
+@Suite(.serialized)
+struct ScreenReaderTests {
+  /// A headless sway whose commands (and so their owner) use `bus`'s session bus.
+  static func desk(on bus: AccessibilityBus) throws -> Desk {
+    let desk = try Desk()
+    desk.environment.merge(bus.clientEnvironment) { $1 }
+    return desk
+  }
+
+  @Test func anAnnouncementCarriesTheToastsTextAndItsProgress() throws {
+    let bus = try AccessibilityBus(screenReader: true)
+    // Registered for both events, as Orca 45 and later are: announcements win.
+    let listener = try bus.listen(to: ["object:announcement", "object:state-changed:showing"])
+    let desk = try Self.desk(on: bus)
+    let result = try desk.runToEnd(["--progress", "40", "--timeout", "0.3", "Volume"])
+    #expect(result.status == 0, "\(result.errors)")
+    try waitUntil("the announcement (heard: \(listener.heard()))") {
+      listener.heard().contains { $0.isAnnouncement }
+    }
+    try waitUntil("showing off as the toast goes (heard: \(listener.heard()))") {
+      listener.heard().contains { $0.isHidden }
+    }
+    let heard = listener.heard()
+    let announcement = try #require(heard.first { $0.isAnnouncement })
+    #expect(announcement.data == "Volume, 40 percent")
+    #expect(announcement.name == "Volume, 40 percent", "the source's name is what it says")
+    #expect(announcement.role == "notification" && announcement.app == "wl-toast")
+    #expect(heard.filter { $0.isAnnouncement }.count == 1)
+    #expect(!heard.contains { $0.isShowing }, "one event, never both: \(heard)")
+  }
+
+  @Test func aScreenReaderThatHearsOnlyShowingHearsTheNotification() throws {
+    let bus = try AccessibilityBus(screenReader: true)
+    // Orca 43 (Debian 12's) registers for showing, not for announcements.
+    let listener = try bus.listen(to: ["object:state-changed:showing"])
+    let desk = try Self.desk(on: bus)
+    #expect(
+      try desk.runToEnd(["--markup", "--timeout", "0", "<b>Saved</b> &amp; sent"]).status == 0)
+    // What is drawn is an emoji; what is said is --say.
+    #expect(
+      try desk.runToEnd(["--tag", "mute", "--say", "Volume muted", "--timeout", "0", "🔇"]).status
+        == 0)
+    try waitUntil("both notifications (heard: \(listener.heard()))") {
+      listener.spoken() == ["Saved & sent", "Volume muted"]
+    }
+    let shown = listener.heard().filter { $0.isShowing }
+    #expect(shown.allSatisfy { $0.role == "notification" && $0.app == "wl-toast" }, "\(shown)")
+    #expect(try desk.runToEnd(["hide", "--tag", "mute"]).status == 0)
+    try waitUntil("showing off for the hidden toast (heard: \(listener.heard()))") {
+      listener.heard().contains { $0.isHidden && $0.name == "Volume muted" }
+    }
+    #expect(!listener.heard().contains { $0.isHidden && $0.name == "Saved & sent" })
+  }
+
+  @Test func aBurstOfUpdatesGivesAFewAnnouncementsEndingWithTheLastValue() throws {
+    let bus = try AccessibilityBus(screenReader: true)
+    let listener = try bus.listen(to: ["object:announcement"])
+    let desk = try Self.desk(on: bus)
+    // A held volume key: ten updates of one tag, as fast as commands go.
+    for step in 1...10 {
+      let result = try desk.runToEnd([
+        "--tag", "volume", "--timeout", "0", "--progress", String(step * 10), "Volume",
+      ])
+      #expect(result.status == 0, "\(result.errors)")
+    }
+    try waitUntil("the last value (heard: \(listener.spoken()))") {
+      listener.spoken().last == "Volume, 100 percent"
+    }
+    let spoken = listener.spoken()
+    #expect(spoken.count <= 4, "merged: \(spoken)")
+    let values = spoken.compactMap { Int($0.dropFirst("Volume, ".count).prefix { $0.isNumber }) }
+    #expect(values == values.sorted() && values.count == spoken.count, "in order: \(spoken)")
+  }
+
+  @Test func withoutAScreenReaderTheOwnerStaysOffTheAccessibilityBus() throws {
+    let bus = try AccessibilityBus(screenReader: false)
+    let listener = try bus.listen(to: ["object:announcement"])
+    let desk = try Self.desk(on: bus)
+    #expect(try desk.runToEnd(["--tag", "quiet", "--timeout", "0", "Quiet"]).status == 0)
+    let owner = try #require(try desk.status(tag: "quiet")?.owner)
+    try waitUntil("the owner to learn that no screen reader is on") {
+      try desk.screenReaderState(tag: "quiet") == "no-screen-reader"
+    }
+    #expect(try bus.sessionConnections(of: owner).count == 1, "it watches the session bus")
+    #expect(try bus.accessibilityConnections(of: owner).isEmpty, "no accessibility connection")
+
+    // A screen reader starts: the owner joins, and new toasts are heard.
+    try bus.setScreenReader(true)
+    try waitUntil("the owner on the accessibility bus") {
+      try bus.accessibilityConnections(of: owner).count == 1
+        && desk.screenReaderState(tag: "quiet") == "connected"
+    }
+    #expect(try desk.runToEnd(["--tag", "heard", "--timeout", "0", "Heard"]).status == 0)
+    try waitUntil("the new toast announced (heard: \(listener.spoken()))") {
+      listener.spoken() == ["Heard"]
+    }
+
+    // It stops: the owner leaves.
+    try bus.setScreenReader(false)
+    try waitUntil("the owner to leave the accessibility bus") {
+      try bus.accessibilityConnections(of: owner).isEmpty
+        && desk.screenReaderState(tag: "quiet") == "no-screen-reader"
+    }
+    #expect(listener.spoken() == ["Heard"], "a toast shown before the screen reader is not")
+  }
+
+  @Test func eachToastSaysWhetherItIsSpoken() throws {
+    let bus = try AccessibilityBus(screenReader: false)
+    let listener = try bus.listen(to: ["object:announcement"])
+    let desk = try Self.desk(on: bus)
+    // --a11y on: spoken whenever the accessibility bus runs, flags or not.
+    #expect(
+      try desk.runToEnd([
+        "--tag", "mute", "--a11y", "on", "--say", "Volume muted", "--timeout", "0", "🔇",
+      ]).status == 0)
+    try waitUntil("the toast that asked to be heard (heard: \(listener.spoken()))") {
+      listener.spoken() == ["Volume muted"]
+    }
+    // --a11y off: never, even with a screen reader on.
+    try bus.setScreenReader(true)
+    #expect(
+      try desk.runToEnd(["--tag", "a", "--a11y", "off", "--timeout", "0", "Silent"]).status == 0)
+    #expect(try desk.runToEnd(["--tag", "b", "--timeout", "0", "Spoken"]).status == 0)
+    try waitUntil("the default toast (heard: \(listener.spoken()))") {
+      listener.spoken() == ["Volume muted", "Spoken"]
+    }
+  }
+
+  @Test func aStaticToastWakesNothingWhileAScreenReaderListens() throws {
+    let bus = try AccessibilityBus(screenReader: true)
+    let listener = try bus.listen(to: ["object:announcement", "object:state-changed:showing"])
+    let desk = try Self.desk(on: bus)
+    #expect(try desk.runToEnd(["--timeout", "0", "--no-animation", "Static"]).status == 0)
+    try waitUntil("the announcement (heard: \(listener.spoken()))") {
+      listener.spoken() == ["Static"]
+    }
+    let owner = try #require(try desk.status()?.owner)
+    #expect(try bus.accessibilityConnections(of: owner).count == 1)
+    try ResidentOwnerTests.expectIdle(owner)
+  }
+}
