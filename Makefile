@@ -19,7 +19,8 @@ BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpan
 TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core fonts-noto-cjk \
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
   librust-wayland-protocols-dev kwin-wayland libkf5screen-bin qtwayland5 dbus-daemon \
-  libgl1-mesa-dri libglib2.0-dev
+  libgl1-mesa-dri libglib2.0-dev at-spi2-core python3-gi gir1.2-atspi-2.0 orca xvfb \
+  speech-dispatcher
 
 # For make leaks only.
 CHECK_PACKAGES = valgrind

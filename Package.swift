@@ -139,6 +139,10 @@ let package = Package(
       swiftSettings: strict),
     // Every committed fuzz seed and crash (Tests/Fuzz) through its target, without libFuzzer.
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
+    // Screen readers: spoken text, bus addresses, the accessible tree's answers.
+    .testTarget(
+      name: "AccessibilityTests", dependencies: ["ToastAccessibility", "ToastModel", "CGio"],
+      swiftSettings: strict),
     // The README's architecture tree matches Sources/.
     .testTarget(name: "RepositoryTests", swiftSettings: strict),
     .testTarget(

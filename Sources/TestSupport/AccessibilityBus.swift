@@ -182,8 +182,9 @@ public final class AccessibilityBus {
 
 /// A screen reader's ears without its voice: Debian's python3-gi with
 /// libatspi (gir1.2-atspi-2.0) registered for some events, writing one JSON
-/// line per event it hears (`type`, `detail1`, `data`, and the source's
-/// `name`, `role` and `app` as libatspi reads them from the sender).
+/// line per event it hears (`type`, `detail1`, `data`, the source's `name`,
+/// `role` and `app` as libatspi reads them from the sender, and `t`, the
+/// monotonic clock in nanoseconds when it heard it).
 public final class AtspiListener {
   private let process: ChildProcess
   private let output: String
@@ -223,7 +224,7 @@ public final class AtspiListener {
   public func stop() { process.terminate() }
 
   private static let script = """
-    import json, sys
+    import json, sys, time
     import gi
     gi.require_version("Atspi", "2.0")
     from gi.repository import Atspi
@@ -234,6 +235,7 @@ public final class AtspiListener {
         out.write(json.dumps(fields, sort_keys=True) + "\\n")
 
     def heard(event):
+        heard_at = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
         try:
             source = event.source
             name, role = source.get_name(), source.get_role_name()
@@ -243,7 +245,8 @@ public final class AtspiListener {
         data = event.any_data
         if not isinstance(data, (str, int, float, bool, type(None))):
             data = str(data)
-        write(type=event.type, detail1=event.detail1, data=data, name=name, role=role, app=app)
+        write(type=event.type, detail1=event.detail1, data=data, name=name, role=role, app=app,
+              t=heard_at)
 
     listener = Atspi.EventListener.new(heard)
     for event in sys.argv[2:]:

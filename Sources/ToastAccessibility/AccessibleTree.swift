@@ -96,8 +96,9 @@ final class AccessibleTree {
     return .node(index)
   }
 
-  /// The answer to a method call on one of our objects (or an error).
-  func answer(_ call: BusMessage) -> BusMessage {
+  /// The answer to a method call on one of our objects (or an error); nil
+  /// when the call cannot be answered.
+  func answer(_ call: BusMessage) -> BusMessage? {
     let member = call.member ?? ""
     if call.path == Self.cachePath && member == "GetItems" {
       // No cache of ours: libatspi then asks each object itself.
@@ -140,16 +141,18 @@ final class AccessibleTree {
       // No private peer-to-peer bus: screen readers keep to the accessibility bus.
       return call.reply(Variant.tuple([Variant.string("")]))
     case (_, _) where call.interface == nil || call.interface == "org.a11y.atspi.Accessible":
-      return accessibleMethod(member, call: call, on: object)
-        ?? call.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+      guard let body = accessibleMethod(member, call: call, on: object) else {
+        return call.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method")
+      }
+      return call.reply(Variant.tuple([body]))
     default:
       return call.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method")
     }
   }
 
-  /// The methods of `org.a11y.atspi.Accessible`.
+  /// The answer of a method of `org.a11y.atspi.Accessible`; nil for another method.
   private func accessibleMethod(_ member: String, call: BusMessage, on object: Object)
-    -> BusMessage?
+    -> OpaquePointer?
   {
     let body: OpaquePointer
     switch member {
@@ -194,7 +197,7 @@ final class AccessibleTree {
     default:
       return nil
     }
-    return call.reply(Variant.tuple([body]))
+    return body
   }
 
   private func role(of object: Object) -> UInt32 {

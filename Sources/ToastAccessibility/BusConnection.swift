@@ -232,7 +232,7 @@ final class BusConnection {
       let answer =
         onMethodCall?(message)
         ?? message.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method")
-      if message.expectsReply { send(answer) }
+      if message.expectsReply, let answer { send(answer) }
     default:
       break
     }

@@ -35,16 +35,24 @@ final class BusMessage {
     return message
   }
 
-  /// The answer to this method call, with `body` (a tuple) or none.
-  func reply(_ body: OpaquePointer? = nil) -> BusMessage {
-    let message = BusMessage(owning: g_dbus_message_new_method_reply(pointer))
+  /// The answer to this method call, with `body` (a tuple) or none; nil
+  /// when this is no call that can be answered (no serial).
+  func reply(_ body: OpaquePointer? = nil) -> BusMessage? {
+    guard serial != 0, let reply = g_dbus_message_new_method_reply(pointer) else {
+      if let body { g_variant_unref(g_variant_ref_sink(body)) }
+      return nil
+    }
+    let message = BusMessage(owning: reply)
     if let body { g_dbus_message_set_body(message.pointer, body) }
     return message
   }
 
-  /// The error answer to this method call.
-  func error(_ name: String, _ text: String) -> BusMessage {
-    BusMessage(owning: g_dbus_message_new_method_error_literal(pointer, name, text))
+  /// The error answer to this method call; nil when it cannot be answered.
+  func error(_ name: String, _ text: String) -> BusMessage? {
+    guard serial != 0,
+      let reply = g_dbus_message_new_method_error_literal(pointer, name, text)
+    else { return nil }
+    return BusMessage(owning: reply)
   }
 
   /// Reads one message from the start of `bytes`, which holds it whole.

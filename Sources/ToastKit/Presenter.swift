@@ -281,12 +281,12 @@ public final class ToastPresenter {
     announcer.update(id: id, toast: surface.toast)
   }
 
-  /// Starts looking for a screen reader once no toast waits for its first
-  /// frame, in a later iteration (after that frame went to the compositor):
-  /// start-up is not slowed by it.
+  /// Starts looking for a screen reader once a first frame is on screen (or
+  /// while there is nothing to show), in a later iteration, after that frame
+  /// went to the compositor: start-up is not slowed by it.
   private func startAnnouncerWhenDrawn() {
     guard let announcer, !announcerStarting,
-      surfaces.values.allSatisfy({ $0.timeline != nil || $0.isWaitingToAppear || $0.isGone })
+      surfaces.isEmpty || surfaces.values.contains(where: { $0.timeline != nil })
     else { return }
     announcerStarting = true
     session.loop.addTimer(after: .zero) { announcer.start() }

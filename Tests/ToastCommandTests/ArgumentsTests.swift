@@ -204,6 +204,18 @@ struct ArgumentsTests {
     #expect(toast(["--progress", "150", "Hi"])?.progress == 1.5)
   }
 
+  @Test func screenReaders() {
+    #expect(toast(["Hi"])?.accessibility == .automatic)
+    #expect(toast(["Hi"])?.accessibleText == nil)
+    for choice in Toast.Accessibility.allCases {
+      #expect(toast(["--a11y", choice.rawValue, "Hi"])?.accessibility == choice)
+    }
+    #expect(toast(["--say", "Volume muted", "🔇"])?.accessibleText == "Volume muted")
+    #expect(
+      toast(["--say", String(repeating: "a", count: 5000), "Hi"])?.accessibleText?.count == 4096,
+      "cut like a message")
+  }
+
   @Test func aValueMayStartWithADash() {
     #expect(toast(["--font", "-misc-fixed", "Hi"])?.font == "-misc-fixed")
     #expect(toast(["--font", "--help", "Hi"])?.font == "--help")
@@ -350,6 +362,11 @@ struct ArgumentsTests {
     (["Hi", "--output"], "--output: missing value (NAME|all)"),
     (["--grace", "61", "Hi"], "--grace: expected seconds from 0 to 60, got '61'"),
     (["--min-show", "-1", "Hi"], "--min-show: expected seconds from 0 to 60, got '-1'"),
+    (["--a11y", "yes", "Hi"], "--a11y: expected auto, on or off, got 'yes'"),
+    (
+      ["--say", " ", "Hi"],
+      "--say: expected the text a screen reader says instead of the message (not blank), got ' '"
+    ),
     (
       ["--icon", "", "Hi"],
       "--icon: expected an icon name or a file's path (1 to 4096 bytes), got ''"
@@ -416,6 +433,7 @@ struct ArgumentsTests {
       "--font \"FAMILY SIZE\"", "--background #RRGGBB[AA]", "--foreground #RRGGBB[AA]",
       "--output NAME|all", "--position POSITION", "--margin PIXELS", "--layer overlay|top",
       "--icon NAME|PATH", "--icon-theme THEME", "--grace SECONDS", "--min-show SECONDS",
+      "--a11y auto|on|off", "--say TEXT",
       "-h, --help", "-V, --version",
     ] {
       #expect(usageText.contains("\n  \(option) "), "\(option)")

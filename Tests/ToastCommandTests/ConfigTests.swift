@@ -116,7 +116,8 @@ struct ConfigTests {
     for key in [
       "style", "timeout", "spinner", "progress", "offset", "dismiss", "modal", "dim", "markup",
       "no-animation", "font", "background", "foreground", "output", "position", "margin",
-      "layer", "icon", "icon-theme", "grace", "min-show", "tag", "wait", "print-outcome",
+      "layer", "icon", "icon-theme", "grace", "min-show", "a11y", "say", "tag", "wait",
+      "print-outcome",
       "follow", "linger",
     ] {
       #expect(configKeys.contains(key), "\(key)")
@@ -140,11 +141,13 @@ struct ConfigTests {
     let loaded = try #require(try Config.load(path: root + "/Examples/config").get())
     let config = loaded.checked()
     #expect(config.problems == [])
-    #expect(config.presetNames == ["ask", "brightness", "job", "mode", "volume"])
+    #expect(config.presetNames == ["ask", "brightness", "job", "mode", "mute", "volume"])
     let (volume, options) = try #require(
       toast(["--preset", "volume", "--progress", "40", "V"], config))
     #expect(volume.icon == "audio-volume-high-symbolic" && volume.iconTheme == "Adwaita")
     #expect(volume.position == .bottom && volume.margin == 80 && options.tag == "volume")
+    let (mute, _) = try #require(toast(["--preset", "mute", "🔇"], config))
+    #expect(mute.accessibleText == "Volume muted" && mute.accessibility == .automatic)
   }
 
   @Test func aMissingFileIsNoFileAndAnUnreadableOneSaysWhy() throws {

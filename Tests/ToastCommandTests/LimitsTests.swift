@@ -52,6 +52,11 @@ struct LimitsTests {
       "font", "  ", #""  ""#,
       "expected a font such as \"Sans Bold 15\" (at most 256 characters), got '  '"
     ),
+    ("a11y", "loud", #""loud""#, "expected auto, on or off, got 'loud'"),
+    (
+      "say", " ", #"" ""#,
+      "expected the text a screen reader says instead of the message (not blank), got ' '"
+    ),
   ])
   func aBadValueGetsTheSameMessageOnEveryPath(
     _ field: String, _ argument: String, _ json: String, _ expected: String

@@ -24,6 +24,8 @@ struct MessagesTests {
     toast.iconTheme = "Adwaita"
     toast.grace = 0.3
     toast.minimumShow = 1
+    toast.accessibility = .on
+    toast.accessibleText = "Copying photos"
     return toast
   }
 
@@ -58,6 +60,7 @@ struct MessagesTests {
     OwnerReply.accepted, .failed("no"), .refused("--markup: bad"), .outcome(.dismissed),
     .notice("output 'DP-1' went away; toast hidden"),
     .status(nil, pid: 42, surfaces: 1), .status(Toast("On"), pid: 7, surfaces: 3),
+    .status(Toast("On"), pid: 7, surfaces: 1, screenReaders: "connected"),
     .status(
       Toast("On"), pid: 7, surfaces: 3,
       drawn: [
@@ -134,7 +137,7 @@ struct MessagesTests {
     // Input modes and looks are the user's, not the stream's.
     for field in [
       "modal", "dim", "dismiss", "markup", "animated", "offset", "font", "background", "output",
-      "position", "margin", "layer", "icon", "icon-theme", "grace", "min-show",
+      "position", "margin", "layer", "icon", "icon-theme", "grace", "min-show", "a11y",
     ] {
       let line = "{\"text\": \"taken?\", \"\(field)\": true}"
       #expect(throws: MessageError.notFollowable(field)) {
@@ -152,7 +155,14 @@ struct MessagesTests {
     #expect(MessageError.unknownField("a\nb").description == "unknown field 'a\\nb'")
     #expect(
       MessageError.notFollowable("modal").description
-        == "modal: cannot be set by a follow line (only progress, spinner, style, text, timeout)")
+        == "modal: cannot be set by a follow line (only progress, say, spinner, style, text,"
+        + " timeout)")
+    // What a screen reader says is content: a line may change it.
+    try toast.apply(followLine: "{\"say\": \"Volume muted\"}", format: .json)
+    #expect(toast.accessibleText == "Volume muted")
+    #expect(throws: MessageError.invalidValue(.init(.say, " "))) {
+      try toast.apply(followLine: "{\"say\": \" \"}", format: .json)
+    }
   }
 
   @Test func aBadFollowLineChangesNothing() {

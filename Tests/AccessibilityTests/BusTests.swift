@@ -1,0 +1,126 @@
+import CGio
+import Testing
+
+@testable import ToastAccessibility
+
+/// Bus addresses, the choice of event, and the accessible tree's answers,
+/// without a bus.
+struct BusTests {
+  @Test func busAddressesNameTheirUnixSockets() {
+    #expect(
+      BusAddress("unix:path=/run/user/1000/bus,guid=0123").sockets == [.path("/run/user/1000/bus")])
+    #expect(BusAddress("unix:abstract=/tmp/dbus-x,guid=1").sockets == [.abstract("/tmp/dbus-x")])
+    #expect(
+      BusAddress("tcp:host=localhost,port=1;unix:path=/a%20b;unix:path=/c").sockets == [
+        .path("/a b"), .path("/c"),
+      ])
+    #expect(BusAddress("unix:path=/bad%2").sockets.isEmpty, "a broken escape")
+    #expect(BusAddress("unix:tmpdir=/tmp").sockets.isEmpty, "a server's address only")
+    #expect(BusAddress("").sockets.isEmpty)
+  }
+
+  @Test func announcementsOnlyWhenEveryScreenReaderHearsThem() {
+    // Orca 45.2 and later register for both.
+    #expect(
+      ScreenReaderAnnouncer.announcementsReachEveryone([
+        (":1.5", "Object:StateChanged:Showing"), (":1.5", "Object:Announcement:"),
+      ]))
+    // Orca 43 hears showing only: whoever else listens, showing it is.
+    #expect(
+      !ScreenReaderAnnouncer.announcementsReachEveryone([
+        (":1.5", "Object:StateChanged:Showing"), (":1.9", "Object:Announcement:"),
+      ]))
+    #expect(!ScreenReaderAnnouncer.announcementsReachEveryone([(":1.5", "Object:StateChanged:")]))
+    // A listener of every object event hears announcements too, but asks for none by name.
+    #expect(!ScreenReaderAnnouncer.announcementsReachEveryone([(":1.7", "Object:")]))
+    #expect(
+      ScreenReaderAnnouncer.announcementsReachEveryone([
+        (":1.7", "Object:"), (":1.8", "object:announcement"),
+      ]))
+    #expect(!ScreenReaderAnnouncer.announcementsReachEveryone([]))
+  }
+
+  /// Asks the tree `member` of `interface` on `path` and returns the answer.
+  static func ask(
+    _ tree: AccessibleTree, _ path: String, _ interface: String, _ member: String,
+    _ arguments: [OpaquePointer] = []
+  ) -> BusMessage {
+    let call = BusMessage.call(
+      destination: ":1.1", path: path, interface: interface, member: member,
+      body: arguments.isEmpty ? nil : Variant.tuple(arguments))
+    // As it would arrive from a bus: numbered.
+    _ = call.encoded(serial: 5)
+    return tree.answer(call)!
+  }
+
+  @Test func theTreeAnswersWhatAScreenReaderAsks() throws {
+    let tree = AccessibleTree(applicationName: "wl-toast", version: "0.1.0")
+    tree.busName = ":1.7"
+    tree.desktop = (":1.0", AccessibleTree.rootPath)
+    #expect(tree.add(id: 3, name: "Volume, 40 percent") == 0)
+    let node = AccessibleTree.path(of: 3)
+
+    let role = Self.ask(tree, node, "org.a11y.atspi.Accessible", "GetRole")
+    #expect(role.argument(0) { g_variant_get_uint32($0) } == AccessibleTree.notificationRole)
+    let rootRole = Self.ask(tree, AccessibleTree.rootPath, "org.a11y.atspi.Accessible", "GetRole")
+    #expect(rootRole.argument(0) { g_variant_get_uint32($0) } == AccessibleTree.applicationRole)
+
+    let name = Self.ask(
+      tree, node, "org.freedesktop.DBus.Properties", "Get",
+      [Variant.string("org.a11y.atspi.Accessible"), Variant.string("Name")])
+    #expect(name.argument(0) { Variant.unboxed($0, Variant.text) } == "Volume, 40 percent")
+
+    let state = Self.ask(tree, node, "org.a11y.atspi.Accessible", "GetState")
+    let words = state.argument(0) { Variant.children($0) { g_variant_get_uint32($0) } } ?? []
+    #expect(words.count == 2 && words[0] & (1 << 25) != 0, "showing")
+
+    let children = Self.ask(
+      tree, AccessibleTree.rootPath, "org.a11y.atspi.Accessible", "GetChildren")
+    let references =
+      children.argument(0) { Variant.children($0) { Variant.children($0, Variant.text) } } ?? []
+    #expect(references == [[":1.7", node]])
+
+    let parent = Self.ask(
+      tree, AccessibleTree.rootPath, "org.freedesktop.DBus.Properties", "Get",
+      [Variant.string("org.a11y.atspi.Accessible"), Variant.string("Parent")])
+    #expect(
+      parent.argument(0) { Variant.unboxed($0) { Variant.children($0, Variant.text) } } == [
+        ":1.0", AccessibleTree.rootPath,
+      ])
+
+    let toolkit = Self.ask(
+      tree, AccessibleTree.rootPath, "org.freedesktop.DBus.Properties", "GetAll",
+      [Variant.string("org.a11y.atspi.Application")])
+    #expect(toolkit.type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN)
+
+    #expect(tree.remove(id: 3) == 0)
+    let gone = Self.ask(tree, node, "org.a11y.atspi.Accessible", "GetRole")
+    #expect(gone.errorName == "org.freedesktop.DBus.Error.UnknownObject")
+    let unknown = Self.ask(tree, AccessibleTree.rootPath, "org.a11y.atspi.Text", "GetText")
+    #expect(unknown.errorName == "org.freedesktop.DBus.Error.UnknownMethod")
+  }
+
+  @Test func aCallWithoutASerialIsNotAnswered() {
+    let call = BusMessage.call(
+      destination: nil, path: AccessibleTree.rootPath, interface: "org.a11y.atspi.Accessible",
+      member: "GetRole")
+    #expect(AccessibleTree(applicationName: "wl-toast", version: "0").answer(call) == nil)
+  }
+
+  @Test func messagesSurviveTheWireFormat() throws {
+    let message = BusMessage.signal(
+      path: "/org/a11y/atspi/accessible/1", interface: "org.a11y.atspi.Event.Object",
+      member: "Announcement",
+      body: Variant.tuple([
+        Variant.string(""), Variant.int32(1), Variant.int32(0),
+        Variant.boxed(Variant.string("Saved")), Variant.noProperties(),
+      ]))
+    var bytes = try #require(message.encoded(serial: 7))
+    let size = bytes.withUnsafeMutableBufferPointer { BusMessage.size(of: $0.baseAddress!) }
+    #expect(size == bytes.count)
+    let decoded = try #require(
+      bytes.withUnsafeMutableBufferPointer { BusMessage.decode($0.baseAddress!, count: $0.count) })
+    #expect(decoded.serial == 7 && decoded.member == "Announcement")
+    #expect(decoded.argument(3) { Variant.unboxed($0, Variant.text) } == "Saved")
+  }
+}
