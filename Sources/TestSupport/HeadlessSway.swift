@@ -208,7 +208,8 @@ public final class HeadlessWeston {
   }
 }
 
-func listDirectory(_ path: String) -> [String] {
+/// The names in a directory, without `.` and `..`; empty when it cannot be read.
+public func listDirectory(_ path: String) -> [String] {
   guard let handle = opendir(path) else { return [] }
   defer { closedir(handle) }
   var names: [String] = []

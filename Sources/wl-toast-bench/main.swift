@@ -132,7 +132,11 @@ func firstShows(_ count: Int) -> (frame: [Double], exit: [Double], rss: [Double]
   return shows
 }
 
+print("wl-toast-bench: \(tool)")
 let (firstFrame, firstExit, firstRSS) = firstShows(min(runs, 20))
+print(
+  "first show (n=\(firstFrame.count)): exec -> first frame median \(format(median(firstFrame))) ms, p90 \(format(percentile(firstFrame, 0.9))) ms; exec -> exit median \(format(median(firstExit))) ms; command peak RSS median \(format(median(firstRSS) / 1024)) MiB"
+)
 
 // Updates: one owner showing, then `runs` updates.
 _ = run(["--tag", "bench", "--no-animation", "--timeout", "0", "Volume 0%"])
@@ -151,6 +155,9 @@ for index in 1...runs {
   updateRSS.append(Double(result.rss))
 }
 endOwner(tag: "bench")
+print(
+  "update (n=\(updateFrame.count)): exec -> owner's new frame median \(format(median(updateFrame))) ms, p90 \(format(percentile(updateFrame, 0.9))) ms; exec -> exit median \(format(median(updateExit))) ms; update command peak RSS median \(format(median(updateRSS) / 1024)) MiB, max \(format((updateRSS.max() ?? 0) / 1024)) MiB"
+)
 /// The whole number that follows `key` in `text` (a JSON line), if any.
 func number(after key: String, in text: String) -> UInt64? {
   let parts = text.split(separator: key, maxSplits: 1, omittingEmptySubsequences: false)
@@ -237,6 +244,9 @@ do {
 environment.merge(accessibility.clientEnvironment) { $1 }
 let quiet = firstShows(min(runs, 20))
 let quietCPU = cpuPerUpdate(tag: "quiet-cost", count: 20, listener: nil)
+print(
+  "first show, session bus and accessibility bus, no screen reader (n=\(quiet.frame.count)): exec -> first frame median \(format(median(quiet.frame))) ms, p90 \(format(percentile(quiet.frame, 0.9))) ms; exec -> exit median \(format(median(quiet.exit))) ms"
+)
 
 // A screen reader on, listening for announcements.
 do {
@@ -268,17 +278,6 @@ let readerCPU = cpuPerUpdate(tag: "reader-cost", count: 20, listener: listener)
 listener.stop()
 accessibility.stop()
 sway.stop()
-
-print("wl-toast-bench: \(tool)")
-print(
-  "first show (n=\(firstFrame.count)): exec -> first frame median \(format(median(firstFrame))) ms, p90 \(format(percentile(firstFrame, 0.9))) ms; exec -> exit median \(format(median(firstExit))) ms; command peak RSS median \(format(median(firstRSS) / 1024)) MiB"
-)
-print(
-  "update (n=\(updateFrame.count)): exec -> owner's new frame median \(format(median(updateFrame))) ms, p90 \(format(percentile(updateFrame, 0.9))) ms; exec -> exit median \(format(median(updateExit))) ms; update command peak RSS median \(format(median(updateRSS) / 1024)) MiB, max \(format((updateRSS.max() ?? 0) / 1024)) MiB"
-)
-print(
-  "first show, session bus and accessibility bus, no screen reader (n=\(quiet.frame.count)): exec -> first frame median \(format(median(quiet.frame))) ms, p90 \(format(percentile(quiet.frame, 0.9))) ms; exec -> exit median \(format(median(quiet.exit))) ms"
-)
 print(
   "first show, screen reader on (n=\(reader.frame.count)): exec -> first frame median \(format(median(reader.frame))) ms, p90 \(format(percentile(reader.frame, 0.9))) ms; exec -> exit median \(format(median(reader.exit))) ms; first frame -> announcement heard median \(format(median(heardAfterFrame))) ms, p90 \(format(percentile(heardAfterFrame, 0.9))) ms"
 )

@@ -52,7 +52,7 @@ struct ConfigLiveTests {
     #expect(
       unknown.errors.hasPrefix(
         "wl-toast: --preset: no preset 'volumn' in \(Self.examples)/config (presets: ask,"
-          + " brightness, job, mode, volume)\n"))
+          + " brightness, job, mode, mute, volume)\n"))
     let missing = try desk.runToEnd(["--config", "/nonexistent/config", "Hi"])
     #expect(missing.status == 64)
     #expect(

@@ -183,5 +183,7 @@ struct ScreenReaderTests {
     let owner = try #require(try desk.status()?.owner)
     #expect(try bus.accessibilityConnections(of: owner).count == 1)
     try ResidentOwnerTests.expectIdle(owner)
+    // Both buses are served by the owner's own loop: no GDBus thread.
+    #expect(listDirectory("/proc/\(owner)/task").count == 1, "one thread")
   }
 }
