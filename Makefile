@@ -3,6 +3,11 @@
 #   make demo   install what is missing, build, show a demo and save a screenshot
 #   make test   install what is missing, build, lint and run every test
 #
+# On a real river (not in Debian 12: built from a source archive, RIVER_SRC):
+#
+#   make river        build river once into RIVER_CACHE (Zig 0.9.1 from PyPI)
+#   make test-river   build river if need be, then run the river tests
+#
 # Checks beyond the tests (figures and how to read them in BENCHMARKS.md):
 #
 #   make sanitize   every test under AddressSanitizer, then ThreadSanitizer
@@ -24,11 +29,17 @@ TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core f
 # For make leaks only.
 CHECK_PACKAGES = valgrind
 
+# For make river and make test-river: river's build (Zig comes from PyPI in a venv)
+# and wlr-randr, which places the test river's outputs.
+RIVER_PACKAGES = libwlroots-dev libevdev-dev libinput-dev libpixman-1-dev libxkbcommon-dev \
+  wayland-protocols pkg-config python3-venv wlr-randr
+
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: previews all deps build lint test demo bench docs install clean sanitize leaks soak fuzz
+.PHONY: previews all deps build lint test demo bench docs install clean sanitize leaks soak fuzz \
+  river test-river
 
 all: build
 
@@ -55,9 +66,32 @@ lint:
 TEST_ENVIRONMENT = FONTCONFIG_FILE=$(CURDIR)/Tests/Fonts/fonts.conf LC_ALL=C.UTF-8 \
   XDG_CONFIG_HOME=$(CURDIR)/.build/no-config
 
+# Everything but the river tests, which need river's source (make test-river).
 test: deps lint
 	$(SWIFT) build --build-tests
-	$(TEST_ENVIRONMENT) $(SWIFT) test --skip-build
+	$(TEST_ENVIRONMENT) $(SWIFT) test --skip-build --skip '^RiverTests\.'
+
+# river's source archive (river 5eb0e23 and its Zig libraries) and where its build
+# is kept: RIVER_CACHE/river-HASH/bin, one per archive (scripts/build-river.sh).
+RIVER_SRC ?= $(CURDIR)/../shared/river/river-5eb0e23-src.tar.gz
+RIVER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wl-toast
+RIVER_MISSING = echo "make $@: no river source archive at '$(RIVER_SRC)'; set RIVER_SRC to the" \
+  "path of river-5eb0e23-src.tar.gz (river at commit 5eb0e23 with its Zig libraries)" >&2; exit 1
+
+river: EXTRA_PACKAGES = $(RIVER_PACKAGES)
+river: deps
+	@[ -f "$(RIVER_SRC)" ] || { $(RIVER_MISSING); }
+	SWIFT_LOCK="$(SWIFT_LOCK)" scripts/build-river.sh "$(RIVER_SRC)" "$(RIVER_CACHE)"
+
+# The river tests (Tests/RiverTests) on the river that make river builds.
+test-river: EXTRA_PACKAGES = $(RIVER_PACKAGES)
+test-river: deps
+	@[ -f "$(RIVER_SRC)" ] || { $(RIVER_MISSING); }
+	@bin=$$(SWIFT_LOCK="$(SWIFT_LOCK)" scripts/build-river.sh "$(RIVER_SRC)" "$(RIVER_CACHE)") \
+	  && echo "river: $$bin" \
+	  && $(SWIFT_LOCK) $(SWIFT) build --build-tests \
+	  && WL_TOAST_RIVER_BIN="$$bin" $(TEST_ENVIRONMENT) \
+	    $(SWIFT_LOCK) $(SWIFT) test --skip-build --filter '^RiverTests\.'
 
 demo: deps
 	$(SWIFT) build --product wl-toast-demo

@@ -129,6 +129,14 @@ let package = Package(
         "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
       ],
       swiftSettings: strict),
+    // The same on a real river, built from source (`make test-river`; `make test` skips it).
+    .testTarget(
+      name: "RiverTests",
+      dependencies: [
+        "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
+        "Wayland",
+      ],
+      swiftSettings: strict),
     // Every committed fuzz seed and crash (Tests/Fuzz) through its target, without libFuzzer.
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
     // The README's architecture tree matches Sources/.
