@@ -157,4 +157,40 @@ struct IconLiveTests {
     presenter.hide(animated: false)
     #expect(try presenter.runUntilHidden() == .hidden)
   }
+
+  @Test func aPreviewDrawsTheIconOrSaysWhyNot() throws {
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-icon-preview")
+    defer { removeTree(directory) }
+    func preview(_ arguments: [String]) throws -> (
+      status: Int32, errors: String, image: OffscreenImage?
+    ) {
+      let path = directory + "/preview.png"
+      let log = directory + "/stderr"
+      unlink(path)
+      let result = try runCommand(
+        ["sh", "-c", "exec \"$@\" 2> \"$0\"", log, builtProduct("wl-toast"), "--render-png", path]
+          + arguments, environment: PreviewTests.noCompositor)
+      let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+      return (result.status, errors, OffscreenImage(png: path))
+    }
+    func same(_ a: OffscreenImage, _ b: OffscreenImage) -> Bool {
+      guard a.width == b.width && a.height == b.height else { return false }
+      for y in 0..<a.height {
+        for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { return false }
+      }
+      return true
+    }
+    let volume = try preview(["--scale", "2"] + Self.volumeArguments.dropFirst(3))
+    #expect(volume.status == 0 && volume.errors.isEmpty, "\(volume.errors)")
+    let drawn = try #require(volume.image)
+    #expect(same(drawn, OffscreenImage.render(Self.volume(), scale: 2.0)), "the icon as drawn")
+    let missing = try preview(["--icon", "/nonexistent.png", "Saved"])
+    #expect(missing.status == 0)
+    #expect(
+      missing.errors
+        == "wl-toast: cannot read icon '/nonexistent.png': No such file or directory; the toast shows without it\n"
+    )
+    let without = try #require(missing.image)
+    #expect(same(without, OffscreenImage.render(Toast("Saved"))), "drawn without the icon")
+  }
 }
