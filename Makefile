@@ -20,11 +20,11 @@ CONFIG ?= debug
 
 # Build: the C libraries. Tests and demo: a headless compositor, screenshots, fonts.
 BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
-  wayland-protocols
+  librsvg2-dev wayland-protocols
 TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core fonts-noto-cjk \
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
   librust-wayland-protocols-dev kwin-wayland libkf5screen-bin qtwayland5 dbus-daemon \
-  libgl1-mesa-dri libglib2.0-dev
+  libgl1-mesa-dri libglib2.0-dev adwaita-icon-theme gtk-update-icon-cache
 
 # For make leaks only.
 CHECK_PACKAGES = valgrind

@@ -43,6 +43,10 @@ let package = Package(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(
       name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+    // librsvg for SVG icons: the two functions called, as pointer types. The
+    // library is opened at the first SVG drawn (dlopen), never linked, so that
+    // processes without an SVG icon do not load it.
+    .systemLibrary(name: "CRsvg", providers: [.apt(["librsvg2-dev"])]),
     // GDBus, for the test harness only (KWin's screenshots come over D-Bus).
     .systemLibrary(
       name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -62,9 +66,10 @@ let package = Package(
 
     // The toast: model, layout, drawing and animation (pure), the surface and the presenter.
     .target(name: "ToastModel", swiftSettings: strict),
-    // Layout, text, drawing and animation: pure, on Pango and Cairo, no Wayland.
+    // Layout, text, icons, drawing and animation: pure, on Pango, Cairo and librsvg, no Wayland.
     .target(
-      name: "ToastRendering", dependencies: ["ToastModel", "CPangoCairo", "SystemSupport"],
+      name: "ToastRendering",
+      dependencies: ["ToastModel", "CPangoCairo", "CRsvg", "SystemSupport"],
       swiftSettings: strict),
     .target(
       name: "ToastKit",
@@ -117,7 +122,7 @@ let package = Package(
     // Pure tests: layout, text, easing, timelines and offscreen renders against references.
     .testTarget(
       name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
-      exclude: ["References"], swiftSettings: strict),
+      exclude: ["References", "Icons"], swiftSettings: strict),
     // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
     .testTarget(
       name: "ToastCommandTests", dependencies: ["ToastCommand", "ToastModel", "ToastOwner"],

@@ -141,8 +141,14 @@ func renderPreview(_ arguments: [String]) -> Int32 {
     printError("wl-toast: \(problem)")
     return ExitCode.usage
   }
+  var shown = toast.normalized()
+  // An icon that cannot be shown: one line, and the preview is drawn without it.
+  if let problem = shown.iconProblem(scale: scale) {
+    printError("wl-toast: \(problem)")
+    shown.icon = nil
+  }
   let image = OffscreenImage.render(
-    toast.normalized(), outputWidth: width, outputHeight: height, scale: scale)
+    shown, outputWidth: width, outputHeight: height, scale: scale)
   guard image.writePNG(to: path) else {
     printError("wl-toast: cannot write \(path): \(Errno.current)")
     return ExitCode.error
