@@ -424,12 +424,12 @@ private func parseToast(_ arguments: [String], config: Config?) throws(UsageErro
   // The file's [default], then the preset, then the command line: later wins.
   var preset: String?
   for case .value(.preset, let name) in given { preset = name }
-  var items = config.map { configItems($0.defaults) } ?? []
+  var items = config.map { configItems($0.defaults, of: $0) } ?? []
   if let preset {
     guard let entries = config?.presets[preset] else {
       throw .unknownPreset(preset, among: config?.presetNames ?? [], file: config?.path)
     }
-    items += configItems(entries)
+    items += configItems(entries, of: config)
   }
   var toast = Toast("")
   var options = ShowOptions()
@@ -554,8 +554,18 @@ private func boolean(_ value: String) -> Bool? {
 }
 
 /// The items of well-formed entries (``Config/checked()`` reported the others).
-private func configItems(_ entries: [Config.Entry]) -> [Item] {
-  entries.compactMap { try? item(for: $0) }
+/// An icon path in the file that is relative (`icons/volume.svg`) is taken
+/// from the file's directory, as the user who wrote it meant.
+private func configItems(_ entries: [Config.Entry], of config: Config?) -> [Item] {
+  entries.compactMap { entry in
+    var entry = entry
+    if entry.key == "icon", entry.value.contains("/"), !entry.value.hasPrefix("/"),
+      let slash = config?.path.lastIndex(of: "/"), let path = config?.path
+    {
+      entry.value = String(path[...slash]) + entry.value
+    }
+    return try? item(for: entry)
+  }
 }
 
 /// The item a configuration entry stands for, checked by the rules of the
