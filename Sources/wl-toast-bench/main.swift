@@ -385,6 +385,7 @@ inRounds { round, keep in
       _ = makoLog.contentCommit(after: start, "mako's updated frame")
       if keep {
         record("resident", "mako", shown.frame)
+        record("resident-exit", "mako", shown.exit)
         record("update", "mako", updated.frame)
         record("update-reached", "mako", updated.wakes)
         record("update-exit", "mako", updated.exit)
@@ -532,6 +533,47 @@ if let renderOwner {
   bench.waitGone(renderOwner, "the owner")
 }
 
+// MARK: - First toast with a resident owner
+
+print("first toast with a resident owner (wl-toast daemon)...")
+let daemonLogPath = bench.log("owner-daemon.log")
+// The daemon keeps its standard error, and becomes the owner in its own process.
+var daemon = must("starting wl-toast daemon") {
+  try Launched([wlToast, "daemon"], environment: environment, stderrPath: daemonLogPath)
+}
+let daemonLog = DebugLog(path: daemonLogPath)
+_ = daemonLog.wait(for: "the daemon to connect") {
+  $0.first(atOrAfter: daemon.stamp) { $0.kind == .connected }
+}
+sleep(seconds: 0.5)
+inRounds { round, keep in
+  sleep(seconds: 0.1)
+  var command = must("starting wl-toast") {
+    try Launched(
+      [wlToast, "--tag", "resident", "--no-animation", "--timeout", "0", "Saved"],
+      environment: environment, stderrPath: commandsLog)
+  }
+  guard let (status, exited) = command.wait(), status == 0 else {
+    fail("a first toast for the daemon failed or hung (\(commandsLog))")
+  }
+  let commit = daemonLog.contentCommit(after: command.stamp, "the daemon's first frame")
+  if keep {
+    record("resident", "wl-toast", milliseconds(command.stamp, commit.stamp))
+    record("resident-exit", "wl-toast", since(command, exited))
+  }
+  must("hiding the toast") { try bench.run([wlToast, "hide", "--tag", "resident"]) }
+  bench.waitHidden(tag: "resident")
+}
+// Idle: nothing shown, the daemon waiting for a command.
+for _ in 0..<windows {
+  sleep(seconds: 0.5)
+  guard let before = contextSwitches(daemon.pid) else { fail("the daemon is gone") }
+  sleep(seconds: 2)
+  guard let after = contextSwitches(daemon.pid) else { fail("the daemon is gone") }
+  record("wakeups-idle", "wl-toast", Double(max(0, after - before)))
+}
+daemon.stop()
+
 // MARK: - Start-up alone, sizes, libraries
 
 print("--version, sizes, libraries...")
@@ -603,6 +645,7 @@ let rows: [(String, String, String, Int)] = [
   ("first-quiet", "first toast without WAYLAND_DEBUG, by the frame trace", "ms", 1),
   ("first-exit", "first toast: exec → command exits", "ms", 1),
   ("resident", "first toast, owner/daemon already running", "ms", 1),
+  ("resident-exit", "… exec → command exits", "ms", 1),
   ("update", "update of a showing toast: exec → new frame", "ms", 1),
   ("update-reached", "… of which exec → the showing process's first commit", "ms", 2),
   ("update-quiet", "update without WAYLAND_DEBUG, by the frame trace", "ms", 1),
@@ -614,6 +657,7 @@ let rows: [(String, String, String, Int)] = [
   ("frame-banner", "render per frame, banner slide", "ms", 2),
   ("commits-per-frame", "commits per frame callback (all frames above)", "count", 0),
   ("wakeups", "wake-ups while static (context switches in 2 s)", "count", 0),
+  ("wakeups-idle", "wake-ups of a resident owner, nothing shown (2 s)", "count", 0),
   ("version", "--version: exec → exit", "ms", 1),
   ("size-showing", "binary size, showing program", "KiB", 0),
   ("stripped-showing", "… stripped", "KiB", 0),
@@ -628,13 +672,11 @@ for (key, title, unit, decimals) in rows {
   figure.samples = figures[key]?.samples ?? [:]
   ordered.append(figure)
 }
-if let resident = ordered.firstIndex(where: { $0.key == "resident" }) {
-  ordered[resident].notes["wl-toast"] = "placeholder: no resident owner yet (issue 10)"
-}
 
 let notes = [
   "wl-toast: the showing process is wl-toast-owner, the update command is wl-toast; "
-    + "frames from the owner's WAYLAND_DEBUG log (WL_TOAST_OWNER_LOG).",
+    + "frames from the owner's WAYLAND_DEBUG log (WL_TOAST_OWNER_LOG); already running = "
+    + "a wl-toast daemon (resident owner) waiting with nothing shown.",
   "wob: first toast = exec of wob with a value waiting on its standard input; "
     + "update = a value written to its standard input (no process started: write → frame).",
   "swaynag: first toast = exec of swaynag -m; it has no update.",
@@ -661,6 +703,9 @@ let notes = [
   add(
     "issue 10: update ÷ wob's first toast (cold start)", median("update", "wl-toast"),
     median("first", "wob"), budget: "≤ 1.0")
+  add(
+    "issue 10: first toast with a resident owner ÷ wob's first toast",
+    median("resident", "wl-toast"), median("first", "wob"), budget: "≤ 1.0")
   add(
     "issue 10: owner's peak RSS ÷ swaynag's", median("rss-showing", "wl-toast"),
     median("rss-showing", "swaynag"), budget: "≤ 1.0")
