@@ -430,36 +430,6 @@ mako.stop()
 must("hiding the updated toast") { try bench.run([wlToast, "hide", "--tag", "bench"]) }
 bench.waitGone(updateOwner, "the owner")
 
-// The same updates without WAYLAND_DEBUG, timed by the owner's frame trace.
-print("updates without WAYLAND_DEBUG...")
-let quietTrace = bench.log("trace-quiet-updates")
-var quietEnvironment = environment.merging(["WL_TOAST_TRACE": quietTrace]) { $1 }
-quietEnvironment.removeValue(forKey: "WAYLAND_DEBUG")
-must("showing the toast to update") {
-  try runCommand(wlToastUpdate(0), environment: quietEnvironment)
-}
-guard let quietOwner = bench.ownerPID(tag: "bench") else { fail("no owner shows tag bench") }
-inRounds { round, keep in
-  sleep(seconds: 0.1)
-  let before = traceFrames(quietTrace).count
-  var command = must("starting wl-toast") {
-    try Launched(
-      wlToastUpdate(10 + (round * 7) % 80), environment: quietEnvironment,
-      stderrPath: commandsLog)
-  }
-  guard let (status, _) = command.wait(), status == 0 else {
-    fail("a wl-toast update failed or hung (\(commandsLog))")
-  }
-  must("waiting for the updated frame") {
-    try waitUntil("a frame in \(quietTrace)", timeout: 10) {
-      traceFrames(quietTrace).count > before
-    }
-  }
-  if keep { record("update-quiet", "wl-toast", since(command, traceFrames(quietTrace)[before])) }
-}
-must("hiding the updated toast") { try bench.run([wlToast, "hide", "--tag", "bench"]) }
-bench.waitGone(quietOwner, "the owner")
-
 // MARK: - Frames: frame callback -> commit
 
 print("frames: the spinner at scale 1 and 2, the banner's slide...")
@@ -648,7 +618,6 @@ let rows: [(String, String, String, Int)] = [
   ("resident-exit", "… exec → command exits", "ms", 1),
   ("update", "update of a showing toast: exec → new frame", "ms", 1),
   ("update-reached", "… of which exec → the showing process's first commit", "ms", 2),
-  ("update-quiet", "update without WAYLAND_DEBUG, by the frame trace", "ms", 1),
   ("update-exit", "update: exec → command exits", "ms", 1),
   ("rss-showing", "peak RSS of the showing process", "MiB", 1),
   ("rss-update", "peak RSS of an update command", "MiB", 1),
