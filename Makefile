@@ -14,6 +14,7 @@
 #   make leaks      the owner under valgrind through LEAK_UPDATES updates
 #   make soak       one owner driven for SOAK_SECONDS, its RSS, fds and threads sampled
 #   make fuzz       fuzz each parser under libFuzzer for FUZZ_SECONDS (default 60)
+#   make bench      wl-toast beside wob, swaynag and mako, ROUNDS rounds (default 20)
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
@@ -34,12 +35,16 @@ CHECK_PACKAGES = valgrind
 RIVER_PACKAGES = libwlroots-dev libevdev-dev libinput-dev libpixman-1-dev libxkbcommon-dev \
   wayland-protocols pkg-config python3-venv wlr-randr
 
+# For make bench only: the peers wl-toast is measured against (sway brings swaynag),
+# the private session bus that starts mako, and /usr/bin/time.
+BENCH_PACKAGES = wob mako-notifier libnotify-bin dbus-daemon dbus-bin time
+
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: previews all deps build lint test demo bench docs install clean sanitize leaks soak fuzz \
-  river test-river
+.PHONY: previews all deps build lint test demo bench bench-deps bench-quick docs install clean \
+  sanitize leaks soak fuzz river test-river
 
 all: build
 
@@ -126,13 +131,27 @@ soak: deps
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-owner
 	scripts/soak.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" $(SOAK_SECONDS)
 
-# Release build, then timings on an embedded headless sway (see Sources/wl-toast-bench).
-bench: deps
-	$(SWIFT) build -c release --product wl-toast
-	$(SWIFT) build -c release --product wl-toast-owner
-	$(SWIFT) build -c release --product wl-toast-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/wl-toast-bench" \
-	  "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" 50
+# wl-toast beside wob, swaynag and mako on one embedded headless sway, ROUNDS rounds
+# (Sources/wl-toast-bench): a Markdown table on standard output and the same as JSON
+# in BENCH_JSON. The measurement itself also holds SWIFT_LOCK, so that builds sharing
+# the machine wait rather than add noise. bench-quick: 3 rounds of the debug build
+# that `make test` made, for CI; it checks that everything runs and asserts no timing.
+ROUNDS ?= 20
+BENCH_CONFIG ?= release
+BENCH_JSON ?= $(CURDIR)/out/bench/bench.json
+
+bench-deps: EXTRA_PACKAGES = $(BENCH_PACKAGES)
+bench-deps: deps
+
+bench: bench-deps
+	$(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --product wl-toast
+	$(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --product wl-toast-owner
+	$(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --product wl-toast-bench
+	bin="$$($(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --show-bin-path)" && \
+	  $(SWIFT_LOCK) "$$bin/wl-toast-bench" --rounds $(ROUNDS) --json "$(BENCH_JSON)" "$$bin"
+
+bench-quick:
+	$(MAKE) bench ROUNDS=3 BENCH_CONFIG=debug BENCH_JSON=$(CURDIR)/out/bench/quick.json
 
 # Fuzzing: one libFuzzer run of FUZZ_SECONDS per target, with AddressSanitizer, in a build
 # directory of its own. Each run starts from Tests/Fuzz/TARGET/seeds and crashes and keeps

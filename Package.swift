@@ -106,7 +106,7 @@ let package = Package(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
 
     .executableTarget(
-      name: "wl-toast-bench", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
+      name: "wl-toast-bench", dependencies: ["TestSupport", "SystemSupport", "CSystem"],
       swiftSettings: strict),
 
     // Fuzzing: each parser's fuzz body, run by libFuzzer (`make fuzz`) and by the replay tests.

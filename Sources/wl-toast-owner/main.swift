@@ -16,6 +16,17 @@ import ToastOwner
 import ToastRendering
 
 signal(SIGPIPE, SIG_IGN)
+// The command starts the owner with 0, 1 and 2 on /dev/null. For benchmarks and
+// debugging, WL_TOAST_OWNER_LOG names a file that gets its standard error instead
+// (appended; with WAYLAND_DEBUG=1, libwayland's log of every message, as
+// `make bench` reads it). Unset, nothing changes.
+if let path = getenv("WL_TOAST_OWNER_LOG") {
+  let log = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+  if log >= 0 {
+    dup2(log, 2)
+    if log != 2 { close(log) }
+  }
+}
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 switch arguments.first {
