@@ -222,11 +222,15 @@ public final class Owner {
       if let earlier = frameWaiters[tag] {
         frameWaiters[tag] = earlier.map { FrameWaiter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
+      // A new toast is answered once its first frame is on screen, whoever
+      // started the owner (`wl-toast … && grim` sees it, a daemon's too); an
+      // update of a showing one at once.
+      let isNew = !presenter.isPresenting(tag: tag)
       requester = fd
       presenter.showOrUpdate(toast, tag: tag)
       requester = nil
       // Not to be shown yet (its grace time, or no output): the command does not wait.
-      if whenShown && !presenter.isWaitingToAppear(tag: tag) {
+      if (whenShown || isNew) && !presenter.isWaitingToAppear(tag: tag) {
         frameWaiters[tag, default: []].append(FrameWaiter(fd: fd, keep: wait))
         return
       }

@@ -72,6 +72,14 @@ struct ResidentOwnerTests {
     try Self.showAndExpire(on: desk, servedBy: daemon.pid)
     try Self.expectIdle(daemon.pid)
     try Self.showAndExpire(on: desk, servedBy: daemon.pid)
+    // A new toast's command returns once it is on screen, as with an owner it
+    // starts: one screenshot right after it shows the box.
+    #expect(
+      try desk.runToEnd(["--tag", "new", "--no-animation", "--timeout", "0", "New"]).status == 0)
+    #expect(
+      try desk.sway.screenshot().boundingBox(of: HUDTests.boxColor, tolerance: 3)
+        == HUDTests.expectedBox(Toast("New")))
+    #expect(try desk.runToEnd(["hide", "--tag", "new"]).status == 0)
     // A second daemon finds the first and says so.
     let second = try desk.runToEnd(["daemon"])
     #expect(second.status == 1)
