@@ -78,7 +78,12 @@ test: deps lint
 
 # river's source archive (river 5eb0e23 and its Zig libraries) and where its build
 # is kept: RIVER_CACHE/river-HASH/bin, one per archive (scripts/build-river.sh).
-RIVER_SRC ?= $(CURDIR)/../shared/river/river-5eb0e23-src.tar.gz
+# The archive beside the checkout (../shared/river/), or, for a clone made
+# elsewhere (CI's clean clone), beside the repository it was cloned from.
+RIVER_ARCHIVE = shared/river/river-5eb0e23-src.tar.gz
+RIVER_ORIGIN := $(shell git remote get-url origin 2>/dev/null)
+RIVER_SRC ?= $(firstword $(wildcard $(CURDIR)/../$(RIVER_ARCHIVE) \
+  $(if $(RIVER_ORIGIN),$(RIVER_ORIGIN)/../$(RIVER_ARCHIVE))) $(CURDIR)/../$(RIVER_ARCHIVE))
 RIVER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wl-toast
 RIVER_MISSING = echo "make $@: no river source archive at '$(RIVER_SRC)'; set RIVER_SRC to the" \
   "path of river-5eb0e23-src.tar.gz (river at commit 5eb0e23 with its Zig libraries)" >&2; exit 1
