@@ -116,35 +116,9 @@ func writeAll(_ fd: Int32, _ text: String) {
 
 // MARK: - /proc
 
-/// The lines of /proc/PID/status (or of a thread's, with `task`).
-private func statusFields(_ pid: pid_t, task: String? = nil) -> [Substring: Int] {
-  let path = task.map { "/proc/\(pid)/task/\($0)/status" } ?? "/proc/\(pid)/status"
-  guard let data = readFile(path) else { return [:] }
-  var fields: [Substring: Int] = [:]
-  for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
-    guard let colon = line.firstIndex(of: ":") else { continue }
-    let value = line[line.index(after: colon)...].split { $0 == " " || $0 == "\t" }.first
-      .flatMap { Int($0) }
-    if let value { fields[line[..<colon]] = value }
-  }
-  return fields
-}
-
 /// The process's peak resident set size in KiB (VmHWM): its own address space since
 /// exec, so whatever its parent had does not count.
 func peakResidentKiB(_ pid: pid_t) -> Int? { statusFields(pid)["VmHWM"] }
-
-/// Context switches of all the process's threads so far, voluntary and not: a
-/// sleeping process that wakes up, for a timer or an event, switches at least once.
-func contextSwitches(_ pid: pid_t) -> Int? {
-  let tasks = directoryEntries("/proc/\(pid)/task")
-  guard !tasks.isEmpty else { return nil }
-  return tasks.reduce(0) { total, task in
-    let fields = statusFields(pid, task: task)
-    return total + (fields["voluntary_ctxt_switches"] ?? 0)
-      + (fields["nonvoluntary_ctxt_switches"] ?? 0)
-  }
-}
 
 /// Whether a process is gone (or a zombie nobody reaped yet).
 func isGone(_ pid: pid_t) -> Bool {
@@ -157,27 +131,13 @@ func isGone(_ pid: pid_t) -> Bool {
 
 /// The processes whose command name (`comm`) is `name` and whose environment holds `entry`.
 func processes(named name: String, withEnvironment entry: String) -> [pid_t] {
-  directoryEntries("/proc").compactMap { pid_t($0) }.filter { pid in
+  listDirectory("/proc").compactMap { pid_t($0) }.filter { pid in
     guard let comm = readFile("/proc/\(pid)/comm"),
       String(decoding: comm, as: UTF8.self) == name + "\n",
       let environment = readFile("/proc/\(pid)/environ")
     else { return false }
     return environment.split(separator: 0).contains { $0.elementsEqual(entry.utf8) }
   }
-}
-
-/// The names in a directory, without `.` and `..`.
-func directoryEntries(_ path: String) -> [String] {
-  guard let handle = opendir(path) else { return [] }
-  defer { closedir(handle) }
-  var names: [String] = []
-  while let entry = readdir(handle) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-    }
-    if name != "." && name != ".." { names.append(name) }
-  }
-  return names
 }
 
 /// The peak RSS in KiB of `arguments` run under `/usr/bin/time`: the measured
