@@ -3,33 +3,49 @@
 #   make demo   install what is missing, build, show a demo and save a screenshot
 #   make test   install what is missing, build, lint and run every test
 #
+# On a real river (not in Debian 12: built from a source archive, RIVER_SRC):
+#
+#   make river        build river once into RIVER_CACHE (Zig 0.9.1 from PyPI)
+#   make test-river   build river if need be, then run the river tests
+#
 # Checks beyond the tests (figures and how to read them in BENCHMARKS.md):
 #
 #   make sanitize   every test under AddressSanitizer, then ThreadSanitizer
 #   make leaks      the owner under valgrind through LEAK_UPDATES updates
 #   make soak       one owner driven for SOAK_SECONDS, its RSS, fds and threads sampled
 #   make fuzz       fuzz each parser under libFuzzer for FUZZ_SECONDS (default 60)
+#   make bench      wl-toast beside wob, swaynag and mako, ROUNDS rounds (default 20)
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
 
 # Build: the C libraries. Tests and demo: a headless compositor, screenshots, fonts.
 BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
-  wayland-protocols
+  librsvg2-dev wayland-protocols
 TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core fonts-noto-cjk \
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
   librust-wayland-protocols-dev kwin-wayland libkf5screen-bin qtwayland5 dbus-daemon \
-  libgl1-mesa-dri libglib2.0-dev at-spi2-core python3-gi gir1.2-atspi-2.0 orca xvfb \
-  speech-dispatcher
+  libgl1-mesa-dri libglib2.0-dev adwaita-icon-theme gtk-update-icon-cache at-spi2-core \
+  python3-gi gir1.2-atspi-2.0 orca xvfb speech-dispatcher
 
 # For make leaks only.
 CHECK_PACKAGES = valgrind
+
+# For make river and make test-river: river's build (Zig comes from PyPI in a venv)
+# and wlr-randr, which places the test river's outputs.
+RIVER_PACKAGES = libwlroots-dev libevdev-dev libinput-dev libpixman-1-dev libxkbcommon-dev \
+  wayland-protocols pkg-config python3-venv wlr-randr
+
+# For make bench only: the peers wl-toast is measured against (sway brings swaynag),
+# the private session bus that starts mako, and /usr/bin/time.
+BENCH_PACKAGES = wob mako-notifier libnotify-bin dbus-daemon dbus-bin time
 
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= /usr/local
 
-.PHONY: previews all deps build lint test demo bench docs install clean sanitize leaks soak fuzz
+.PHONY: previews all deps build lint test demo bench bench-deps bench-quick docs install clean \
+  sanitize leaks soak fuzz river test-river
 
 all: build
 
@@ -56,9 +72,37 @@ lint:
 TEST_ENVIRONMENT = FONTCONFIG_FILE=$(CURDIR)/Tests/Fonts/fonts.conf LC_ALL=C.UTF-8 \
   XDG_CONFIG_HOME=$(CURDIR)/.build/no-config
 
+# Everything but the river tests, which need river's source (make test-river).
 test: deps lint
 	$(SWIFT) build --build-tests
-	$(TEST_ENVIRONMENT) $(SWIFT) test --skip-build
+	$(TEST_ENVIRONMENT) $(SWIFT) test --skip-build --skip '^RiverTests\.'
+
+# river's source archive (river 5eb0e23 and its Zig libraries) and where its build
+# is kept: RIVER_CACHE/river-HASH/bin, one per archive (scripts/build-river.sh).
+# The archive beside the checkout (../shared/river/), or, for a clone made
+# elsewhere (CI's clean clone), beside the repository it was cloned from.
+RIVER_ARCHIVE = shared/river/river-5eb0e23-src.tar.gz
+RIVER_ORIGIN := $(shell git remote get-url origin 2>/dev/null)
+RIVER_SRC ?= $(firstword $(wildcard $(CURDIR)/../$(RIVER_ARCHIVE) \
+  $(if $(RIVER_ORIGIN),$(RIVER_ORIGIN)/../$(RIVER_ARCHIVE))) $(CURDIR)/../$(RIVER_ARCHIVE))
+RIVER_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wl-toast
+RIVER_MISSING = echo "make $@: no river source archive at '$(RIVER_SRC)'; set RIVER_SRC to the" \
+  "path of river-5eb0e23-src.tar.gz (river at commit 5eb0e23 with its Zig libraries)" >&2; exit 1
+
+river: EXTRA_PACKAGES = $(RIVER_PACKAGES)
+river: deps
+	@[ -f "$(RIVER_SRC)" ] || { $(RIVER_MISSING); }
+	SWIFT_LOCK="$(SWIFT_LOCK)" scripts/build-river.sh "$(RIVER_SRC)" "$(RIVER_CACHE)"
+
+# The river tests (Tests/RiverTests) on the river that make river builds.
+test-river: EXTRA_PACKAGES = $(RIVER_PACKAGES)
+test-river: deps
+	@[ -f "$(RIVER_SRC)" ] || { $(RIVER_MISSING); }
+	@bin=$$(SWIFT_LOCK="$(SWIFT_LOCK)" scripts/build-river.sh "$(RIVER_SRC)" "$(RIVER_CACHE)") \
+	  && echo "river: $$bin" \
+	  && $(SWIFT_LOCK) $(SWIFT) build --build-tests \
+	  && WL_TOAST_RIVER_BIN="$$bin" $(TEST_ENVIRONMENT) \
+	    $(SWIFT_LOCK) $(SWIFT) test --skip-build --filter '^RiverTests\.'
 
 demo: deps
 	$(SWIFT) build --product wl-toast-demo
@@ -93,13 +137,27 @@ soak: deps
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-owner
 	scripts/soak.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" $(SOAK_SECONDS)
 
-# Release build, then timings on an embedded headless sway (see Sources/wl-toast-bench).
-bench: deps
-	$(SWIFT) build -c release --product wl-toast
-	$(SWIFT) build -c release --product wl-toast-owner
-	$(SWIFT) build -c release --product wl-toast-bench
-	"$$($(SWIFT) build -c release --show-bin-path)/wl-toast-bench" \
-	  "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" 50
+# wl-toast beside wob, swaynag and mako on one embedded headless sway, ROUNDS rounds
+# (Sources/wl-toast-bench): a Markdown table on standard output and the same as JSON
+# in BENCH_JSON. The measurement itself also holds SWIFT_LOCK, so that builds sharing
+# the machine wait rather than add noise. bench-quick: 3 rounds of the debug build
+# that `make test` made, for CI; it checks that everything runs and asserts no timing.
+ROUNDS ?= 20
+BENCH_CONFIG ?= release
+BENCH_JSON ?= $(CURDIR)/out/bench/bench.json
+
+bench-deps: EXTRA_PACKAGES = $(BENCH_PACKAGES)
+bench-deps: deps
+
+bench: bench-deps
+	$(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --product wl-toast
+	$(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --product wl-toast-owner
+	$(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --product wl-toast-bench
+	bin="$$($(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --show-bin-path)" && \
+	  $(SWIFT_LOCK) "$$bin/wl-toast-bench" --rounds $(ROUNDS) --json "$(BENCH_JSON)" "$$bin"
+
+bench-quick:
+	$(MAKE) bench ROUNDS=3 BENCH_CONFIG=debug BENCH_JSON=$(CURDIR)/out/bench/quick.json
 
 # Fuzzing: one libFuzzer run of FUZZ_SECONDS per target, with AddressSanitizer, in a build
 # directory of its own. Each run starts from Tests/Fuzz/TARGET/seeds and crashes and keeps

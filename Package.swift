@@ -43,6 +43,10 @@ let package = Package(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(
       name: "CXkbCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+    // librsvg for SVG icons: the two functions called, as pointer types. The
+    // library is opened at the first SVG drawn (dlopen), never linked, so that
+    // processes without an SVG icon do not load it.
+    .systemLibrary(name: "CRsvg", providers: [.apt(["librsvg2-dev"])]),
     // GIO: D-Bus messages for screen readers (ToastAccessibility) and the test
     // harness (KWin's screenshots). Pango loads it already.
     .systemLibrary(
@@ -63,9 +67,10 @@ let package = Package(
 
     // The toast: model, layout, drawing and animation (pure), the surface and the presenter.
     .target(name: "ToastModel", swiftSettings: strict),
-    // Layout, text, drawing and animation: pure, on Pango and Cairo, no Wayland.
+    // Layout, text, icons, drawing and animation: pure, on Pango, Cairo and librsvg, no Wayland.
     .target(
-      name: "ToastRendering", dependencies: ["ToastModel", "CPangoCairo", "SystemSupport"],
+      name: "ToastRendering",
+      dependencies: ["ToastModel", "CPangoCairo", "CRsvg", "SystemSupport"],
       swiftSettings: strict),
     // Screen readers: AT-SPI over D-Bus in the presenter's event loop (GIO's
     // message format, a connection of our own: no thread).
@@ -109,7 +114,7 @@ let package = Package(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
 
     .executableTarget(
-      name: "wl-toast-bench", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
+      name: "wl-toast-bench", dependencies: ["TestSupport", "SystemSupport", "CSystem"],
       swiftSettings: strict),
 
     // Fuzzing: each parser's fuzz body, run by libFuzzer (`make fuzz`) and by the replay tests.
@@ -125,7 +130,7 @@ let package = Package(
     // Pure tests: layout, text, easing, timelines and offscreen renders against references.
     .testTarget(
       name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
-      exclude: ["References"], swiftSettings: strict),
+      exclude: ["References", "Icons"], swiftSettings: strict),
     // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
     .testTarget(
       name: "ToastCommandTests", dependencies: ["ToastCommand", "ToastModel", "ToastOwner"],
@@ -135,6 +140,14 @@ let package = Package(
       name: "LiveTests",
       dependencies: [
         "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
+      ],
+      swiftSettings: strict),
+    // The same on a real river, built from source (`make test-river`; `make test` skips it).
+    .testTarget(
+      name: "RiverTests",
+      dependencies: [
+        "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
+        "Wayland",
       ],
       swiftSettings: strict),
     // Every committed fuzz seed and crash (Tests/Fuzz) through its target, without libFuzzer.

@@ -207,17 +207,3 @@ public final class HeadlessWeston {
     removeTree(directory)
   }
 }
-
-/// The names in a directory, without `.` and `..`; empty when it cannot be read.
-public func listDirectory(_ path: String) -> [String] {
-  guard let handle = opendir(path) else { return [] }
-  defer { closedir(handle) }
-  var names: [String] = []
-  while let entry = readdir(handle) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-    }
-    if name != "." && name != ".." { names.append(name) }
-  }
-  return names
-}

@@ -96,14 +96,24 @@ public final class VirtualInput {
     try display.roundtrip()
   }
 
-  /// Presses and releases the key that produces `keysym` (an XKB keysym such as 0xff1b, Escape).
-  public func press(keysym: UInt32) throws {
+  /// Presses and releases the key that produces `keysym` (an XKB keysym such as 0xff1b, Escape),
+  /// with the named modifiers held (XKB names such as "Mod4" for Super, "Shift", "Control").
+  public func press(keysym: UInt32, modifiers: [String] = []) throws {
     guard let code = keycode(for: keysym) else {
       throw HarnessError("no key produces keysym 0x\(String(keysym, radix: 16))")
     }
-    keyboard.modifiers(modsDepressed: 0, modsLatched: 0, modsLocked: 0, group: 0)
+    var mask: UInt32 = 0
+    for name in modifiers {
+      let index = xkb_keymap_mod_get_index(keymap, name)
+      guard index != XKB_MOD_INVALID else { throw HarnessError("no modifier named \(name)") }
+      mask |= 1 << index
+    }
+    keyboard.modifiers(modsDepressed: mask, modsLatched: 0, modsLocked: 0, group: 0)
     keyboard.key(time: time, key: code - 8, state: 1)
     keyboard.key(time: time, key: code - 8, state: 0)
+    if mask != 0 {
+      keyboard.modifiers(modsDepressed: 0, modsLatched: 0, modsLocked: 0, group: 0)
+    }
     try display.roundtrip()
   }
 

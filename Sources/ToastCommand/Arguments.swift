@@ -73,6 +73,9 @@ public enum Invocation: Equatable, Sendable {
   case status(tag: String)
   /// Show sway's binding mode (and optionally workspace changes) as toasts (`wl-toast watch sway`).
   case watchSway(workspaces: Bool)
+  /// Show river's mode (and optionally focused-tag changes and urgent tags) as
+  /// toasts (`wl-toast watch river`); `tagNames` names tags by number (1 to 32).
+  case watchRiver(focusedTags: Bool, urgent: Bool, tagNames: [Int: String])
   /// Become the display's resident owner, which never lingers out (`wl-toast daemon`).
   case daemon
   /// Print the completion script for a shell (`wl-toast completions bash`).
@@ -130,7 +133,8 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notApplicable(let option, let command): "\(command): \(option) does not apply here"
     case .unexpectedArgument(let word, let command):
       "\(command): unexpected argument \(Toast.quoted(word))"
-    case .unknownWatchTarget(let word): "watch: expected 'sway', got \(Toast.quoted(word))"
+    case .unknownWatchTarget(let word):
+      "watch: expected 'sway' or 'river', got \(Toast.quoted(word))"
     case .missingMessage: "missing MESSAGE (needed unless --spinner or --progress is given)"
     case .dimWithoutModal: "--dim needs --modal"
     case .renderOptionWithoutFile: "--scale and --size need --render-png"
@@ -174,6 +178,7 @@ public let usageText = """
          wl-toast hide [--tag NAME] [--after SECONDS]
          wl-toast status [--tag NAME]
          wl-toast watch sway [--workspaces]
+         wl-toast watch river [--focused-tags] [--urgent] [--tag-names N=NAME,...]
          wl-toast daemon
          wl-toast completions bash|zsh|fish
 
@@ -244,6 +249,10 @@ public let usageText = """
   'daemon' runs the display's owner in the foreground and keeps it after its
   last toast, so every toast starts warm (exec wl-toast daemon in a sway or
   river config); it fails when an owner already runs.
+  'watch river' shows river's mode as a banner while it is not normal; with
+  --focused-tags also the tags focused after each change ("Tag 2", "Tags 1+3",
+  or names from --tag-names 1=web,2=code), with --urgent a tag that gets an
+  urgent view. It runs until river exits.
   To show the word "hide" itself, write: wl-toast -- hide
 
   Exit status:
@@ -316,6 +325,9 @@ enum Option: String, CaseIterable {
   case linger = "--linger"
   case after = "--after"
   case workspaces = "--workspaces"
+  case focusedTags = "--focused-tags"
+  case urgent = "--urgent"
+  case tagNames = "--tag-names"
   case help = "--help"
   case version = "--version"
 
@@ -343,8 +355,9 @@ enum Option: String, CaseIterable {
     case .scale: "N"
     case .size: "WxH"
     case .linger, .after: "SECONDS"
+    case .tagNames: "N=NAME,..."
     case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .wait, .printOutcome,
-      .follow, .workspaces, .noConfig:
+      .follow, .workspaces, .noConfig, .focusedTags, .urgent:
       nil
     }
   }
@@ -419,12 +432,12 @@ private func parseToast(_ arguments: [String], config: Config?) throws(UsageErro
   // The file's [default], then the preset, then the command line: later wins.
   var preset: String?
   for case .value(.preset, let name) in given { preset = name }
-  var items = config.map { configItems($0.defaults) } ?? []
+  var items = config.map { configItems($0.defaults, of: $0) } ?? []
   if let preset {
     guard let entries = config?.presets[preset] else {
       throw .unknownPreset(preset, among: config?.presetNames ?? [], file: config?.path)
     }
-    items += configItems(entries)
+    items += configItems(entries, of: config)
   }
   var toast = Toast("")
   var options = ShowOptions()
@@ -462,6 +475,8 @@ private func apply(_ item: Item, to toast: inout Toast, _ options: inout ShowOpt
     options.follow = format
   case .flag(.workspaces):
     throw .misplacedOption("--workspaces", belongsTo: "wl-toast watch sway")
+  case .flag(.focusedTags), .flag(.urgent), .value(.tagNames, _):
+    throw .misplacedOption(item.option.rawValue, belongsTo: "wl-toast watch river")
   case .flag(.help), .flag(.version), .flag(.noConfig), .value(.config, _), .value(.preset, _):
     break  // found before (help, version, the file) or by the caller (the preset)
   case .flag(let option): setFlag(option, of: &toast)
@@ -509,6 +524,12 @@ private enum Item {
   case unset(Option)
   /// An option with its value.
   case value(Option, String)
+
+  var option: Option {
+    switch self {
+    case .flag(let option), .unset(let option), .value(let option, _): option
+    }
+  }
 }
 
 // MARK: - The configuration file
@@ -519,8 +540,8 @@ private enum Item {
 private func configOption(_ key: String) -> Option? {
   guard let option = Option(rawValue: "--" + key) else { return nil }
   switch option {
-  case .help, .version, .after, .workspaces, .preset, .config, .noConfig, .renderPNG, .scale,
-    .size:
+  case .help, .version, .after, .workspaces, .focusedTags, .urgent, .tagNames, .preset, .config,
+    .noConfig, .renderPNG, .scale, .size:
     return nil
   default: return option
   }
@@ -541,8 +562,18 @@ private func boolean(_ value: String) -> Bool? {
 }
 
 /// The items of well-formed entries (``Config/checked()`` reported the others).
-private func configItems(_ entries: [Config.Entry]) -> [Item] {
-  entries.compactMap { try? item(for: $0) }
+/// An icon path in the file that is relative (`icons/volume.svg`) is taken
+/// from the file's directory, as the user who wrote it meant.
+private func configItems(_ entries: [Config.Entry], of config: Config?) -> [Item] {
+  entries.compactMap { entry in
+    var entry = entry
+    if entry.key == "icon", entry.value.contains("/"), !entry.value.hasPrefix("/"),
+      let slash = config?.path.lastIndex(of: "/"), let path = config?.path
+    {
+      entry.value = String(path[...slash]) + entry.value
+    }
+    return try? item(for: entry)
+  }
 }
 
 /// The item a configuration entry stands for, checked by the rules of the
@@ -734,11 +765,59 @@ private func parseDaemon(_ arguments: [String]) throws(UsageError) -> Invocation
 }
 
 private func parseWatch(_ arguments: [String]) throws(UsageError) -> Invocation {
-  let parsed = try parseSubcommand("watch", arguments, allowed: [.workspaces], words: 1)
-  guard parsed.words == ["sway"] else {
+  let sway: Set<Option> = [.workspaces]
+  let river: Set<Option> = [.focusedTags, .urgent, .tagNames]
+  let parsed = try parseSubcommand("watch", arguments, allowed: sway.union(river), words: 1)
+  let given = parsed.flags.union(parsed.values.keys)
+  // The first option (in argument order) that the target does not take.
+  func misplaced(_ allowed: Set<Option>) -> Option? {
+    arguments.lazy.compactMap { argument -> Option? in
+      guard case .option(let option, _) = classify(argument) else { return nil }
+      return given.contains(option) && !allowed.contains(option) ? option : nil
+    }.first
+  }
+  switch parsed.words {
+  case ["sway"]:
+    if let option = misplaced(sway) {
+      throw .notApplicable(option.rawValue, command: "watch sway")
+    }
+    return .watchSway(workspaces: parsed.flags.contains(.workspaces))
+  case ["river"]:
+    if let option = misplaced(river) {
+      throw .notApplicable(option.rawValue, command: "watch river")
+    }
+    let names = try parsed.values[.tagNames].map { (value) throws(UsageError) in
+      try tagNames(value)
+    }
+    return .watchRiver(
+      focusedTags: parsed.flags.contains(.focusedTags), urgent: parsed.flags.contains(.urgent),
+      tagNames: names ?? [:])
+  default:
     throw .unknownWatchTarget(parsed.words.first ?? "")
   }
-  return .watchSway(workspaces: parsed.flags.contains(.workspaces))
+}
+
+/// The most characters (Unicode scalars) a tag's name in `--tag-names` may have.
+public let maximumTagNameLength = 64
+
+/// Parses `--tag-names`: `N=NAME` pairs separated by commas, each tag number
+/// (1 to 32) at most once, each name 1 to ``maximumTagNameLength`` characters
+/// without control characters (a name cannot hold a comma).
+private func tagNames(_ value: String) throws(UsageError) -> [Int: String] {
+  let expected = "N=NAME pairs separated by commas, N from 1 to 32"
+  var names: [Int: String] = [:]
+  for pair in value.split(separator: ",", omittingEmptySubsequences: false) {
+    guard let equals = pair.firstIndex(of: "="),
+      let number = Int(pair[..<equals]), (1...32).contains(number),
+      pair[..<equals].allSatisfy({ $0.isASCII && $0.isWholeNumber }), names[number] == nil
+    else { throw .invalidChoice("--tag-names", expected: expected, got: value) }
+    let name = String(pair[pair.index(after: equals)...])
+    guard !name.isEmpty, name.unicodeScalars.count <= maximumTagNameLength,
+      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { throw .invalidChoice("--tag-names", expected: expected, got: value) }
+    names[number] = name
+  }
+  return names
 }
 
 /// A tag, by the rule of ``Toast/checkedTag(_:)``.
@@ -841,7 +920,7 @@ private func setValue(
     toast.accessibleText = try Toast.checkedAccessibleText(value)
   case .spinner, .modal, .dim, .markup, .noAnimation, .help, .version, .tag, .preset, .config,
     .noConfig, .renderPNG, .scale, .size, .wait,
-    .printOutcome, .follow, .linger, .after, .workspaces:
+    .printOutcome, .follow, .linger, .after, .workspaces, .focusedTags, .urgent, .tagNames:
     preconditionFailure("\(option.rawValue) is not a toast setting")
   }
 }

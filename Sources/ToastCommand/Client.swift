@@ -19,6 +19,9 @@ public final class Client {
   private var connection: Int32?
   /// The owner this command started, while it has not answered yet.
   private var startedOwner: pid_t?
+  /// The notices printed so far: each is printed once (a `--follow` command
+  /// asks for the same missing icon with every line).
+  private var printedNotices: Set<String> = []
   /// How long a hand-over may take in all (finding or starting the owner,
   /// connecting, sending and hearing the answer) before the command gives up.
   public var replyTimeout: Duration = .seconds(10)
@@ -38,6 +41,9 @@ public final class Client {
   /// frame with the toast is committed), or with `wait`, once the toast is gone.
   public func show(_ toast: Toast, tag: String, wait: Bool) throws(CommandError) -> Result {
     let deadline = MonotonicTime.now + replyTimeout
+    // The owner runs in `/`: a relative icon path is the command's.
+    var toast = toast
+    toast.icon = toast.icon.map(absoluteIconPath)
     for _ in 0..<3 {
       var request = OwnerRequest.show(tag: tag, toast: toast, wait: wait)
       let fd: Int32
@@ -53,12 +59,20 @@ public final class Client {
         }
         connection = fd
       }
-      guard let reply = try exchange(request, on: fd, until: deadline) else {
+      guard var reply = try exchange(request, on: fd, until: deadline) else {
         if startedOwner != nil { throw .ownerGone("before showing the toast") }
         // The owner may be exiting just now: then it closes without an answer; try again.
         close(fd)
         connection = nil
         continue
+      }
+      // Warnings about the content (an icon it shows without) come before the answer.
+      while case .notice(let text) = reply {
+        printNotice(text)
+        guard let next = try receive(on: fd, until: deadline) else {
+          throw .ownerGone("before showing the toast")
+        }
+        reply = next
       }
       startedOwner = nil
       switch try reply.checked() {
@@ -232,11 +246,16 @@ public final class Client {
       switch reply {
       case .outcome(let outcome): return .outcome(outcome)
       case .failed(let reason): throw .failed(reason)
-      case .notice(let text):
-        printError("wl-toast: " + text.split(whereSeparator: \.isNewline).joined(separator: " "))
+      case .notice(let text): printNotice(text)
       default: continue
       }
     }
+  }
+
+  /// Prints a notice of the owner's as one line on standard error, once.
+  private func printNotice(_ text: String) {
+    guard printedNotices.insert(text).inserted else { return }
+    printError("wl-toast: " + text.split(whereSeparator: \.isNewline).joined(separator: " "))
   }
 
   /// One reply packet, waiting until `deadline` (nil: as long as it takes);
@@ -264,6 +283,19 @@ private func decodeReply(_ text: String) throws(CommandError) -> OwnerReply {
   } catch {
     throw .badReply(error)
   }
+}
+
+/// `icon` made absolute when it is a relative path (it holds a slash),
+/// against the current directory; a name, or a path too long, unchanged.
+func absoluteIconPath(_ icon: String) -> String {
+  guard icon.contains("/"), !icon.hasPrefix("/"), let directory = getcwd(nil, 0) else {
+    return icon
+  }
+  defer { free(directory) }
+  var relative = Substring(icon)
+  while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+  let path = String(cString: directory) + "/" + relative
+  return path.utf8.count <= Toast.Limits.iconLength ? path : icon
 }
 
 /// What `wl-toast-owner serve` takes as its linger for an owner that stays

@@ -50,6 +50,9 @@ extension Option {
     case .linger: "keep the owner this long after its last toast"
     case .after: "hide after SECONDS"
     case .workspaces: "also show workspace changes"
+    case .focusedTags: "also show the tags focused after each change"
+    case .urgent: "also show tags that get an urgent window"
+    case .tagNames: "names for tags: 1=web,2=code"
     case .help: "print the help"
     case .version: "print the version"
     }
@@ -73,7 +76,10 @@ extension Option {
   var takesPath: Bool { self == .config || self == .icon || self == .renderPNG }
 
   /// Whether the option belongs to showing a toast (not to a subcommand).
-  var isToastOption: Bool { self != .after && self != .workspaces }
+  var isToastOption: Bool { self != .after && !isWatchOption }
+
+  /// Whether the option belongs to `wl-toast watch`.
+  var isWatchOption: Bool { [.workspaces, .focusedTags, .urgent, .tagNames].contains(self) }
 
   /// The option's name without its dashes.
   var name: String { String(rawValue.dropFirst(2)) }
@@ -81,7 +87,8 @@ extension Option {
 
 /// The subcommands and the options each takes.
 private let subcommands: [(name: String, options: [Option])] = [
-  ("hide", [.tag, .after]), ("status", [.tag]), ("watch", [.workspaces]), ("daemon", []),
+  ("hide", [.tag, .after]), ("status", [.tag]),
+  ("watch", [.workspaces, .focusedTags, .urgent, .tagNames]), ("daemon", []),
   ("completions", []),
 ]
 
@@ -117,7 +124,7 @@ private func bashScript() -> String {
   for (name, options) in subcommands {
     let words =
       name == "watch"
-      ? "$( ((cword == 2)) && echo sway) \(options.map(\.rawValue).joined(separator: " "))"
+      ? "$( ((cword == 2)) && echo sway river) \(options.map(\.rawValue).joined(separator: " "))"
       : name == "completions"
         ? ((Shell.allCases.map(\.rawValue)).joined(separator: " "))
         : options.map(\.rawValue).joined(separator: " ")
@@ -196,13 +203,13 @@ private func fishScript() -> String {
       + quoted(subcommands.map(\.name).joined(separator: " ")),
     "complete -c wl-toast -n '__fish_seen_subcommand_from completions' -a "
       + quoted(Shell.allCases.map(\.rawValue).joined(separator: " ")),
-    "complete -c wl-toast -n '__fish_seen_subcommand_from watch' -a sway",
+    "complete -c wl-toast -n '__fish_seen_subcommand_from watch' -a 'sway river'",
   ]
   for option in Option.allCases {
     var line = "complete -c wl-toast -l \(option.name)"
     if option == .after {
       line += " -n '__fish_seen_subcommand_from hide'"
-    } else if option == .workspaces {
+    } else if option.isWatchOption {
       line += " -n '__fish_seen_subcommand_from watch'"
     }
     if option.valueName != nil {

@@ -184,8 +184,9 @@ public enum OwnerReply: Equatable, Sendable {
     Toast?, pid: Int32, surfaces: Int, drawn: [SurfaceReport] = [], screenReaders: String? = nil)
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
-  /// Something a waiting command tells its user on standard error before the
-  /// outcome, such as the output of a toast going away.
+  /// Something a command tells its user on standard error: before
+  /// `accepted`, that its toast shows without its icon; before the outcome
+  /// (a waiting command), that the toast's output went away.
   case notice(String)
 
   /// The reply itself, or the error a failure or refusal stands for.

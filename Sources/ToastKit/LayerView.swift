@@ -266,7 +266,9 @@ final class LayerView {
     if roleChanged { applyRole() }
     relayout()
     applyPlacement()
-    if roleCommitted { surface.commit() }
+    // A new role (anchors, margins, size rules) goes to the compositor now, for
+    // its configure; new content alone waits for the frame's own commit.
+    if roleChanged && roleCommitted && !awaitingResize { surface.commit() }
   }
 
   /// Moves the view to its place in a stack, over ``Design/stackMove`` when

@@ -60,6 +60,12 @@ public final class ToastPresenter {
   /// Called with a line for the user when a toast ends for a reason they
   /// should hear (its named output went away), before its completion.
   package var onNotice: ((_ tag: String, _ message: String) -> Void)?
+  /// Called with a line for the user when a toast shows without its icon,
+  /// because the icon is not in the icon themes or its file cannot be read
+  /// (`icon 'x' not found in Adwaita, hicolor; the toast shows without it`).
+  /// It is called during the `show`, `showOrUpdate` or `update` call that
+  /// asked for the icon; the toast shows all the same, without it.
+  public var onWarning: ((_ tag: String, _ message: String) -> Void)?
 
   /// Connects to the compositor named by `display` (a socket name or path), or by
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
@@ -159,7 +165,7 @@ public final class ToastPresenter {
   /// banner is the exception, as in its design: it takes the new text and width
   /// without sliding in again.
   public func show(_ toast: Toast, tag: String = Toast.defaultTag) {
-    let toast = toast.normalized()
+    let toast = withShowableIcon(toast.normalized(), tag: tag)
     if let current = surfaces[tag], !current.isExiting, current.toast.style == .banner,
       toast.style == .banner, current.toast.isModal == toast.isModal
     {
@@ -175,7 +181,7 @@ public final class ToastPresenter {
   /// no entry animation, the timeout starts again), or shows `toast` as new when
   /// none is on screen: what a key held down wants.
   public func showOrUpdate(_ toast: Toast, tag: String = Toast.defaultTag) {
-    let toast = toast.normalized()
+    let toast = withShowableIcon(toast.normalized(), tag: tag)
     if let current = surfaces[tag], !current.isExiting {
       current.update(toast)
       announceChange(of: current)
@@ -191,8 +197,22 @@ public final class ToastPresenter {
     guard let current = surfaces[tag], !current.isExiting else { return }
     var toast = current.toast
     change(&toast)
-    current.update(toast.normalized())
+    current.update(withShowableIcon(toast.normalized(), tag: tag))
     announceChange(of: current)
+  }
+
+  /// `toast`, or when its icon cannot be shown (not found, unreadable,
+  /// corrupt), `toast` without it after telling ``onWarning`` why. The icon
+  /// is loaded at the highest scale of the outputs, which the first frame
+  /// draws at, so that the frame finds it loaded.
+  private func withShowableIcon(_ toast: Toast, tag: String) -> Toast {
+    guard toast.icon != nil else { return toast }
+    let scale = session.outputs.map(\.renderScale).max() ?? .one
+    guard let problem = toast.iconProblem(scale: scale.factor) else { return toast }
+    onWarning?(tag, problem)
+    var shown = toast
+    shown.icon = nil
+    return shown
   }
 
   /// Hides the toast with `tag`, fading it out unless `animated` is false.

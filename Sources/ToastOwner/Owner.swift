@@ -36,6 +36,8 @@ public final class Owner {
   static let requestTimeout: Duration = .seconds(10)
   private var listening: EventLoop.Token?
   private var failure: String?
+  /// The command whose content is being shown: it hears the warnings about it.
+  private var requester: Int32?
 
   /// Connects to the compositor and starts listening on `listener`; the owner
   /// ends `linger` seconds after its last toast, or never (nil, a resident owner).
@@ -57,6 +59,11 @@ public final class Owner {
         send(.failed("cannot show the toast: \(reason)"), to: fd)
         drop(fd)
       }
+    }
+    // A toast without its icon (missing, unreadable): the command that asked
+    // for it says so before it hears that its content was accepted.
+    presenter.onWarning = { [unowned self] _, message in
+      if let requester { send(.notice(message), to: requester) }
     }
     // A toast whose output went away: its waiting commands say so, then hear the outcome.
     presenter.onNotice = { [unowned self] tag, message in
@@ -215,9 +222,15 @@ public final class Owner {
       if let earlier = frameWaiters[tag] {
         frameWaiters[tag] = earlier.map { FrameWaiter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
+      // A new toast is answered once its first frame is on screen, whoever
+      // started the owner (`wl-toast … && grim` sees it, a daemon's too); an
+      // update of a showing one at once.
+      let isNew = !presenter.isPresenting(tag: tag)
+      requester = fd
       presenter.showOrUpdate(toast, tag: tag)
+      requester = nil
       // Not to be shown yet (its grace time, or no output): the command does not wait.
-      if whenShown && !presenter.isWaitingToAppear(tag: tag) {
+      if (whenShown || isNew) && !presenter.isWaitingToAppear(tag: tag) {
         frameWaiters[tag, default: []].append(FrameWaiter(fd: fd, keep: wait))
         return
       }

@@ -64,3 +64,61 @@ public func runSwayWatch(workspaces: Bool) -> Int32 {
   }
   return ExitCode.success
 }
+
+/// `wl-toast watch river`: follows river's status protocol on the presenter's
+/// own connection and shows the mode (and, when asked, focused tags and urgent
+/// tags) as toasts, until river goes away (status 0) or a signal arrives.
+///
+/// Returns the exit status; errors are one line on standard error.
+public func runRiverWatch(_ options: RiverWatchOptions) -> Int32 {
+  var watcher = RiverWatcher(options: options)
+  let presenter: ToastPresenter
+  do {
+    presenter = try ToastPresenter()
+  } catch {
+    printError("wl-toast: \(error)")
+    return ExitCode.error
+  }
+  let loop = presenter.eventLoop
+  let status: RiverStatus
+  do {
+    status = try RiverStatus(display: loop.display) { event in
+      switch watcher.handle(event) {
+      case .show(let text, let tag, let sticky):
+        presenter.showOrUpdate(Toast(text, style: .banner, timeout: sticky ? 0 : 1), tag: tag)
+      case .hide(let tag):
+        presenter.hide(tag: tag)
+      case nil:
+        break
+      }
+    }
+  } catch .missingGlobal(let interface) {
+    printError(
+      "wl-toast: watch river: the compositor does not offer \(interface)"
+        + " (river's status protocol): is it river?")
+    return ExitCode.error
+  } catch {
+    printError("wl-toast: watch river: \(error)")
+    return ExitCode.error
+  }
+  if status.version < 3 {
+    printError(
+      "wl-toast: watch river: river offers its status protocol at version \(status.version),"
+        + " which reports no modes (3 does)")
+  }
+  loop.onSignal = { _ in loop.stop() }
+  var failure: String?
+  do {
+    try presenter.run()
+  } catch {
+    // River going away ends the watch as it should; anything else is an error.
+    if case .connectionLost? = error.underlying {} else { failure = error.description }
+  }
+  loop.onSignal = nil
+  withExtendedLifetime(status) {}
+  if let failure {
+    printError("wl-toast: watch river: \(failure)")
+    return ExitCode.error
+  }
+  return ExitCode.success
+}

@@ -37,6 +37,10 @@ public enum Design {
     public static let spinnerSpokes = 12
     /// One turn of the activity indicator.
     public static let spinnerTurn: Duration = .seconds(1)
+    /// The icon's side: above the spinner and the text, the largest
+    /// freedesktop size that keeps a one-line HUD with a bar at the design's
+    /// 160x120.
+    public static let iconSize = 48.0
     /// The progress bar's height.
     public static let progressHeight = 6.0
     /// The progress bar's width when no wider text sets it.
@@ -58,6 +62,11 @@ public enum Design {
     public static let minimumTextWidth = 100.0
     /// The padding left and right of the text.
     public static let padding = 10.0
+    /// The icon's side, left of the text: the freedesktop size that fits the
+    /// pill's height with room above and below.
+    public static let iconSize = 24.0
+    /// The gap between the icon and the text.
+    public static let iconGap = 8.0
     /// The margin kept to the output's sides.
     public static let sideMargin = 16.0
     /// The gap below the top edge (or the bar above it) at rest.

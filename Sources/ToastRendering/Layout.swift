@@ -63,7 +63,7 @@ func evenCeiling(_ value: Double) -> Double { (value / 2).rounded(.up) * 2 }
 func evenFloor(_ value: Double) -> Double { (value / 2).rounded(.down) * 2 }
 
 /// Where everything of a toast goes, in logical pixels: the surface size, the
-/// box, the text, the spinner and the progress bar.
+/// box, the icon, the text, the spinner and the progress bar.
 ///
 /// Computed from the toast and the output alone, without Wayland.
 public struct ToastLayout {
@@ -82,6 +82,9 @@ public struct ToastLayout {
   /// How much the text is shrunk to fit the output (1: not at all): a font too
   /// large for the screen is drawn smaller, never past the output's edges.
   public let textScale: Double
+  /// The icon's square, when the toast has one: above the spinner and the
+  /// text in a HUD, left of the text in a banner.
+  public let icon: Rect?
   /// The activity indicator, when shown.
   public let spinner: Rect?
   /// The progress bar's track, when shown.
@@ -123,7 +126,9 @@ public struct ToastLayout {
     // The box may fill the output's height at most; the text gets what the
     // spinner and the bar leave of it.
     let maximumHeight = max(Design.HUD.minimumSize.height, evenFloor(output.height - 2 * shadow))
+    let iconSize = toast.icon != nil ? Design.HUD.iconSize : nil
     var others: [Double] = []
+    if let iconSize { others.append(iconSize) }
     if toast.showsSpinner { others.append(Design.HUD.spinnerSize) }
     if toast.progress != nil { others.append(Design.HUD.progressHeight) }
     let textRoom = (
@@ -138,12 +143,14 @@ public struct ToastLayout {
     let hasText = !text.isEmpty
     let textSize = (width: text.width * textScale, height: text.height * textScale)
     var contentWidth = hasText ? textSize.width : 0
+    if let iconSize { contentWidth = max(contentWidth, iconSize) }
     if toast.showsSpinner { contentWidth = max(contentWidth, Design.HUD.spinnerSize) }
     if toast.progress != nil { contentWidth = max(contentWidth, Design.HUD.progressMinimumWidth) }
     let boxWidth = min(
       maximumWidth, max(Design.HUD.minimumSize.width, evenCeiling(contentWidth + 2 * padding)))
 
     var items: [Double] = []
+    if let iconSize { items.append(iconSize) }
     if toast.showsSpinner { items.append(Design.HUD.spinnerSize) }
     if hasText { items.append(textSize.height) }
     if toast.progress != nil { items.append(Design.HUD.progressHeight) }
@@ -182,7 +189,14 @@ public struct ToastLayout {
       y: ((surface.height - boxHeight) / 2 + offsetY).rounded(.down),
       width: boxWidth, height: boxHeight)
 
+    // Top to bottom: the icon, the spinner, the text, the bar.
     var y = box.y + ((boxHeight - contentHeight) / 2).rounded(.down)
+    var icon: Rect?
+    if let iconSize {
+      icon = Rect(
+        x: (box.midX - iconSize / 2).rounded(.down), y: y, width: iconSize, height: iconSize)
+      y += iconSize + Design.HUD.padding
+    }
     var spinner: Rect?
     if toast.showsSpinner {
       spinner = Rect(
@@ -206,6 +220,7 @@ public struct ToastLayout {
     self.text = text
     self.textOrigin = textOrigin
     self.textScale = textScale
+    self.icon = icon
     self.spinner = spinner
     self.progressBar = progressBar
     self.coversOutput = covers
@@ -220,9 +235,11 @@ public struct ToastLayout {
     let maximumWidth = max(
       Design.Banner.minimumTextWidth + 2 * padding,
       evenFloor(output.width - 2 * Design.Banner.sideMargin))
+    // The icon and its gap take room from the text and widen the pill.
+    let iconRoom = toast.icon != nil ? Design.Banner.iconSize + Design.Banner.iconGap : 0
     // One line inside the pill: a font too tall for it is drawn smaller.
     let (text, textScale) = fittedText(
-      into: (maximumWidth - 2 * padding, Design.Banner.height - padding)
+      into: (max(maximumWidth - 2 * padding - iconRoom, 1), Design.Banner.height - padding)
     ) { wrapWidth in
       TextBlock(
         text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.Banner.font,
@@ -230,7 +247,8 @@ public struct ToastLayout {
     }
     let textSize = (width: text.width * textScale, height: text.height * textScale)
     let pillWidth = min(
-      maximumWidth, evenCeiling(max(Design.Banner.minimumTextWidth, textSize.width) + 2 * padding))
+      maximumWidth,
+      evenCeiling(max(Design.Banner.minimumTextWidth, textSize.width) + iconRoom + 2 * padding))
     let shadow = Design.Banner.shadowPadding
     let covers = toast.isModal
     let surface: (width: Double, height: Double)
@@ -251,13 +269,25 @@ public struct ToastLayout {
       y: fromBelow ? shadow : Design.Banner.topGap, width: pillWidth, height: Design.Banner.height)
     let hasProgress = toast.progress != nil
     let textTop = box.midY - textSize.height / 2 - (hasProgress ? 3 : 0)
+    let textMiddle = box.midY - (hasProgress ? 3 : 0)
+    var textMiddleX = box.midX
+    var icon: Rect?
+    if toast.icon != nil {
+      // The icon and the text as one group, centred in the pill.
+      let size = Design.Banner.iconSize
+      let group = size + (text.isEmpty ? 0 : Design.Banner.iconGap + textSize.width)
+      let left = (box.midX - group / 2).rounded(.down)
+      icon = Rect(x: left, y: (textMiddle - size / 2).rounded(.down), width: size, height: size)
+      textMiddleX = left + size + Design.Banner.iconGap + textSize.width / 2
+    }
     self.surfaceWidth = Int(surface.width)
     self.surfaceHeight = Int(surface.height)
     self.box = box
     self.cornerRadius = Design.Banner.cornerRadius
     self.text = text
-    self.textOrigin = (x: box.midX - text.wrapWidth * textScale / 2, y: textTop.rounded(.down))
+    self.textOrigin = (x: textMiddleX - text.wrapWidth * textScale / 2, y: textTop.rounded(.down))
     self.textScale = textScale
+    self.icon = icon
     self.spinner = nil
     self.progressBar =
       hasProgress
@@ -279,7 +309,7 @@ public struct ToastLayout {
   public func drawsLike(_ other: ToastLayout) -> Bool {
     surfaceWidth == other.surfaceWidth && surfaceHeight == other.surfaceHeight
       && box == other.box && textOrigin == other.textOrigin && textScale == other.textScale
-      && text.wrapWidth == other.text.wrapWidth && spinner == other.spinner
+      && text.wrapWidth == other.text.wrapWidth && icon == other.icon && spinner == other.spinner
       && progressBar == other.progressBar && coversOutput == other.coversOutput
       && slideDistance == other.slideDistance
   }

@@ -2,7 +2,7 @@ import CPangoCairo
 import Glibc
 import ToastModel
 
-/// Draws a toast with Cairo and Pango into any Cairo context: a Wayland shm
+/// Draws a toast with Cairo, Pango and librsvg into any Cairo context: a Wayland shm
 /// buffer or an offscreen image. Knows nothing of Wayland.
 public enum Renderer {
   /// Draws `toast` laid out as `layout` at `appearance`, scaled by `scale`
@@ -46,6 +46,14 @@ public enum Renderer {
 
     let foreground = toast.foreground ?? Design.foreground
     let dy = box.y - layout.box.y
+    // An icon that cannot be loaded is left out (the presenter has said why).
+    if var square = layout.icon, let icon = toast.icon,
+      case .success(let image) = IconImage.load(
+        icon, theme: toast.iconTheme, size: Int(square.width.rounded()), scale: scale)
+    {
+      square.y += dy
+      image.draw(in: square, scale: scale, color: foreground, cairo: cairo)
+    }
     if let spinner = layout.spinner {
       drawSpinner(in: spinner, phase: appearance.spinnerPhase, color: foreground, cairo: cairo)
     }

@@ -1,11 +1,12 @@
 // wl-toast-owner: the background process that shows a display's toasts, started
 // by the first `wl-toast` for a display (which hands over the socket it won
 // and then talks to the owner through it like every later command), and the
-// `wl-toast watch sway` loop. Not meant to be run by hand.
+// `wl-toast watch sway` and `wl-toast watch river` loops. Not meant to be run by hand.
 //
 //   wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD
 //   wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
 //   wl-toast-owner watch sway [--workspaces]
+//   wl-toast-owner watch river [--focused-tags] [--urgent] [--tag-names N=NAME,...]
 //   wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON   (wl-toast --render-png)
 import Glibc
 import SystemSupport
@@ -15,6 +16,17 @@ import ToastOwner
 import ToastRendering
 
 signal(SIGPIPE, SIG_IGN)
+// The command starts the owner with 0, 1 and 2 on /dev/null. For benchmarks and
+// debugging, WL_TOAST_OWNER_LOG names a file that gets its standard error instead
+// (appended; with WAYLAND_DEBUG=1, libwayland's log of every message, as
+// `make bench` reads it). Unset, nothing changes.
+if let path = getenv("WL_TOAST_OWNER_LOG") {
+  let log = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o600)
+  if log >= 0 {
+    dup2(log, 2)
+    if log != 2 { close(log) }
+  }
+}
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 switch arguments.first {
@@ -40,8 +52,22 @@ case "activated" where arguments.count == 1:
 case "render" where arguments.count == 6:
   // wl-toast --render-png: PATH SCALE WIDTH HEIGHT TOAST-JSON, no compositor.
   exit(renderPreview(arguments))
-case "watch" where arguments.count >= 2 && arguments[1] == "sway":
-  exit(runSwayWatch(workspaces: arguments.contains("--workspaces")))
+case "watch":
+  // The arguments of `wl-toast watch ...`, parsed by the command's own rules.
+  switch parseArguments(arguments) {
+  case .success(.watchSway(let workspaces)):
+    exit(runSwayWatch(workspaces: workspaces))
+  case .success(.watchRiver(let focusedTags, let urgent, let tagNames)):
+    exit(
+      runRiverWatch(
+        RiverWatchOptions(focusedTags: focusedTags, urgent: urgent, tagNames: tagNames)))
+  case .failure(let error):
+    printError(error.description)
+    exit(ExitCode.usage)
+  default:
+    printError("wl-toast-owner: started by wl-toast; see 'wl-toast --help'")
+    exit(ExitCode.usage)
+  }
 default:
   printError("wl-toast-owner: started by wl-toast; see 'wl-toast --help'")
   exit(ExitCode.usage)
@@ -126,8 +152,14 @@ func renderPreview(_ arguments: [String]) -> Int32 {
     printError("wl-toast: \(problem)")
     return ExitCode.usage
   }
+  var shown = toast.normalized()
+  // An icon that cannot be shown: one line, and the preview is drawn without it.
+  if let problem = shown.iconProblem(scale: scale) {
+    printError("wl-toast: \(problem)")
+    shown.icon = nil
+  }
   let image = OffscreenImage.render(
-    toast.normalized(), outputWidth: width, outputHeight: height, scale: scale)
+    shown, outputWidth: width, outputHeight: height, scale: scale)
   guard image.writePNG(to: path) else {
     printError("wl-toast: cannot write \(path): \(Errno.current)")
     return ExitCode.error

@@ -229,4 +229,9 @@ case .success(.watchSway(let workspaces)):
   let program = ownerProgram()
   execProgram([program, "watch", "sway"] + (workspaces ? ["--workspaces"] : []))
   fail("cannot start \(program): \(Errno.current)")
+case .success(.watchRiver):
+  // As watch sway: the owner program parses the same arguments again.
+  let program = ownerProgram()
+  execProgram([program] + CommandLine.arguments.dropFirst())
+  fail("cannot start \(program): \(Errno.current)")
 }

@@ -10,29 +10,7 @@ import ToastKit
 @Suite(.serialized)
 struct ResidentOwnerTests {
   /// How often the threads of `pid` have been woken so far (context switches).
-  static func wakeUps(of pid: Int32) -> Int {
-    var total = 0
-    let tasks = "/proc/\(pid)/task"
-    guard let directory = opendir(tasks) else { return 0 }
-    defer { closedir(directory) }
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-      }
-      guard Int32(name) != nil,
-        let status = readFile("\(tasks)/\(name)/status").map({
-          String(decoding: $0, as: UTF8.self)
-        })
-      else { continue }
-      for line in status.split(separator: "\n")
-      where line.hasPrefix("voluntary_ctxt_switches:")
-        || line.hasPrefix("nonvoluntary_ctxt_switches:")
-      {
-        total += Int(line.split(separator: "\t").last ?? "") ?? 0
-      }
-    }
-    return total
-  }
+  static func wakeUps(of pid: Int32) -> Int { contextSwitches(pid) ?? 0 }
 
   /// Shows a toast that expires at once, waits for its end, and checks the
   /// owner with `pid` served it.
@@ -72,6 +50,14 @@ struct ResidentOwnerTests {
     try Self.showAndExpire(on: desk, servedBy: daemon.pid)
     try Self.expectIdle(daemon.pid)
     try Self.showAndExpire(on: desk, servedBy: daemon.pid)
+    // A new toast's command returns once it is on screen, as with an owner it
+    // starts: one screenshot right after it shows the box.
+    #expect(
+      try desk.runToEnd(["--tag", "new", "--no-animation", "--timeout", "0", "New"]).status == 0)
+    #expect(
+      try desk.sway.screenshot().boundingBox(of: HUDTests.boxColor, tolerance: 3)
+        == HUDTests.expectedBox(Toast("New")))
+    #expect(try desk.runToEnd(["hide", "--tag", "new"]).status == 0)
     // A second daemon finds the first and says so.
     let second = try desk.runToEnd(["daemon"])
     #expect(second.status == 1)

@@ -111,19 +111,6 @@ func parseStatus(_ line: String) throws -> (
   )
 }
 
-func listProcesses() -> [Int32] {
-  guard let directory = opendir("/proc") else { return [] }
-  defer { closedir(directory) }
-  var pids: [Int32] = []
-  while let entry = readdir(directory) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-      String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-    }
-    if let pid = Int32(name) { pids.append(pid) }
-  }
-  return pids
-}
-
 /// Sends raw bytes to the owner on a connected socket and returns its answer
 /// (waiting up to 5 s for it).
 func exchangeRaw(_ bytes: [UInt8], on fd: Int32) throws -> String {

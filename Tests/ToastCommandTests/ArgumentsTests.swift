@@ -533,6 +533,17 @@ struct SubcommandArgumentsTests {
     #expect(parseArguments(["watch", "sway"]) == .success(.watchSway(workspaces: false)))
     #expect(
       parseArguments(["watch", "sway", "--workspaces"]) == .success(.watchSway(workspaces: true)))
+    #expect(
+      parseArguments(["watch", "river"])
+        == .success(.watchRiver(focusedTags: false, urgent: false, tagNames: [:])))
+    #expect(
+      parseArguments(["watch", "--urgent", "river", "--focused-tags", "--tag-names=1=web,3=a=b"])
+        == .success(.watchRiver(focusedTags: true, urgent: true, tagNames: [1: "web", 3: "a=b"])))
+    #expect(
+      parseArguments(["watch", "river", "--tag-names", "32=last,1=Ünïcödé 🎉"])
+        == .success(
+          .watchRiver(focusedTags: false, urgent: false, tagNames: [32: "last", 1: "Ünïcödé 🎉"])
+        ))
     // The literal word after --.
     #expect((try? parseArguments(["--", "hide"]).get()) == .show(Toast("hide"), ShowOptions()))
   }
@@ -542,8 +553,17 @@ struct SubcommandArgumentsTests {
     (["hide", "--after", "-1"], "--after: expected seconds from 0 to 86400, got '-1'"),
     (["hide", "extra"], "hide: unexpected argument 'extra'"),
     (["status", "--bogus"], "status: unknown option '--bogus'"),
-    (["watch", "river"], "watch: expected 'sway', got 'river'"),
-    (["watch"], "watch: expected 'sway', got ''"),
+    (["watch", "niri"], "watch: expected 'sway' or 'river', got 'niri'"),
+    (["watch"], "watch: expected 'sway' or 'river', got ''"),
+    (["watch", "sway", "--urgent"], "watch sway: --urgent does not apply here"),
+    (["watch", "--tag-names", "1=a", "sway"], "watch sway: --tag-names does not apply here"),
+    (["watch", "river", "--workspaces"], "watch river: --workspaces does not apply here"),
+    (["watch", "river", "--tag", "x"], "watch: --tag does not apply here"),
+    (["watch", "river", "--tag-names"], "--tag-names: missing value (N=NAME,...)"),
+    (["watch", "river", "extra"], "watch: unexpected argument 'extra'"),
+    (["--urgent", "x"], "--urgent belongs to 'wl-toast watch river'"),
+    (["--focused-tags", "x"], "--focused-tags belongs to 'wl-toast watch river'"),
+    (["--tag-names", "1=a", "x"], "--tag-names belongs to 'wl-toast watch river'"),
     (["--tag", "", "x"], "--tag: expected 1 to 64 printable characters without spaces, got ''"),
     (
       ["--tag", "a b", "x"],
@@ -555,5 +575,16 @@ struct SubcommandArgumentsTests {
   ])
   func subcommandMistakes(_ arguments: [String], _ message: String) {
     #expect(failure(arguments) == "wl-toast: \(message)")
+  }
+
+  @Test(arguments: [
+    "", "1", "1=", "=web", "0=zero", "33=x", "1=a,1=b", "+1=a", "1=a,", "x=y", "1=a\tb",
+    "01=a,1=b", "1=" + String(repeating: "n", count: 65),
+  ])
+  func badTagNamesAreUsageErrors(_ value: String) {
+    #expect(
+      failure(["watch", "river", "--tag-names", value])
+        == "wl-toast: --tag-names: expected N=NAME pairs separated by commas, N from 1 to 32,"
+        + " got \(Toast.quoted(value))")
   }
 }

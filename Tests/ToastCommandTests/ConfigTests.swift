@@ -59,6 +59,16 @@ struct ConfigTests {
     #expect(job.showsSpinner && jobOptions.follow == .json, "no message needed with a spinner")
   }
 
+  @Test func aRelativeIconPathIsTakenFromTheFilesDirectory() throws {
+    let text = "[default]\nicon = icons/volume.svg\n[preset named]\nicon = audio-volume-high\n"
+    let config = Config(text: text, path: "/home/me/.config/wl-toast/config").checked()
+    #expect(
+      try #require(toast(["Hi"], config)).0.icon == "/home/me/.config/wl-toast/icons/volume.svg")
+    #expect(
+      try #require(toast(["--preset", "named", "Hi"], config)).0.icon == "audio-volume-high",
+      "a name stays a name")
+  }
+
   @Test func anUnknownPresetIsAUsageErrorNamingThePresets() {
     let config = Config(text: Self.text, path: "/home/me/.config/wl-toast/config")
     guard case .failure(let error) = parseArguments(["--preset", "volum", "V"], config: config)

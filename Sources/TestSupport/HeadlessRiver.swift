@@ -1,0 +1,215 @@
+import Glibc
+import Wayland
+
+/// A headless river of its own for one test: private runtime directory, pixman
+/// renderer, one or more 1280x720 outputs side by side, no input devices.
+///
+/// river is not in Debian 12: `make river` builds it from a source archive
+/// into a cache directory, and `make test-river` names that directory in
+/// `WL_TOAST_RIVER_BIN`. Without it, river, riverctl and rivertile are looked
+/// up in PATH. river runs as root when the tests do (it has no objection).
+public final class HeadlessRiver {
+  /// The runtime directory river uses (its socket and the log live here).
+  public let runtimeDirectory: String
+  /// The absolute path of the Wayland socket.
+  public let socketPath: String
+  /// The directory holding river, riverctl and rivertile.
+  public let programDirectory: String
+  /// The size of each output in pixels.
+  public let outputWidth: Int
+  /// The size of each output in pixels.
+  public let outputHeight: Int
+  /// The outputs' names, left to right: HEADLESS-1 at x 0, HEADLESS-2 at x 1280, …
+  public let outputNames: [String]
+  /// Seconds from starting river until its init had run and riverctl answered.
+  public let startupSeconds: Double
+  /// The background colour of the outputs.
+  public static let background = RGB(0x20, 0x40, 0x80)
+
+  private let process: ChildProcess
+  private var stopped = false
+
+  /// The directory of river's programs: `WL_TOAST_RIVER_BIN`, or the one in PATH
+  /// that holds river; throws a message saying how to get river otherwise.
+  public static func findPrograms() throws -> String {
+    if let directory = getenv("WL_TOAST_RIVER_BIN").map({ String(cString: $0) }),
+      !directory.isEmpty
+    {
+      guard access(directory + "/river", X_OK) == 0, access(directory + "/riverctl", X_OK) == 0
+      else {
+        throw HarnessError("WL_TOAST_RIVER_BIN=\(directory) holds no river and riverctl")
+      }
+      return directory
+    }
+    let path = getenv("PATH").map { String(cString: $0) } ?? ""
+    for directory in path.split(separator: ":").map(String.init)
+    where access(directory + "/river", X_OK) == 0 && access(directory + "/riverctl", X_OK) == 0 {
+      return directory
+    }
+    throw HarnessError(
+      "no river to test on: run `make test-river` (it builds river from the archive in"
+        + " RIVER_SRC and sets WL_TOAST_RIVER_BIN), or put river and riverctl in PATH")
+  }
+
+  /// Starts river and waits until its init has run and `riverctl` answers.
+  ///
+  /// `extraInit` is shell code appended to the init (after the background
+  /// colour; the init stops at the first command that fails, and river is not
+  /// ready then); `environment` adds or replaces variables of river (and so of
+  /// the init and of what key bindings spawn; river's programs come first in PATH). With `outputs` above one the
+  /// headless backend makes that many outputs at start (`WLR_HEADLESS_OUTPUTS`):
+  /// river cannot add one later. They are placed left to right with wlr-randr.
+  public init(
+    outputs: Int = 1, extraInit: String = "", environment extra: [String: String] = [:]
+  ) throws {
+    programDirectory = try Self.findPrograms()
+    outputWidth = 1280
+    outputHeight = 720
+    outputNames = (1...max(outputs, 1)).map { "HEADLESS-\($0)" }
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-river")
+    runtimeDirectory = directory
+    chmod(directory, 0o700)
+    let initPath = directory + "/init"
+    let marker = directory + "/init-done"
+    // The init runs to its end before river is ready: the marker says it did
+    // (a command of it that fails stops it there, and river never gets ready).
+    try writeFile(
+      initPath,
+      """
+      #!/bin/sh
+      set -e
+      riverctl background-color 0x204080
+      riverctl border-width 0
+      \(extraInit)
+      touch '\(marker)'
+
+      """, mode: 0o755)
+    var environment = currentEnvironment()
+    for key in ["WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK"] {
+      environment.removeValue(forKey: key)
+    }
+    environment["XDG_RUNTIME_DIR"] = directory
+    environment["HOME"] = directory
+    environment["WLR_BACKENDS"] = "headless"
+    environment["WLR_HEADLESS_OUTPUTS"] = String(outputNames.count)
+    environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+    environment["WLR_RENDERER"] = "pixman"
+    environment.merge(extra) { $1 }
+    environment["PATH"] = programDirectory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    let start = now()
+    let process = try ChildProcess(
+      [programDirectory + "/river", "-c", initPath], environment: environment,
+      logPath: directory + "/river.log")
+    self.process = process
+
+    var wayland: String?
+    var failure: String?
+    let riverctl = programDirectory + "/riverctl"
+    do {
+      try waitUntil(
+        wayland == nil ? "its Wayland socket" : "its init to finish and riverctl to answer",
+        timeout: 15
+      ) {
+        guard process.isRunning else { return true }
+        wayland = listDirectory(directory).first {
+          $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock")
+        }.map { directory + "/" + $0 }
+        guard let wayland, access(marker, F_OK) == 0 else { return false }
+        var client = currentEnvironment()
+        client["WAYLAND_DISPLAY"] = wayland
+        return try runCommand(
+          [riverctl, "border-width", "0"], environment: client
+        )
+        .status == 0
+      }
+      if let status = process.exitStatus { failure = "it exited with status \(status)" }
+    } catch {
+      failure = "\(error)"
+    }
+    guard failure == nil, let wayland else {
+      process.terminate()
+      let tail =
+        readFile(directory + "/river.log").map { String(decoding: $0.suffix(2000), as: UTF8.self) }
+        ?? ""
+      removeTree(directory)
+      throw HarnessError(
+        "headless river did not start: \(failure ?? "no socket"); its log ends with:\n\(tail)")
+    }
+    socketPath = wayland
+    startupSeconds = now() - start
+    if outputNames.count > 1 {
+      // The headless backend's outputs come in no set order: place them left to right.
+      var arguments = ["wlr-randr"]
+      for (index, name) in outputNames.enumerated() {
+        arguments += ["--output", name, "--pos", "\(index * outputWidth),0"]
+      }
+      let result = try runCommand(arguments, environment: clientEnvironment)
+      guard result.status == 0 else {
+        throw HarnessError("\(arguments.joined(separator: " ")) failed: \(result.output)")
+      }
+    }
+  }
+
+  deinit { stop() }
+
+  /// Runs `riverctl` with arguments against this river and returns its output.
+  @discardableResult
+  public func riverctl(_ arguments: [String]) throws -> String {
+    let result = try runCommand(
+      [programDirectory + "/riverctl"] + arguments, environment: clientEnvironment)
+    guard result.status == 0 else {
+      throw HarnessError("riverctl \(arguments.joined(separator: " ")) failed: \(result.output)")
+    }
+    return result.output
+  }
+
+  /// The environment for a client of this river (its programs first in PATH).
+  public var clientEnvironment: [String: String] {
+    var environment = currentEnvironment()
+    environment["WAYLAND_DISPLAY"] = socketPath
+    environment.removeValue(forKey: "SWAYSOCK")
+    environment["PATH"] = programDirectory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    return environment
+  }
+
+  /// Takes a screenshot of the first output, or of a region of the layout.
+  public func screenshot(x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws
+    -> Image
+  {
+    try Image.capture(
+      socketPath: socketPath,
+      region: (x, y, width ?? outputWidth - x, height ?? outputHeight - y))
+  }
+
+  /// A screenshot of one output, by name.
+  public func screenshot(output name: String) throws -> Image {
+    guard let index = outputNames.firstIndex(of: name) else {
+      throw HarnessError("no output \(name): river has \(outputNames)")
+    }
+    return try screenshot(x: index * outputWidth, y: 0, width: outputWidth, height: outputHeight)
+  }
+
+  /// The colour of one pixel of the layout.
+  public func pixel(x: Int, y: Int) throws -> RGB {
+    try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
+  }
+
+  /// Stops river and removes its runtime directory.
+  public func stop() {
+    guard !stopped else { return }
+    stopped = true
+    process.terminate()
+    removeTree(runtimeDirectory)
+  }
+
+  /// The last `bytes` of river's log (its standard output and error, and those
+  /// of its init and of what key bindings spawn), for failure messages.
+  public func logTail(_ bytes: Int = 2000) -> String {
+    readFile(runtimeDirectory + "/river.log").map {
+      String(decoding: $0.suffix(bytes), as: UTF8.self)
+    } ?? ""
+  }
+
+  /// Whether river is still running.
+  public var isRunning: Bool { !stopped && process.isRunning }
+}

@@ -1,0 +1,75 @@
+import CPangoCairo
+import CRsvg
+import Glibc
+
+/// SVG drawing through librsvg, which is opened (dlopen) when the first SVG
+/// is drawn: linked into every process it would add milliseconds and
+/// megabytes to each start, for toasts that mostly have no icon.
+enum SVG {
+  /// The library's functions that are used, or why it could not be opened.
+  private struct Library: @unchecked Sendable {
+    let newFromData: wlt_rsvg_handle_new_from_data
+    let renderDocument: wlt_rsvg_handle_render_document
+  }
+
+  /// The soname Debian's librsvg2-2 installs.
+  static let libraryName = "librsvg-2.so.2"
+
+  private static let library: Result<Library, IconError> = {
+    guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
+      let reason = dlerror().map { String(cString: $0) } ?? "cannot open \(libraryName)"
+      return .failure(IconError("cannot draw SVG icons: \(reason)"))
+    }
+    guard let newFromData = dlsym(handle, "rsvg_handle_new_from_data"),
+      let renderDocument = dlsym(handle, "rsvg_handle_render_document")
+    else {
+      return .failure(IconError("cannot draw SVG icons: \(libraryName) is older than 2.46"))
+    }
+    return .success(
+      Library(
+        newFromData: unsafeBitCast(newFromData, to: wlt_rsvg_handle_new_from_data.self),
+        renderDocument: unsafeBitCast(renderDocument, to: wlt_rsvg_handle_render_document.self)))
+  }()
+
+  /// Draws the SVG document `data` into a new ARGB image of `width` by
+  /// `height` pixels, fitted and centred as its `preserveAspectRatio` asks.
+  /// Returns the Cairo image surface (the caller destroys it).
+  static func render(_ data: [UInt8], width: Int, height: Int) throws(IconError) -> OpaquePointer {
+    let library = try library.get()
+    var error: UnsafeMutableRawPointer?
+    let handle = data.withUnsafeBufferPointer { bytes in
+      library.newFromData(bytes.baseAddress, bytes.count, &error)
+    }
+    guard let handle else { throw IconError(svgError: error) }
+    defer { g_object_unref(handle) }
+    let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cairo = cairo_create(surface)
+    else {
+      cairo_surface_destroy(surface)
+      throw IconError("cannot allocate a \(width)x\(height) image")
+    }
+    var viewport = wlt_rsvg_rectangle(x: 0, y: 0, width: Double(width), height: Double(height))
+    let drawn = library.renderDocument(handle, UnsafeMutableRawPointer(cairo), &viewport, &error)
+    cairo_destroy(cairo)
+    guard drawn != 0 else {
+      cairo_surface_destroy(surface)
+      throw IconError(svgError: error)
+    }
+    cairo_surface_flush(surface)
+    return surface
+  }
+}
+
+extension IconError {
+  /// librsvg's reason (a GError, which this frees).
+  init(svgError raw: UnsafeMutableRawPointer?) {
+    let error = raw?.assumingMemoryBound(to: GError.self)
+    defer { if let error { g_error_free(error) } }
+    // One line, of a sensible length.
+    let message = error.flatMap { $0.pointee.message }.map {
+      String(
+        String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: " ").prefix(200))
+    }
+    self.init("not a valid SVG image" + (message.map { " (\($0))" } ?? ""))
+  }
+}

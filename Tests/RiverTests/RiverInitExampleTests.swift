@@ -1,0 +1,64 @@
+import Glibc
+import TestSupport
+import Testing
+import ToastKit
+import ToastRendering
+
+/// Examples/river-init, sourced into the test river's init and used through
+/// its key bindings.
+@Suite(.serialized)
+struct RiverInitExampleTests {
+  /// A directory of programs for river's bindings: wl-toast and a stand-in
+  /// pactl that reports the volume at 55%.
+  static func binDirectory() throws -> String {
+    let bin = try makeTemporaryDirectory(prefix: "wl-toast-bin")
+    chmod(bin, 0o755)
+    try writeFile(
+      bin + "/pactl",
+      """
+      #!/bin/sh
+      case "$1" in
+      get-sink-volume) echo "Volume: front-left: 36044 /  55% / -15.58 dB,   front-right: 36044 /  55% / -15.58 dB" ;;
+      get-sink-mute|get-source-mute) echo "Mute: no" ;;
+      esac
+      exit 0
+
+      """, mode: 0o755)
+    symlink(builtProduct("wl-toast"), bin + "/wl-toast")
+    return bin
+  }
+
+  @Test func theVolumeKeyShowsTheVolumeAndSuperF11ShowsTheMode() throws {
+    let bin = try Self.binDirectory()
+    defer { removeTree(bin) }
+    let path = bin + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
+    let desk = try RiverDesk(
+      extraInit: ". '\(examplesDirectory)/river-init'", environment: ["PATH": path])
+    var toast = Toast("Volume 55%")
+    toast.progress = 0.55
+    let box = Looks.hudBox(toast)
+    // The key the init maps in normal mode: XF86AudioRaiseVolume.
+    try desk.input.press(keysym: 0x1008_ff13)
+    var seen: Box?
+    // The binding starts a shell, the stand-in pactl, wl-toast and its owner: allow for a
+    // slow machine.
+    try desk.screenshot(
+      "a HUD for 'Volume 55%' with a bar at \(box) (last seen: \(lastSeen(seen)));"
+        + " river's log ends with:\n\(desk.river.logTail())", timeout: 10
+    ) {
+      seen = $0.boundingBox(of: Looks.hudBox, tolerance: 3)
+      return seen == box
+    }
+    // Super+F11 enters passthrough; the watcher the init started shows it until
+    // Super+F11 again (a mapping of the passthrough mode) leaves it.
+    let banner = Looks.restingPill("passthrough")
+    try desk.input.press(keysym: 0xffc8, modifiers: ["Mod4"])  // F11
+    try desk.screenshot("the banner 'passthrough' at \(banner) (last seen: \(lastSeen(seen)))") {
+      seen = $0.pillBox
+      return seen == banner
+    }
+    // Super+F11 again (mapped in passthrough) returns to normal.
+    try desk.input.press(keysym: 0xffc8, modifiers: ["Mod4"])
+    try desk.screenshot("the passthrough banner gone") { $0.pillBox == nil }
+  }
+}
