@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CSystem.h"
 
+#include <spawn.h>
 #include <stddef.h>
 #include <fcntl.h>
 #include <sys/socket.h>
@@ -35,4 +36,8 @@ int wlt_set_cloexec(int fd, int on) {
   int flags = fcntl(fd, F_GETFD);
   if (flags < 0) return -1;
   return fcntl(fd, F_SETFD, on ? (flags | FD_CLOEXEC) : (flags & ~FD_CLOEXEC));
+}
+
+int wlt_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+  return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

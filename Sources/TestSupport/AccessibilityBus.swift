@@ -83,6 +83,7 @@ public final class AccessibilityBus {
       self.accessibility = accessibility
     } catch {
       for process in daemons.reversed() { process.terminate() }
+      endRig(directory)
       let logs = tails()
       removeTree(directory)
       throw HarnessError("the accessibility buses did not start: \(error)\n\(logs)")
@@ -128,8 +129,8 @@ public final class AccessibilityBus {
     try AtspiListener(on: self, events: events)
   }
 
-  /// Stops the registry, the launcher (and its bus) and the session bus, and
-  /// removes the directory.
+  /// Stops the registry, the launcher (and its bus), the session bus and every
+  /// process any of them started, and removes the directory.
   public func stop() {
     guard !stopped else { return }
     stopped = true
@@ -138,12 +139,15 @@ public final class AccessibilityBus {
     registry.terminate()
     launcher.terminate()
     sessionDaemon.terminate()
+    // What they started themselves: the accessibility bus's daemon, a screen
+    // reader's speech server, listeners, owners on this bus.
+    endRig(directory)
     removeTree(directory)
   }
 
   /// The environment of the daemons and the listener: the private session bus,
   /// the directory as runtime directory (the launcher puts the accessibility
-  /// bus's socket there), GSettings in memory.
+  /// bus's socket there), GSettings in memory, and the rig's mark.
   static func environment(directory: String, sessionAddress: String) -> [String: String] {
     var environment = currentEnvironment()
     for key in ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS"] {
@@ -153,6 +157,7 @@ public final class AccessibilityBus {
     environment["XDG_RUNTIME_DIR"] = directory
     environment["GSETTINGS_BACKEND"] = "memory"
     environment["NO_AT_BRIDGE"] = "1"
+    environment[rigMarker] = directory
     return environment
   }
 

@@ -24,8 +24,9 @@ public final class ChildProcess {
   public private(set) var peakMemoryKiB = 0
 
   /// Starts `arguments[0]` (looked up in PATH) with the given environment; its
-  /// standard output and error go to `logPath` (or are inherited when nil) and
-  /// its standard input is /dev/null.
+  /// standard output and error go to `logPath` (or are inherited when nil),
+  /// its standard input is /dev/null, and no other descriptor of this process
+  /// is passed on.
   ///
   /// `descriptors` maps descriptors of the child to descriptors of this
   /// process that it gets there (`[3: listener]` hands a socket over as 3).
@@ -46,6 +47,9 @@ public final class ChildProcess {
     for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
       posix_spawn_file_actions_adddup2(&actions, parent, child)
     }
+    // Nothing else of this process's: a daemon that outlives its test must not
+    // keep its descriptors open (a lock a build holds, a pipe a runner reads).
+    wlt_spawn_close_from(&actions, (descriptors.keys.max() ?? 2) + 1)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

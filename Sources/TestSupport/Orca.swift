@@ -60,6 +60,7 @@ public final class Orca {
     environment["XDG_RUNTIME_DIR"] = directory + "/run"
     let socket = directory + "/run/speechd.sock"
     environment["SPEECHD_ADDRESS"] = "unix_socket:" + socket
+    environment[rigMarker] = directory
 
     var started: [ChildProcess] = []
     func logs() -> String {
@@ -118,6 +119,7 @@ public final class Orca {
       self.orca = orca
     } catch {
       for process in started.reversed() { process.terminate() }
+      endRig(directory)
       throw HarnessError("Orca did not start: \(error)\n\(logs())")
     }
   }
@@ -136,13 +138,15 @@ public final class Orca {
       ?? ""
   }
 
-  /// Stops Orca, speech-dispatcher and Xvfb.
+  /// Stops Orca, speech-dispatcher, Xvfb and what they started.
   public func stop() {
     guard !stopped else { return }
     stopped = true
     orca.terminate()
     speech.terminate()
     xvfb.terminate()
+    // speech-dispatcher's output module, anything Orca started.
+    endRig(directory)
   }
 
   /// One line from `fd` (without its newline), waiting up to `timeout` seconds.

@@ -1,4 +1,5 @@
 import Glibc
+import SystemSupport
 
 /// The names in a directory, without `.` and `..`; none when it cannot be read.
 public func listDirectory(_ path: String) -> [String] {
@@ -44,4 +45,48 @@ public func contextSwitches(_ pid: pid_t) -> Int? {
     return total + (fields["voluntary_ctxt_switches"] ?? 0)
       + (fields["nonvoluntary_ctxt_switches"] ?? 0)
   }
+}
+
+/// The environment variable that marks every process of one test rig, also
+/// those the rig's programs start themselves (a bus launcher's own bus, a
+/// screen reader's speech server), which are not the test's children:
+/// ``endRig(_:)`` finds them by it.
+public let rigMarker = "WL_TOAST_TEST_RIG"
+
+/// The processes marked as part of rig `name` or of a rig inside it
+/// (`name/...`), by their environment.
+public func rigProcesses(_ name: String) -> [pid_t] {
+  let exact = Array("\(rigMarker)=\(name)".utf8)
+  let nested = exact + [UInt8(ascii: "/")]
+  return listProcesses().filter { pid in
+    guard pid != getpid(), let environ = readFile("/proc/\(pid)/environ") else { return false }
+    return environ.split(separator: 0).contains { entry in
+      entry.elementsEqual(exact) || entry.starts(with: nested)
+    }
+  }
+}
+
+/// Ends every process of rig `name` (see ``rigProcesses(_:)``): SIGTERM, then
+/// SIGKILL for any still there after two seconds, and waits until none is left
+/// (an ended child of the test's that no one has collected yet counts as gone).
+public func endRig(_ name: String) {
+  var remaining = rigProcesses(name)
+  guard !remaining.isEmpty else { return }
+  for pid in remaining { kill(pid, SIGTERM) }
+  for signal in [SIGKILL, 0] {
+    let deadline = now() + 2
+    while !remaining.isEmpty && now() < deadline {
+      pause(for: .milliseconds(10))
+      remaining = remaining.filter { kill($0, 0) == 0 && !isZombie($0) }
+    }
+    if signal != 0 { for pid in remaining { kill(pid, signal) } }
+  }
+}
+
+/// Whether `pid` has ended and waits for its parent to collect its status.
+private func isZombie(_ pid: pid_t) -> Bool {
+  guard let data = readFile("/proc/\(pid)/stat"),
+    let close = data.lastIndex(of: UInt8(ascii: ")")), close + 2 < data.count
+  else { return true }
+  return data[close + 2] == UInt8(ascii: "Z")
 }

@@ -1,6 +1,7 @@
 #ifndef WLTOAST_CSYSTEM_H
 #define WLTOAST_CSYSTEM_H
 
+#include <spawn.h>
 #include <sys/types.h>
 
 /* Accepts a connection as a close-on-exec, non-blocking descriptor; -1 with errno. */
@@ -17,5 +18,8 @@ int wlt_close_other_fds(int keep1, int keep2);
 
 /* Sets or clears FD_CLOEXEC; 0, or -1 with errno. */
 int wlt_set_cloexec(int fd, int on);
+
+/* Adds a spawn action closing every descriptor from `from` up; 0, or an errno. */
+int wlt_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 #endif
