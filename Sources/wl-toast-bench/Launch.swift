@@ -32,6 +32,7 @@ struct Launched {
     let append = O_WRONLY | O_CREAT | O_APPEND
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? "/dev/null", append, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath ?? "/dev/null", append, 0o644)
+    wlt_spawn_close_from(&actions, 3)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

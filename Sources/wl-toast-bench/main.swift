@@ -131,11 +131,19 @@ var figures: [String: Figure] = [:]
 }
 
 /// The same without WAYLAND_DEBUG, timed by the owner's frame trace alone: what
-/// libwayland's logging (one write per message) adds to wl-toast's figure.
-@MainActor func wlToastFirstQuiet(_ round: Int, _ keep: Bool) {
-  let trace = bench.log("trace-quiet-\(nextSerial())")
+/// libwayland's logging (one write per message) adds to wl-toast's figure. With
+/// `desktop`, on that desktop's session bus and accessibility bus (a screen
+/// reader on or off there); with `listener`, also first frame -> the
+/// announcement heard.
+@MainActor func wlToastFirstQuiet(
+  _ key: String, _ keep: Bool, on desktop: AccessibilityBus? = nil,
+  listener: AtspiListener? = nil
+) {
+  let trace = bench.log("trace-\(key)-\(nextSerial())")
   var quiet = environment.merging(["WL_TOAST_TRACE": trace]) { $1 }
+  if let desktop { quiet.merge(desktop.clientEnvironment) { $1 } }
   quiet.removeValue(forKey: "WAYLAND_DEBUG")
+  let heardBefore = listener.map { heardTimes($0).count } ?? 0
   var command = must("starting wl-toast") {
     try Launched(
       [wlToast, "--tag", "first", "--no-animation", "--timeout", "0", "--linger", "0", "Saved"],
@@ -146,9 +154,27 @@ var figures: [String: Figure] = [:]
   }
   guard let frame = firstTrace(trace) else { fail("no frame in \(trace)") }
   guard let owner = bench.ownerPID(tag: "first") else { fail("no owner shows tag first") }
-  if keep { record("first-quiet", "wl-toast", since(command, frame)) }
+  if keep { record(key, "wl-toast", since(command, frame)) }
+  if let listener {
+    let heard = must("listening") {
+      try waitUntil("the announcement of a first toast", timeout: 10) {
+        heardTimes(listener).count > heardBefore
+      }
+      return heardTimes(listener)[heardBefore]
+    }
+    if keep { record("announced", "wl-toast", Double(Int64(heard) - Int64(frame)) / 1e6) }
+  }
   must("hiding the first toast") { try bench.run([wlToast, "hide", "--tag", "first"]) }
   bench.waitGone(owner, "the owner")
+}
+
+/// When a listener heard each event (its `t`: monotonic nanoseconds).
+@MainActor func heardTimes(_ listener: AtspiListener) -> [UInt64] {
+  listener.lines().compactMap { line in
+    line.firstRange(of: "\"t\": ").flatMap {
+      UInt64(line[$0.upperBound...].prefix(while: \.isNumber))
+    }
+  }
 }
 
 /// The frame times (monotonic nanoseconds) in a WL_TOAST_TRACE file.
@@ -237,12 +263,29 @@ func since(_ launched: Launched, _ nanoseconds: UInt64) -> Double {
   }
 }
 
+// Two desktops with their accessibility plumbing (at-spi2-core's bus launcher
+// and registry on a session bus of their own): on one no screen reader runs, on
+// the other one is on and listens for announcements (libatspi, as Orca 45 does).
+let withoutReader = must("starting an accessibility bus") { try AccessibilityBus() }
+cleanups.append { withoutReader.stop() }
+let withReader = must("starting an accessibility bus") {
+  try AccessibilityBus(screenReader: true)
+}
+cleanups.append { withReader.stop() }
+let screenReader = must("starting a screen reader's listener") {
+  try withReader.listen(to: ["object:announcement"])
+}
+
 print("first toast, nothing running (exec -> first frame with content)...")
+let firstToasts = toolNames + ["wl-toast, quiet", "wl-toast, a11y", "wl-toast, reader"]
 inRounds { round, keep in
-  for tool in rotated(toolNames + ["wl-toast, quiet"], round) {
+  for tool in rotated(firstToasts, round) {
     switch tool {
     case "wl-toast": wlToastFirst(round, keep)
-    case "wl-toast, quiet": wlToastFirstQuiet(round, keep)
+    case "wl-toast, quiet": wlToastFirstQuiet("first-quiet", keep)
+    case "wl-toast, a11y": wlToastFirstQuiet("first-a11y", keep, on: withoutReader)
+    case "wl-toast, reader":
+      wlToastFirstQuiet("first-reader", keep, on: withReader, listener: screenReader)
     case "wob": peerFirst("wob", ["wob"], input: "40\n", round, keep)
     case "swaynag": peerFirst("swaynag", ["swaynag", "-m", "Saved"], input: nil, round, keep)
     default: makoFirst(round, keep)
@@ -430,6 +473,73 @@ mako.stop()
 must("hiding the updated toast") { try bench.run([wlToast, "hide", "--tag", "bench"]) }
 bench.waitGone(updateOwner, "the owner")
 
+// MARK: - Screen readers: the owner's CPU per update
+
+print("the owner's CPU time per update, with and without a screen reader...")
+
+/// The CPU time all threads of `pid` have used so far, in nanoseconds (schedstat).
+@MainActor func cpuTime(of pid: pid_t) -> UInt64 {
+  listDirectory("/proc/\(pid)/task").reduce(0) { total, task in
+    guard let data = readFile("/proc/\(pid)/task/\(task)/schedstat") else { return total }
+    return total
+      + (String(decoding: data, as: UTF8.self).split(separator: " ").first.flatMap {
+        UInt64($0)
+      } ?? 0)
+  }
+}
+
+/// The owner's CPU time per update (ms) on `desktop`: `rounds` updates of one
+/// toast, each waited for through its frame and, with `listener`, its
+/// announcement, and spaced past the 150 ms that merges a burst, so that each
+/// is announced on its own.
+@MainActor func ownerCPUPerUpdate(
+  on desktop: AccessibilityBus, listener: AtspiListener?
+) -> Double {
+  let trace = bench.log("trace-cpu-\(nextSerial())")
+  var quiet = environment.merging(["WL_TOAST_TRACE": trace]) { $1 }
+  quiet.merge(desktop.clientEnvironment) { $1 }
+  quiet.removeValue(forKey: "WAYLAND_DEBUG")
+  @MainActor func update(_ percent: Int) {
+    let frames = traceFrames(trace).count
+    let heard = listener.map { heardTimes($0).count } ?? 0
+    var command = must("starting wl-toast") {
+      try Launched(
+        [
+          wlToast, "--tag", "cpu", "--no-animation", "--timeout", "0", "--progress",
+          "\(percent)", "Volume",
+        ], environment: quiet, stderrPath: commandsLog)
+    }
+    guard let (status, _) = command.wait(), status == 0 else {
+      fail("a wl-toast update failed or hung (\(commandsLog))")
+    }
+    must("waiting for the frame and what is heard") {
+      try waitUntil("the owner's frame for \(percent)%", timeout: 10) {
+        traceFrames(trace).count > frames
+      }
+      if let listener {
+        try waitUntil("the announcement of \(percent)%", timeout: 10) {
+          heardTimes(listener).count > heard
+        }
+      }
+    }
+    sleep(seconds: 0.2)
+  }
+  update(0)
+  guard let owner = bench.ownerPID(tag: "cpu") else { fail("no owner shows tag cpu") }
+  let start = cpuTime(of: owner)
+  for index in 1...rounds { update(index) }
+  let used = cpuTime(of: owner) - start
+  must("hiding the toast") { try bench.run([wlToast, "hide", "--tag", "cpu"]) }
+  bench.waitGone(owner, "the owner")
+  return Double(used) / 1e6 / Double(rounds)
+}
+record("cpu-update-silent", "wl-toast", ownerCPUPerUpdate(on: withoutReader, listener: nil))
+record(
+  "cpu-update-announced", "wl-toast", ownerCPUPerUpdate(on: withReader, listener: screenReader))
+screenReader.stop()
+withReader.stop()
+withoutReader.stop()
+
 // MARK: - Frames: frame callback -> commit
 
 print("frames: the spinner at scale 1 and 2, the banner's slide...")
@@ -613,6 +723,11 @@ let rows: [(String, String, String, Int)] = [
   ("first-draw", "… configure → frame committed", "ms", 2),
   ("first-trace", "first toast by wl-toast's own frame trace (check)", "ms", 1),
   ("first-quiet", "first toast without WAYLAND_DEBUG, by the frame trace", "ms", 1),
+  ("first-a11y", "… the same beside an accessibility bus, no screen reader on", "ms", 1),
+  ("first-reader", "… the same with a screen reader on", "ms", 1),
+  ("announced", "… first frame → the screen reader hears the announcement", "ms", 1),
+  ("cpu-update-silent", "owner's CPU per update, no screen reader", "ms", 2),
+  ("cpu-update-announced", "owner's CPU per update, announced to a screen reader", "ms", 2),
   ("first-exit", "first toast: exec → command exits", "ms", 1),
   ("resident", "first toast, owner/daemon already running", "ms", 1),
   ("resident-exit", "… exec → command exits", "ms", 1),
@@ -652,6 +767,10 @@ let notes = [
   "mako: first toast = notify-send with no mako running, the bus starting mako (D-Bus "
     + "activation); already running = notify-send to a running mako with nothing shown; "
     + "update = notify-send --replace-id; its update command and --version are notify-send's.",
+  "Screen readers: wl-toast's rows beside an accessibility bus use at-spi2-core's bus "
+    + "launcher and registry on a private session bus; the screen reader is a libatspi "
+    + "listener (python3-gi) registered for object:announcement; CPU per update is the "
+    + "owner's threads' schedstat over the updates, spaced 0.2 s apart.",
   "Every frame time: exec (read right before posix_spawn) → the first wl_surface.commit "
     + "after a wl_surface.attach in the client's WAYLAND_DEBUG log, realtime clock.",
 ]
@@ -684,6 +803,14 @@ let notes = [
   add(
     "issue 10: HUD frame at scale 2 ÷ 2 ms", median("frame-spinner-2", "wl-toast"), 2,
     budget: "≤ 1.0")
+  add(
+    "issue 12: first toast beside an accessibility bus, no screen reader ÷ without one",
+    median("first-a11y", "wl-toast"), median("first-quiet", "wl-toast"),
+    budget: "no start-up cost: within the noise of 1.0")
+  add(
+    "issue 12: first toast with a screen reader on ÷ without one",
+    median("first-reader", "wl-toast"), median("first-quiet", "wl-toast"),
+    budget: "none; the announcement follows the first frame")
   return lines
 }
 
