@@ -45,6 +45,17 @@ struct BusAddress: Equatable, Sendable {
     self.sockets = sockets
   }
 
+  /// The accessibility bus named by `AT_SPI_BUS_ADDRESS` (`given`, read from
+  /// the environment by default), which libatspi also prefers to asking
+  /// `org.a11y.Bus.GetAddress`; nil when unset or naming no Unix socket.
+  static func accessibilityOverride(
+    _ given: String? = getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }
+  ) -> BusAddress? {
+    guard let given, !given.isEmpty else { return nil }
+    let address = BusAddress(given)
+    return address.sockets.isEmpty ? nil : address
+  }
+
   /// The session bus: `DBUS_SESSION_BUS_ADDRESS`, or else `$XDG_RUNTIME_DIR/bus`
   /// when that socket exists (as GLib and sd-bus find it); nil when there is none.
   static func session() -> BusAddress? {

@@ -274,7 +274,13 @@ package final class ScreenReaderAnnouncer {
     if ready { syncTree() }
   }
 
+  /// Asks the launcher for the accessibility bus's address, unless
+  /// `AT_SPI_BUS_ADDRESS` names it, and connects.
   private func connect() {
+    if let given = BusAddress.accessibilityOverride() {
+      open(given)
+      return
+    }
     connecting = true
     session?.call(
       destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
@@ -282,27 +288,34 @@ package final class ScreenReaderAnnouncer {
     ) { [unowned self] result in
       connecting = false
       guard bus == nil else { return }
-      guard case .success(let reply) = result, let text = reply.argument(0, Variant.text),
-        let connection = BusConnection(address: BusAddress(text), loop: loop)
-      else {
+      guard case .success(let reply) = result, let text = reply.argument(0, Variant.text) else {
         failed = true
         return
       }
-      bus = connection
-      connection.onClose = { [unowned self] in
-        lostBus()
-        failed = true
-      }
-      connection.onMethodCall = { [unowned self] call in
-        tree?.answer(call)
-      }
-      connection.onSignal = { [unowned self] signal in
-        if signal.interface == "org.a11y.atspi.Registry" { readRegisteredEvents() }
-      }
-      connection.onReady = { [unowned self, unowned connection] in register(connection) }
-      // The status may have changed while the address was on its way.
-      refresh()
+      open(BusAddress(text))
     }
+  }
+
+  /// Connects to the accessibility bus at `address`; registers once the bus says hello.
+  private func open(_ address: BusAddress) {
+    guard let connection = BusConnection(address: address, loop: loop) else {
+      failed = true
+      return
+    }
+    bus = connection
+    connection.onClose = { [unowned self] in
+      lostBus()
+      failed = true
+    }
+    connection.onMethodCall = { [unowned self] call in
+      tree?.answer(call)
+    }
+    connection.onSignal = { [unowned self] signal in
+      if signal.interface == "org.a11y.atspi.Registry" { readRegisteredEvents() }
+    }
+    connection.onReady = { [unowned self, unowned connection] in register(connection) }
+    // The status may have changed while the address was on its way.
+    refresh()
   }
 
   /// Embeds the application in the registry's desktop, then learns which

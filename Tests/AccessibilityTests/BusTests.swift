@@ -19,6 +19,16 @@ struct BusTests {
     #expect(BusAddress("").sockets.isEmpty)
   }
 
+  @Test func atSpiBusAddressNamesTheAccessibilityBus() {
+    #expect(
+      BusAddress.accessibilityOverride("unix:path=/tmp/at-spi/bus_0,guid=1")?.sockets == [
+        .path("/tmp/at-spi/bus_0")
+      ])
+    #expect(BusAddress.accessibilityOverride(nil) == nil, "unset: ask org.a11y.Bus")
+    #expect(BusAddress.accessibilityOverride("") == nil)
+    #expect(BusAddress.accessibilityOverride("tcp:host=x,port=1") == nil, "no Unix socket")
+  }
+
   @Test func announcementsOnlyWhenEveryScreenReaderHearsThem() {
     // Orca 45.2 and later register for both.
     #expect(

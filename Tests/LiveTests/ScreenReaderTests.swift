@@ -150,6 +150,24 @@ struct ScreenReaderTests {
     #expect(listener.spoken() == ["Heard"], "a toast shown before the screen reader is not")
   }
 
+  @Test func atSpiBusAddressIsTheBusToSpeakOn() throws {
+    // The session bus says a screen reader is on; AT_SPI_BUS_ADDRESS names
+    // another accessibility bus, where the screen reader is (as libatspi reads it).
+    let session = try AccessibilityBus(screenReader: true)
+    let elsewhere = try AccessibilityBus(screenReader: true)
+    let unheard = try session.listen(to: ["object:announcement"])
+    let heard = try elsewhere.listen(to: ["object:announcement"])
+    let desk = try Self.desk(on: session)
+    desk.environment["AT_SPI_BUS_ADDRESS"] = elsewhere.accessibilityAddress
+    #expect(try desk.runToEnd(["--timeout", "0", "Elsewhere"]).status == 0)
+    try waitUntil("the announcement on the named bus (heard: \(heard.spoken()))") {
+      heard.spoken() == ["Elsewhere"]
+    }
+    let owner = try #require(try desk.status()?.owner)
+    #expect(try session.accessibilityConnections(of: owner).isEmpty)
+    #expect(unheard.spoken().isEmpty)
+  }
+
   @Test func eachToastSaysWhetherItIsSpoken() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])
