@@ -37,7 +37,8 @@ public final class AccessibilityBus {
       }.joined(separator: "\n")
     }
     do {
-      try writeFile(directory + "/bus.conf", Self.busConfiguration(listeningAt: directory + "/bus"))
+      try writeFile(
+        directory + "/bus.conf", privateBusConfiguration(listeningAt: directory + "/bus"))
       let environment = Self.environment(directory: directory, sessionAddress: sessionAddress)
       let daemon = try ChildProcess(
         ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(directory)/bus.conf"],
@@ -165,24 +166,6 @@ public final class AccessibilityBus {
     Self.environment(directory: directory, sessionAddress: sessionAddress)
   }
 
-  /// A session bus that only routes messages: no service activation.
-  private static func busConfiguration(listeningAt path: String) -> String {
-    """
-    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-    <busconfig>
-      <type>session</type>
-      <listen>unix:path=\(path)</listen>
-      <auth>EXTERNAL</auth>
-      <policy context="default">
-        <allow send_destination="*" eavesdrop="true"/>
-        <allow eavesdrop="true"/>
-        <allow own="*"/>
-      </policy>
-    </busconfig>
-
-    """
-  }
 }
 
 /// A screen reader's ears without its voice: Debian's python3-gi with

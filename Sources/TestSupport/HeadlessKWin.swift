@@ -104,7 +104,7 @@ public final class HeadlessKWin {
     var waylandReady = 0.0
     var deviceSize = (width: 0, height: 0)
     do {
-      try writeFile(busConfig, Self.busConfiguration(listeningAt: directory + "/bus"))
+      try writeFile(busConfig, privateBusConfiguration(listeningAt: directory + "/bus"))
       let daemon = try ChildProcess(
         ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(busConfig)"],
         environment: environment, logPath: busLog)
@@ -325,25 +325,6 @@ public final class HeadlessKWin {
     return result
   }
 
-  /// A session bus that only routes messages: no service activation, so no
-  /// process but KWin and the test's own ever joins it.
-  private static func busConfiguration(listeningAt path: String) -> String {
-    """
-    <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-     "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-    <busconfig>
-      <type>session</type>
-      <listen>unix:path=\(path)</listen>
-      <auth>EXTERNAL</auth>
-      <policy context="default">
-        <allow send_destination="*" eavesdrop="true"/>
-        <allow eavesdrop="true"/>
-        <allow own="*"/>
-      </policy>
-    </busconfig>
-
-    """
-  }
 }
 
 /// A plain copy of /usr/bin/kwin_wayland (without its file capability), made once

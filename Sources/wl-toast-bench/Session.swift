@@ -164,21 +164,8 @@ final class Bench {
   func startBus() throws {
     try writeFile(
       scratch + "/bus/bus.conf",
-      """
-      <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-       "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-      <busconfig>
-        <type>session</type>
-        <listen>unix:path=\(scratch)/bus/socket</listen>
-        <servicedir>\(scratch)/bus/services</servicedir>
-        <policy context="default">
-          <allow send_destination="*" eavesdrop="true"/>
-          <allow eavesdrop="true"/>
-          <allow own="*"/>
-        </policy>
-      </busconfig>
-
-      """)
+      privateBusConfiguration(
+        listeningAt: scratch + "/bus/socket", services: scratch + "/bus/services"))
     try writeFile(
       scratch + "/bus/services/org.freedesktop.Notifications.service",
       "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=\(which("mako")!)\n")
