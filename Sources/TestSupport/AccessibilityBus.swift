@@ -124,6 +124,19 @@ public final class AccessibilityBus {
     return try session.connections(of: pid)
   }
 
+  /// Kills the accessibility bus's own daemon (the one the launcher started)
+  /// with SIGKILL, as a crash would end it: its clients lose their connection
+  /// while the session bus still says a screen reader is on.
+  public func crashAccessibilityBus() throws {
+    let daemons = rigProcesses(directory).filter { pid in
+      pid != sessionDaemon.pid
+        && readFile("/proc/\(pid)/comm").map { String(decoding: $0, as: UTF8.self) }
+          == "dbus-daemon\n"
+    }
+    guard !daemons.isEmpty else { throw HarnessError("no accessibility bus daemon runs") }
+    for pid in daemons { kill(pid, SIGKILL) }
+  }
+
   /// Starts a screen reader's listener (libatspi through python3-gi)
   /// registered for `events` only, and waits until it is registered.
   public func listen(to events: [String]) throws -> AtspiListener {

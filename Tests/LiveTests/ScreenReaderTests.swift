@@ -168,6 +168,31 @@ struct ScreenReaderTests {
     #expect(unheard.spoken().isEmpty)
   }
 
+  @Test func aCrashedAccessibilityBusLeavesTheToastsAlone() throws {
+    let bus = try AccessibilityBus(screenReader: true)
+    let listener = try bus.listen(to: ["object:announcement"])
+    let desk = try Self.desk(on: bus)
+    #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "Before"]).status == 0)
+    try waitUntil("the announcement (heard: \(listener.spoken()))") {
+      listener.spoken() == ["Before"]
+    }
+    let owner = try #require(try desk.status(tag: "a")?.owner)
+    try bus.crashAccessibilityBus()
+    // The launcher may go with its bus (then org.a11y.Bus has no owner).
+    let gone = ["failed", "no-screen-reader"]
+    try waitUntil("the owner to notice the accessibility bus is gone") {
+      try gone.contains(desk.screenReaderState(tag: "a") ?? "")
+    }
+    // The owner goes on showing toasts, and does not try the dead bus again.
+    let result = try desk.runToEnd(["--tag", "b", "--timeout", "0", "After"])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(try desk.status(tag: "b")?.owner == owner)
+    let state = try desk.screenReaderState(tag: "b")
+    #expect(gone.contains(state ?? ""), "\(state ?? "none")")
+    #expect(try desk.runToEnd(["hide", "--tag", "a"]).status == 0)
+    try waitUntil("a to be hidden") { try desk.runToEnd(["status", "--tag", "a"]).status == 1 }
+  }
+
   @Test func eachToastSaysWhetherItIsSpoken() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])
