@@ -65,6 +65,8 @@ package final class ScreenReaderAnnouncer {
   /// status changes (no loop of attempts against a broken bus).
   private var failed = false
   private var toasts: [Int: Entry] = [:]
+  /// When the session bus was last tried.
+  private var sessionTried: MonotonicTime?
 
   /// How many announcements were sent, by event (for tests and benchmarks).
   package private(set) var sent: (announcements: Int, showing: Int) = (0, 0)
@@ -99,10 +101,31 @@ package final class ScreenReaderAnnouncer {
     return "no-screen-reader"
   }
 
-  /// Starts watching the session bus for a screen reader (once).
+  /// Starts watching the session bus for a screen reader (once; a toast
+  /// shown later tries a missing or lost session bus again).
   package func start() {
     guard !started else { return }
     started = true
+    watchSessionBus()
+  }
+
+  /// A toast shown or changed with no session bus tries it again after this long since
+  /// the last try: a bus that starts after the owner, or comes back, is found.
+  package static let sessionRetryInterval: Duration = .seconds(1)
+
+  /// Tries the session bus again when there is none and the last try is
+  /// ``sessionRetryInterval`` old.
+  private func retrySessionBusIfDue() {
+    guard started, session == nil, let tried = sessionTried,
+      MonotonicTime.now - tried >= Self.sessionRetryInterval
+    else { return }
+    statusKnown = false
+    watchSessionBus()
+  }
+
+  /// Connects to the session bus and asks whether a screen reader is on.
+  private func watchSessionBus() {
+    sessionTried = .now
     guard let address = BusAddress.session(),
       let connection = BusConnection(address: address, loop: loop)
     else {
@@ -143,6 +166,7 @@ package final class ScreenReaderAnnouncer {
   /// A toast appeared on screen.
   package func show(id: Int, toast: Toast) {
     guard toast.accessibility != .off else { return }
+    retrySessionBusIfDue()
     var entry = Entry(spoken: toast.spokenText, mode: toast.accessibility, owed: false)
     entry.owed = !statusKnown || qualifies(entry)
     toasts[id] = entry
@@ -159,6 +183,7 @@ package final class ScreenReaderAnnouncer {
       show(id: id, toast: toast)
       return
     }
+    retrySessionBusIfDue()
     entry.spoken = toast.spokenText
     entry.mode = toast.accessibility
     entry.owed = !statusKnown || qualifies(entry)

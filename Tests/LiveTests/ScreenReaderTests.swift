@@ -193,6 +193,32 @@ struct ScreenReaderTests {
     try waitUntil("a to be hidden") { try desk.runToEnd(["status", "--tag", "a"]).status == 1 }
   }
 
+  @Test func aSessionBusThatStartsLaterIsFoundByTheNextToast() throws {
+    // The owner's session bus address names a link that leads nowhere yet.
+    let link = try makeTemporaryDirectory(prefix: "wl-toast-late-bus")
+    defer { removeTree(link) }
+    let desk = try Desk()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(link)/bus"
+    #expect(try desk.runToEnd(["--tag", "early", "--timeout", "0", "Early"]).status == 0)
+    try waitUntil("the owner to find no session bus") {
+      try desk.screenReaderState(tag: "early") == "no-screen-reader"
+    }
+    let owner = try #require(try desk.status(tag: "early")?.owner)
+
+    // The session starts, with a screen reader on.
+    let bus = try AccessibilityBus(screenReader: true)
+    let listener = try bus.listen(to: ["object:announcement"])
+    #expect(symlink(bus.directory + "/bus", link + "/bus") == 0)
+    var shown = 0
+    try waitUntil("a later toast to find the bus (heard: \(listener.spoken()))", timeout: 10) {
+      shown += 1
+      _ = try desk.runToEnd(["--tag", "late", "--timeout", "0", "Late \(shown)"])
+      return listener.spoken().contains { $0.hasPrefix("Late") }
+    }
+    #expect(try desk.status(tag: "late")?.owner == owner, "the same owner")
+    #expect(!listener.spoken().contains("Early"), "shown before the screen reader: not spoken")
+  }
+
   @Test func eachToastSaysWhetherItIsSpoken() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])
