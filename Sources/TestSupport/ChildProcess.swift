@@ -191,6 +191,9 @@ public func waitUntil(
   }
 }
 
+/// What a wait last saw, for its message: the value, or "nothing".
+public func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
+
 /// The current environment as a dictionary.
 public func currentEnvironment() -> [String: String] {
   var result: [String: String] = [:]

@@ -147,3 +147,22 @@ public struct Image: Sendable {
     guard result.status == 0 else { throw HarnessError("grim failed: \(result.output)") }
   }
 }
+
+extension Image {
+  /// Pixels in a box that are much brighter than `than` (text drawn in white):
+  /// their channels add up to more than `than`'s plus three times `margin`.
+  public func brightPixels(in box: Box, than: RGB, by margin: Int = 80) -> Int {
+    var total = 0
+    for y in box.y..<(box.y + box.height) {
+      for x in box.x..<(box.x + box.width) {
+        let p = pixel(x: x, y: y)
+        if Int(p.red) + Int(p.green) + Int(p.blue)
+          > Int(than.red) + Int(than.green) + Int(than.blue) + 3 * margin
+        {
+          total += 1
+        }
+      }
+    }
+    return total
+  }
+}

@@ -8,16 +8,10 @@ import ToastRendering
 /// The configuration file, read by the real command.
 @Suite(.serialized)
 struct ConfigLiveTests {
-  static var examples: String {
-    var root = #filePath
-    for _ in 0..<3 { root = String(root[..<(root.lastIndex(of: "/") ?? root.startIndex)]) }
-    return root + "/Examples"
-  }
-
   @Test func aPresetFromTheExampleConfigPlacesTheToast() throws {
     let desk = try Desk()
     let arguments = [
-      "--config", Self.examples + "/config", "--preset", "volume", "--progress", "40", "Volume",
+      "--config", examplesDirectory + "/config", "--preset", "volume", "--progress", "40", "Volume",
     ]
     let result = try desk.runToEnd(arguments)
     #expect(result.status == 0 && result.errors == "", "\(result.errors)")
@@ -46,12 +40,12 @@ struct ConfigLiveTests {
   @Test func anUnknownPresetOrAMissingFileIsAUsageError() throws {
     let desk = try Desk()
     let unknown = try desk.runToEnd([
-      "--config", Self.examples + "/config", "--preset", "volumn", "Hi",
+      "--config", examplesDirectory + "/config", "--preset", "volumn", "Hi",
     ])
     #expect(unknown.status == 64)
     #expect(
       unknown.errors.hasPrefix(
-        "wl-toast: --preset: no preset 'volumn' in \(Self.examples)/config (presets: ask,"
+        "wl-toast: --preset: no preset 'volumn' in \(examplesDirectory)/config (presets: ask,"
           + " brightness, job, mode, mute, volume)\n"))
     let missing = try desk.runToEnd(["--config", "/nonexistent/config", "Hi"])
     #expect(missing.status == 64)

@@ -7,39 +7,12 @@ import ToastRendering
 /// The files in Examples/, used for real.
 @Suite(.serialized)
 struct ExamplesTests {
-  static let examples: String = {
-    // #filePath is ROOT/Tests/ToastTests/ExamplesTests.swift.
-    var path = #filePath
-    for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-    return path + "/Examples"
-  }()
-
-  /// A directory of programs for sway's bindings: wl-toast and a stand-in pactl
-  /// that reports the volume at 55%.
-  static func binDirectory() throws -> String {
-    let bin = try makeTemporaryDirectory(prefix: "wl-toast-bin")
-    chmod(bin, 0o755)
-    try writeFile(
-      bin + "/pactl",
-      """
-      #!/bin/sh
-      case "$1" in
-      get-sink-volume) echo "Volume: front-left: 36044 /  55% / -15.58 dB,   front-right: 36044 /  55% / -15.58 dB" ;;
-      get-sink-mute|get-source-mute) echo "Mute: no" ;;
-      esac
-      exit 0
-
-      """, mode: 0o755)
-    symlink(builtProduct("wl-toast"), bin + "/wl-toast")
-    return bin
-  }
-
   @Test func theSwayConfigShowsTheVolumeWhenTheVolumeKeyIsPressed() throws {
-    let bin = try Self.binDirectory()
+    let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
     let path = bin + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
     let sway = try HeadlessSway(
-      extraConfig: "set $mod Mod4\ninclude \(Self.examples)/sway-config",
+      extraConfig: "set $mod Mod4\ninclude \(examplesDirectory)/sway-config",
       environment: ["PATH": path])
     let input = try VirtualInput(
       socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
@@ -64,11 +37,11 @@ struct ExamplesTests {
   @Test func theWindowPipelineShowsTheFocusedWindowsTitle() throws {
     let sway = try HeadlessSway()
     var environment = sway.clientEnvironment
-    let bin = try Self.binDirectory()
+    let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
     environment["PATH"] = bin + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
     let pipeline = try ChildProcess(
-      ["sh", "\(Self.examples)/follow-pipeline.sh", "windows"], environment: environment,
+      ["sh", "\(examplesDirectory)/follow-pipeline.sh", "windows"], environment: environment,
       logPath: sway.runtimeDirectory + "/pipeline.log")
     defer { pipeline.terminate() }
     // A real window: weston's flower demo, whose title is "Flower".

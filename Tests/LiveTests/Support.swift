@@ -124,9 +124,6 @@ func exchangeRaw(_ bytes: [UInt8], on fd: Int32) throws -> String {
   return String(decoding: reply[0..<max(count, 0)], as: UTF8.self)
 }
 
-/// What a wait last saw, for its message: the value, or "nothing".
-func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
-
 extension String {
   /// The string without one trailing newline.
   var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
@@ -166,22 +163,6 @@ func composited(
 }
 
 extension Image {
-  /// Pixels in a box that are much brighter than `than` (text drawn in white).
-  func brightPixels(in box: Box, than: RGB, by margin: Int = 80) -> Int {
-    var total = 0
-    for y in box.y..<(box.y + box.height) {
-      for x in box.x..<(box.x + box.width) {
-        let p = pixel(x: x, y: y)
-        if Int(p.red) + Int(p.green) + Int(p.blue)
-          > Int(than.red) + Int(than.green) + Int(than.blue) + 3 * margin
-        {
-          total += 1
-        }
-      }
-    }
-    return total
-  }
-
   /// Pixels in a box with clearly different channels (colour, not grey).
   func colorfulPixels(in box: Box) -> Int {
     var total = 0

@@ -8,28 +8,8 @@ import ToastRendering
 /// its key bindings.
 @Suite(.serialized)
 struct RiverInitExampleTests {
-  /// A directory of programs for river's bindings: wl-toast and a stand-in
-  /// pactl that reports the volume at 55%.
-  static func binDirectory() throws -> String {
-    let bin = try makeTemporaryDirectory(prefix: "wl-toast-bin")
-    chmod(bin, 0o755)
-    try writeFile(
-      bin + "/pactl",
-      """
-      #!/bin/sh
-      case "$1" in
-      get-sink-volume) echo "Volume: front-left: 36044 /  55% / -15.58 dB,   front-right: 36044 /  55% / -15.58 dB" ;;
-      get-sink-mute|get-source-mute) echo "Mute: no" ;;
-      esac
-      exit 0
-
-      """, mode: 0o755)
-    symlink(builtProduct("wl-toast"), bin + "/wl-toast")
-    return bin
-  }
-
   @Test func theVolumeKeyShowsTheVolumeAndSuperF11ShowsTheMode() throws {
-    let bin = try Self.binDirectory()
+    let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
     let path = bin + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
     let desk = try RiverDesk(

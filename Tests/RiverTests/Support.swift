@@ -93,9 +93,6 @@ enum Looks {
   }
 }
 
-/// What a wait last saw, for its message: the value, or "nothing".
-func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
-
 /// `top` drawn with its alpha over an opaque `bottom`, as the compositor blends it.
 func blend(_ top: Toast.Color, over bottom: RGB) -> RGB {
   func channel(_ value: Double, _ under: UInt8) -> UInt8 {
@@ -106,32 +103,8 @@ func blend(_ top: Toast.Color, over bottom: RGB) -> RGB {
 }
 
 extension Image {
-  /// Pixels in a box that are much brighter than `than` (text drawn in white).
-  func brightPixels(in box: Box, than: RGB, by margin: Int = 80) -> Int {
-    var total = 0
-    for y in box.y..<(box.y + box.height) {
-      for x in box.x..<(box.x + box.width) {
-        let p = pixel(x: x, y: y)
-        if Int(p.red) + Int(p.green) + Int(p.blue)
-          > Int(than.red) + Int(than.green) + Int(than.blue) + 3 * margin
-        {
-          total += 1
-        }
-      }
-    }
-    return total
-  }
-
   /// The banner's pill: the box of pixels of its colour in the top 120 rows.
   var pillBox: Box? {
     boundingBox { x, y in y < 120 && pixel(x: x, y: y).isClose(to: Looks.pill, tolerance: 3) }
   }
 }
-
-/// The directory of this repository's Examples.
-let examplesDirectory: String = {
-  // #filePath is ROOT/Tests/RiverTests/Support.swift.
-  var path = #filePath
-  for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
-  return path + "/Examples"
-}()
