@@ -50,28 +50,7 @@ public final class ChildProcess {
     // Nothing else of this process's: a daemon that outlives its test must not
     // keep its descriptors open (a lock a build holds, a pipe a runner reads).
     wlt_spawn_close_from(&actions, (descriptors.keys.max() ?? 2) + 1)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      throw HarnessError("cannot start \(arguments[0]): \(Errno(rawValue: result))")
-    }
-    self.pid = pid
+    pid = try spawnProcess(arguments, environment: environment, actions: &actions)
   }
 
   deinit { terminate() }
@@ -117,6 +96,39 @@ public final class ChildProcess {
     let signal = raw & 0x7f
     return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
   }
+}
+
+/// Starts `arguments[0]` (looked up in PATH) with `environment` and the
+/// descriptors `actions` set up, with an empty signal mask and default signal
+/// handlers (a test runner's worker threads block signals, and a child would
+/// inherit that); `justBefore` runs right before the spawn (a benchmark reads
+/// its clocks there).
+public func spawnProcess(
+  _ arguments: [String], environment: [String: String],
+  actions: inout posix_spawn_file_actions_t, justBefore: () -> Void = {}
+) throws -> pid_t {
+  var attributes = posix_spawnattr_t()
+  posix_spawnattr_init(&attributes)
+  defer { posix_spawnattr_destroy(&attributes) }
+  var empty = sigset_t()
+  sigemptyset(&empty)
+  var all = sigset_t()
+  sigfillset(&all)
+  posix_spawnattr_setsigmask(&attributes, &empty)
+  posix_spawnattr_setsigdefault(&attributes, &all)
+  posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  let argv = arguments.map { strdup($0) } + [nil]
+  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  defer {
+    for pointer in argv + envp { free(pointer) }
+  }
+  var pid: pid_t = 0
+  justBefore()
+  let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+  guard result == 0 else {
+    throw HarnessError("cannot start \(arguments[0]): \(Errno(rawValue: result))")
+  }
+  return pid
 }
 
 /// Runs a command to completion and returns its exit status and standard output.

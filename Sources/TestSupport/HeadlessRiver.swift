@@ -8,7 +8,7 @@ import Wayland
 /// into a cache directory, and `make test-river` names that directory in
 /// `WL_TOAST_RIVER_BIN`. Without it, river, riverctl and rivertile are looked
 /// up in PATH. river runs as root when the tests do (it has no objection).
-public final class HeadlessRiver {
+public final class HeadlessRiver: CapturedCompositor {
   /// The runtime directory river uses (its socket and the log live here).
   public let runtimeDirectory: String
   /// The absolute path of the Wayland socket.
@@ -172,26 +172,12 @@ public final class HeadlessRiver {
     return environment
   }
 
-  /// Takes a screenshot of the first output, or of a region of the layout.
-  public func screenshot(x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws
-    -> Image
-  {
-    try Image.capture(
-      socketPath: socketPath,
-      region: (x, y, width ?? outputWidth - x, height ?? outputHeight - y))
-  }
-
   /// A screenshot of one output, by name.
   public func screenshot(output name: String) throws -> Image {
     guard let index = outputNames.firstIndex(of: name) else {
       throw HarnessError("no output \(name): river has \(outputNames)")
     }
     return try screenshot(x: index * outputWidth, y: 0, width: outputWidth, height: outputHeight)
-  }
-
-  /// The colour of one pixel of the layout.
-  public func pixel(x: Int, y: Int) throws -> RGB {
-    try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
   }
 
   /// Stops river and removes its runtime directory.

@@ -6,7 +6,7 @@ import Wayland
 ///
 /// sway refuses to run as root, so as root it runs as uid 65534 through
 /// `setpriv`; clients connect to the absolute socket path either way.
-public final class HeadlessSway {
+public final class HeadlessSway: CapturedCompositor {
   /// The runtime directory sway uses (its sockets and the log live here).
   public let runtimeDirectory: String
   /// The absolute path of the Wayland socket.
@@ -135,20 +135,6 @@ public final class HeadlessSway {
     // No configuration file of the user's: wl-toast's defaults only.
     environment["XDG_CONFIG_HOME"] = runtimeDirectory + "/no-config"
     return environment
-  }
-
-  /// Takes a screenshot of the whole output, or of a region.
-  public func screenshot(x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws
-    -> Image
-  {
-    try Image.capture(
-      socketPath: socketPath,
-      region: (x, y, width ?? outputWidth - x, height ?? outputHeight - y))
-  }
-
-  /// The colour of one pixel of the output.
-  public func pixel(x: Int, y: Int) throws -> RGB {
-    try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
   }
 
   /// Stops sway and removes its runtime directory.

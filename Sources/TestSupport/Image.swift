@@ -166,3 +166,29 @@ extension Image {
     return total
   }
 }
+
+/// A wlroots compositor the tests run (sway, river), whose screen grim captures.
+public protocol CapturedCompositor: AnyObject {
+  /// The absolute path of its Wayland socket.
+  var socketPath: String { get }
+  /// The width of one output, in pixels.
+  var outputWidth: Int { get }
+  /// The height of one output, in pixels.
+  var outputHeight: Int { get }
+}
+
+extension CapturedCompositor {
+  /// Takes a screenshot of the first output, or of a region of the layout.
+  public func screenshot(x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws
+    -> Image
+  {
+    try Image.capture(
+      socketPath: socketPath,
+      region: (x, y, width ?? outputWidth - x, height ?? outputHeight - y))
+  }
+
+  /// The colour of one pixel of the layout.
+  public func pixel(x: Int, y: Int) throws -> RGB {
+    try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
+  }
+}

@@ -33,29 +33,14 @@ struct Launched {
     posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? "/dev/null", append, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, stderrPath ?? "/dev/null", append, 0o644)
     wlt_spawn_close_from(&actions, 3)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv + envp { free(pointer) }
+    var stamp: UInt32 = 0
+    var monotonic: UInt64 = 0
+    pid = try spawnProcess(arguments, environment: environment, actions: &actions) {
+      stamp = WaylandDebugClock.now()
+      monotonic = MonotonicTime.now.nanoseconds
     }
-    var pid: pid_t = 0
-    stamp = WaylandDebugClock.now()
-    monotonic = MonotonicTime.now.nanoseconds
-    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      throw HarnessError("cannot start \(arguments[0]): \(Errno(rawValue: result))")
-    }
-    self.pid = pid
+    self.stamp = stamp
+    self.monotonic = monotonic
   }
 
   /// Waits (blocking, so that the benchmark takes no CPU meanwhile) up to
