@@ -36,7 +36,7 @@ public final class Display {
     if !resolved.hasPrefix("/") {
       guard let runtime = getenv("XDG_RUNTIME_DIR"), runtime.pointee != 0 else {
         throw .cannotConnect(
-          display: resolved, path: "?", reason: "XDG_RUNTIME_DIR is not set")
+          display: resolved, path: nil, reason: "XDG_RUNTIME_DIR is not set")
       }
       path = String(cString: runtime) + "/" + resolved
     }

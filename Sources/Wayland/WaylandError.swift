@@ -6,8 +6,9 @@ import SystemSupport
 ///
 /// Each case's `description` is one line a user can act on.
 public enum WaylandError: Error, Equatable, CustomStringConvertible {
-  /// No compositor answered at the named display (name and the socket path tried).
-  case cannotConnect(display: String, path: String, reason: String)
+  /// No compositor answered at the named display: its name, the socket path
+  /// tried (nil when none could be formed), and why.
+  case cannotConnect(display: String, path: String?, reason: String)
   /// The compositor does not offer a global the program needs.
   case missingGlobal(interface: String)
   /// The compositor reported a protocol error on one of our objects.
@@ -25,8 +26,9 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .cannotConnect(let display, let path, let reason):
+      let place = path.map { $0 == display ? "" : " (\($0))" } ?? ""
       return
-        "cannot connect to Wayland display '\(display)' (\(path)): \(reason); is a compositor running and WAYLAND_DISPLAY set?"
+        "cannot connect to Wayland display '\(display)'\(place): \(reason); is a compositor running and WAYLAND_DISPLAY set?"
     case .missingGlobal(let interface):
       return "the compositor does not offer \(interface)\(Self.hint(for: interface))"
     case .protocolError(let interface, let objectID, let code):

@@ -79,6 +79,18 @@ struct CommandTests {
     #expect(result.stderr.contains("/tmp/wl-toast-nothing-here"))
   }
 
+  @Test func noRuntimeDirectoryIsAnErrorSayingSo() throws {
+    var environment = currentEnvironment()
+    environment["WAYLAND_DISPLAY"] = "wayland-9"
+    environment.removeValue(forKey: "XDG_RUNTIME_DIR")
+    let result = try Self.run(["Hello"], environment: environment)
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "wl-toast: cannot connect to Wayland display 'wayland-9': XDG_RUNTIME_DIR is not set; "
+        + "is a compositor running and WAYLAND_DISPLAY set?\n")
+  }
+
   @Test func aCompositorWithoutLayerShellIsAnErrorNamingIt() throws {
     let weston = try HeadlessWeston()
     var environment = currentEnvironment()
