@@ -120,7 +120,10 @@ let package = Package(
     // Fuzzing: each parser's fuzz body, run by libFuzzer (`make fuzz`) and by the replay tests.
     .target(
       name: "FuzzTargets",
-      dependencies: ["ToastCommand", "ToastModel", "ToastRendering", "WaylandScanner"],
+      dependencies: [
+        "ToastCommand", "ToastModel", "ToastRendering", "WaylandScanner", "ToastAccessibility",
+        "CGio",
+      ],
       swiftSettings: strict),
     .executableTarget(name: "wl-toast-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
 

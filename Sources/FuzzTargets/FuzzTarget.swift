@@ -20,6 +20,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case markup
   /// `ProtocolSpec(xml:)` and the Swift the generator writes from the protocol.
   case scanner
+  /// `BusInput` and the screen-reader unit: what a D-Bus bus sends, read,
+  /// answered (method calls) and read as the announcer reads it.
+  case bus
 
   /// Runs one input through the target.
   ///
@@ -33,6 +36,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .arguments: try fuzzArguments(input)
     case .markup: try fuzzMarkup(input)
     case .scanner: try fuzzScanner(input)
+    case .bus: try fuzzBus(input)
     }
   }
 }

@@ -9,7 +9,7 @@ import Glibc
 /// an object before it presents an event from it: role, states, name, parent,
 /// children, application, interfaces, attributes, relations. Orca drops events
 /// from objects it cannot ask about.
-final class AccessibleTree {
+package final class AccessibleTree {
   /// One toast's object.
   struct Node: Equatable {
     /// The presenter's number for the toast; the object's path ends with it.
@@ -36,7 +36,7 @@ final class AccessibleTree {
   /// The toolkit's version, for `org.a11y.atspi.Application.Version`.
   let version: String
   /// Our unique name on the accessibility bus.
-  var busName = ""
+  package var busName = ""
   /// The desktop object the registry embedded the application in.
   var desktop: (bus: String, path: String) = ("", AccessibleTree.nullPath)
   /// The number the registry gave the application (`Application.Id`).
@@ -44,7 +44,8 @@ final class AccessibleTree {
   /// The toasts' objects, in the order they appeared.
   private(set) var nodes: [Node] = []
 
-  init(applicationName: String, version: String) {
+  /// An empty tree: the application, no toasts yet.
+  package init(applicationName: String, version: String) {
     self.applicationName = applicationName
     self.version = version
   }
@@ -56,7 +57,7 @@ final class AccessibleTree {
   func reference(_ path: String) -> OpaquePointer { Variant.reference(busName, path) }
 
   /// Adds a toast's object; returns its index among the children.
-  func add(id: Int, name: String) -> Int {
+  package func add(id: Int, name: String) -> Int {
     nodes.append(Node(id: id, name: name))
     return nodes.count - 1
   }
@@ -98,7 +99,7 @@ final class AccessibleTree {
 
   /// The answer to a method call on one of our objects (or an error); nil
   /// when the call cannot be answered.
-  func answer(_ call: BusMessage) -> BusMessage? {
+  package func answer(_ call: BusMessage) -> BusMessage? {
     let member = call.member ?? ""
     if call.path == Self.cachePath && member == "GetItems" {
       // No cache of ours: libatspi then asks each object itself.

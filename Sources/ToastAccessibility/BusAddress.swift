@@ -5,9 +5,9 @@ import SystemSupport
 /// `unix:path=/run/user/1000/bus,guid=…`: the Unix sockets it names, in the
 /// order to try them. Other transports (`tcp:`, `launchd:`…) are skipped:
 /// session and accessibility buses on Linux listen on Unix sockets.
-struct BusAddress: Equatable, Sendable {
+package struct BusAddress: Equatable, Sendable {
   /// A Unix socket: a file, or a name in the abstract namespace.
-  enum Socket: Equatable, Sendable {
+  package enum Socket: Equatable, Sendable {
     /// `unix:path=`.
     case path(String)
     /// `unix:abstract=`.
@@ -15,12 +15,12 @@ struct BusAddress: Equatable, Sendable {
   }
 
   /// The sockets of the address, in order.
-  var sockets: [Socket]
+  package var sockets: [Socket]
 
   /// Reads a bus address: entries separated by `;`, each `transport:key=value,…`
   /// with `%XX` escapes in values. Entries that are not Unix sockets, or are
   /// malformed, are skipped.
-  init(_ text: String) {
+  package init(_ text: String) {
     var sockets: [Socket] = []
     for entry in text.split(separator: ";") {
       guard let colon = entry.firstIndex(of: ":"), entry[..<colon] == "unix" else { continue }

@@ -27,9 +27,8 @@ final class BusConnection {
   private var fd: Int32
   private var watch: EventLoop.Token?
   private var watchesWrites = false
-  private var input: [UInt8] = []
+  private var input = BusInput()
   private var output: [UInt8] = []
-  private var authenticated = false
   private var nextSerial: UInt32 = 1
   private var replies: [UInt32: (Result<BusMessage, CallError>) -> Void] = [:]
   /// This connection's unique name on the bus (`:1.42`), once `Hello` answered.
@@ -172,49 +171,14 @@ final class BusConnection {
         close()
         return
       }
-      input += buffer[0..<count]
+      input.append(buffer[0..<count])
       if count < buffer.count { break }
     }
-    if !authenticated { readAuthentication() }
-    if authenticated { readMessages() }
-  }
-
-  /// The bus's answer to the handshake: `OK <guid>` or a refusal.
-  private func readAuthentication() {
-    guard let end = input.firstIndex(of: UInt8(ascii: "\n")) else {
-      if input.count > 1024 { close() }
-      return
-    }
-    let line = input[..<end]
-    input.removeFirst(end + 1)
-    guard line.starts(with: Array("OK ".utf8)) else {
+    // Messages until more bytes are needed; a handler may close the connection.
+    do {
+      while !isClosed, let message = try input.next() { dispatch(message) }
+    } catch {
       close()
-      return
-    }
-    authenticated = true
-  }
-
-  private func readMessages() {
-    var start = 0
-    defer { input.removeFirst(start) }
-    while input.count - start >= 16 && !isClosed {
-      let size = input.withUnsafeMutableBufferPointer {
-        BusMessage.size(of: $0.baseAddress! + start)
-      }
-      guard let size else {
-        close()
-        return
-      }
-      guard input.count - start >= size else { return }
-      let message = input.withUnsafeMutableBufferPointer {
-        BusMessage.decode($0.baseAddress! + start, count: size)
-      }
-      start += size
-      guard let message else {
-        close()
-        return
-      }
-      dispatch(message)
     }
   }
 

@@ -3,7 +3,7 @@ import CGio
 /// One D-Bus message, held as GIO's `GDBusMessage`: GIO writes and reads the
 /// wire format (`g_dbus_message_to_blob`, `g_dbus_message_new_from_blob`);
 /// the connection that carries it is ours (``BusConnection``).
-final class BusMessage {
+package final class BusMessage {
   /// The `GDBusMessage`, owned (one reference).
   let pointer: OpaquePointer
 
@@ -48,7 +48,7 @@ final class BusMessage {
   }
 
   /// The error answer to this method call; nil when it cannot be answered.
-  func error(_ name: String, _ text: String) -> BusMessage? {
+  package func error(_ name: String, _ text: String) -> BusMessage? {
     guard serial != 0,
       let reply = g_dbus_message_new_method_error_literal(pointer, name, text)
     else { return nil }
@@ -78,7 +78,7 @@ final class BusMessage {
   }
 
   /// The message in the wire format, numbered `serial`.
-  func encoded(serial: UInt32) -> [UInt8]? {
+  package func encoded(serial: UInt32) -> [UInt8]? {
     g_dbus_message_set_serial(pointer, serial)
     var size: gsize = 0
     var error: UnsafeMutablePointer<GError>?
@@ -91,23 +91,35 @@ final class BusMessage {
     return Array(UnsafeBufferPointer(start: blob, count: Int(size)))
   }
 
-  var type: GDBusMessageType { g_dbus_message_get_message_type(pointer) }
-  var serial: UInt32 { g_dbus_message_get_serial(pointer) }
-  var replySerial: UInt32 { g_dbus_message_get_reply_serial(pointer) }
-  var expectsReply: Bool {
+  /// A method call, a reply, an error or a signal.
+  package var type: GDBusMessageType { g_dbus_message_get_message_type(pointer) }
+  /// The sender's number for the message (0: none).
+  package var serial: UInt32 { g_dbus_message_get_serial(pointer) }
+  /// The serial of the call a reply or error answers (0: none).
+  package var replySerial: UInt32 { g_dbus_message_get_reply_serial(pointer) }
+  /// Whether a method call wants an answer (no `NO_REPLY_EXPECTED` flag).
+  package var expectsReply: Bool {
     g_dbus_message_get_flags(pointer).rawValue & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue
       == 0
   }
-  var path: String? { g_dbus_message_get_path(pointer).map { String(cString: $0) } }
-  var interface: String? { g_dbus_message_get_interface(pointer).map { String(cString: $0) } }
-  var member: String? { g_dbus_message_get_member(pointer).map { String(cString: $0) } }
+  /// The object path called or signalling.
+  package var path: String? { g_dbus_message_get_path(pointer).map { String(cString: $0) } }
+  /// The interface of the method or signal.
+  package var interface: String? {
+    g_dbus_message_get_interface(pointer).map { String(cString: $0) }
+  }
+  /// The method or signal name.
+  package var member: String? { g_dbus_message_get_member(pointer).map { String(cString: $0) } }
   var sender: String? { g_dbus_message_get_sender(pointer).map { String(cString: $0) } }
-  var errorName: String? { g_dbus_message_get_error_name(pointer).map { String(cString: $0) } }
+  /// An error's D-Bus name.
+  package var errorName: String? {
+    g_dbus_message_get_error_name(pointer).map { String(cString: $0) }
+  }
   /// The body (a tuple), borrowed: valid while the message lives.
   var body: OpaquePointer? { g_dbus_message_get_body(pointer) }
 
   /// The body's child at `index` as a Swift value, through `read`.
-  func argument<Value>(_ index: Int, _ read: (OpaquePointer) -> Value?) -> Value? {
+  package func argument<Value>(_ index: Int, _ read: (OpaquePointer) -> Value?) -> Value? {
     guard let body, g_variant_n_children(body) > index else { return nil }
     let child = g_variant_get_child_value(body, gsize(index))!
     defer { g_variant_unref(child) }
@@ -118,7 +130,7 @@ final class BusMessage {
 /// Building and reading GVariant values without variadic C functions (which
 /// Swift cannot call): every constructor returns a floating reference that
 /// the container or message it goes into takes.
-enum Variant {
+package enum Variant {
   static func string(_ value: String) -> OpaquePointer { g_variant_new_string(value) }
   static func objectPath(_ value: String) -> OpaquePointer { g_variant_new_object_path(value) }
   static func boolean(_ value: Bool) -> OpaquePointer { g_variant_new_boolean(value ? 1 : 0) }
@@ -156,7 +168,7 @@ enum Variant {
   }
 
   /// The text of a string, object path or signature value; nil for another type.
-  static func text(_ value: OpaquePointer) -> String? {
+  package static func text(_ value: OpaquePointer) -> String? {
     let kind = g_variant_classify(value)
     guard
       kind == G_VARIANT_CLASS_STRING || kind == G_VARIANT_CLASS_OBJECT_PATH
@@ -167,17 +179,19 @@ enum Variant {
   }
 
   /// The truth of a boolean value; nil for another type.
-  static func bool(_ value: OpaquePointer) -> Bool? {
+  package static func bool(_ value: OpaquePointer) -> Bool? {
     g_variant_classify(value) == G_VARIANT_CLASS_BOOLEAN ? g_variant_get_boolean(value) != 0 : nil
   }
 
   /// The number of an `i` value; nil for another type.
-  static func int32(of value: OpaquePointer) -> Int32? {
+  package static func int32(of value: OpaquePointer) -> Int32? {
     g_variant_classify(value) == G_VARIANT_CLASS_INT32 ? g_variant_get_int32(value) : nil
   }
 
   /// The value inside a variant (`v`), through `read`.
-  static func unboxed<Value>(_ value: OpaquePointer, _ read: (OpaquePointer) -> Value?) -> Value? {
+  package static func unboxed<Value>(_ value: OpaquePointer, _ read: (OpaquePointer) -> Value?)
+    -> Value?
+  {
     guard g_variant_classify(value) == G_VARIANT_CLASS_VARIANT,
       let inner = g_variant_get_variant(value)
     else { return nil }
@@ -186,7 +200,7 @@ enum Variant {
   }
 
   /// The children of an array or tuple, each through `read` (nil ones dropped).
-  static func children<Value>(_ value: OpaquePointer, _ read: (OpaquePointer) -> Value?)
+  package static func children<Value>(_ value: OpaquePointer, _ read: (OpaquePointer) -> Value?)
     -> [Value]
   {
     guard g_variant_is_container(value) != 0 else { return [] }
@@ -197,13 +211,17 @@ enum Variant {
     }
   }
 
-  /// The booleans of an `a{sv}` dictionary, by key (other values skipped).
-  static func booleans(_ dictionary: OpaquePointer) -> [String: Bool] {
+  /// The booleans of an `a{sv}` dictionary, by key (other values skipped;
+  /// another type gives none).
+  package static func booleans(_ dictionary: OpaquePointer) -> [String: Bool] {
     var result: [String: Bool] = [:]
     for (key, value) in children(
       dictionary,
       { entry -> (String, Bool)? in
-        guard g_variant_n_children(entry) == 2 else { return nil }
+        // GLib aborts when asked for the children of a value that has none (a string).
+        guard g_variant_is_container(entry) != 0, g_variant_n_children(entry) == 2 else {
+          return nil
+        }
         let key = g_variant_get_child_value(entry, 0)!
         let value = g_variant_get_child_value(entry, 1)!
         defer {

@@ -356,14 +356,7 @@ package final class ScreenReaderAnnouncer {
       interface: "org.a11y.atspi.Socket", member: "Embed",
       body: Variant.tuple([tree.reference(AccessibleTree.rootPath)])
     ) { [unowned self] result in
-      if case .success(let reply) = result,
-        let desktop = reply.argument(
-          0,
-          { reference -> (String, String)? in
-            let parts = Variant.children(reference, Variant.text)
-            return parts.count == 2 ? (parts[0], parts[1]) : nil
-          })
-      {
+      if case .success(let reply) = result, let desktop = Self.desktop(in: reply) {
         tree.desktop = desktop
       }
       readRegisteredEvents()
@@ -376,16 +369,7 @@ package final class ScreenReaderAnnouncer {
       interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents"
     ) { [unowned self] result in
       guard case .success(let reply) = result else { return }
-      let events =
-        reply.argument(
-          0,
-          { list in
-            Variant.children(list) { pair -> (String, String)? in
-              let parts = Variant.children(pair, Variant.text)
-              return parts.count == 2 ? (parts[0], parts[1]) : nil
-            }
-          }) ?? []
-      announcementsHeard = Self.announcementsReachEveryone(events)
+      announcementsHeard = Self.announcementsReachEveryone(Self.registeredEvents(in: reply))
       if !ready {
         ready = true
         syncTree()
@@ -393,12 +377,31 @@ package final class ScreenReaderAnnouncer {
     }
   }
 
+  /// The desktop object in the registry's answer to `Socket.Embed`, `((so))`.
+  package static func desktop(in reply: BusMessage) -> (bus: String, path: String)? {
+    reply.argument(0) { reference -> (String, String)? in
+      let parts = Variant.children(reference, Variant.text)
+      return parts.count == 2 ? (parts[0], parts[1]) : nil
+    }
+  }
+
+  /// The registrations in the registry's answer to `GetRegisteredEvents`,
+  /// `(a(ss))`: which client listens for which event.
+  package static func registeredEvents(in reply: BusMessage) -> [(client: String, event: String)] {
+    reply.argument(0) { list in
+      Variant.children(list) { pair -> (String, String)? in
+        let parts = Variant.children(pair, Variant.text)
+        return parts.count == 2 ? (parts[0], parts[1]) : nil
+      }
+    } ?? []
+  }
+
   /// Whether `object:announcement` is the event to send, from the registry's
   /// list of (client, event) registrations: some client registered for it by
   /// name (Orca 45.2 and later do), and every client that hears `showing`
   /// hears announcements too. Orca 43 hears `showing` only: with it running,
   /// the showing path is taken, whoever else listens.
-  static func announcementsReachEveryone(_ registrations: [(client: String, event: String)])
+  package static func announcementsReachEveryone(_ registrations: [(client: String, event: String)])
     -> Bool
   {
     func segments(_ event: String) -> [Substring] {
