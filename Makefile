@@ -13,7 +13,7 @@
 #   make sanitize   every test under AddressSanitizer, then ThreadSanitizer
 #   make leaks      the owner under valgrind through LEAK_UPDATES updates
 #   make soak       one owner driven for SOAK_SECONDS, its RSS, fds and threads sampled
-#   make fuzz       fuzz each parser under libFuzzer for FUZZ_SECONDS (default 60)
+#   make fuzz       fuzz each parser and the D-Bus input under libFuzzer, FUZZ_SECONDS (60) each
 #   make bench      wl-toast beside wob, swaynag and mako, ROUNDS rounds (default 20)
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -165,8 +165,11 @@ bench-quick:
 # out/fuzz/TARGET.log. The flags go in a toolset, which reaches only the code built for
 # the target: with -Xswiftc they would also reach the scanner the build-tool plugin runs.
 # Fontconfig keeps its caches through offsets that LeakSanitizer cannot follow: not leaks.
+# The targets: messages json follow arguments markup scanner bus (Sources/FuzzTargets).
+# bus runs with G_DEBUG=fatal-criticals: a GLib assertion that fails on what a bus
+# sends is a crash (GLib would go on in a state it calls undefined).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= messages json follow arguments markup scanner
+FUZZ_TARGETS ?= messages json follow arguments markup scanner bus
 FUZZ_TOOLSET = {"schemaVersion": "1.0", "swiftCompiler": {"extraCLIOptions": \
   ["-sanitize=fuzzer,address", "-DFUZZING"]}}
 FUZZ_BUILD = --build-path .build-fuzz -c release --toolset $(CURDIR)/.build-fuzz/toolset.json
@@ -180,7 +183,8 @@ fuzz: deps
 	  mkdir -p out/fuzz/$$target; \
 	  corpora="out/fuzz/$$target Tests/Fuzz/$$target/seeds"; \
 	  [ -d Tests/Fuzz/$$target/crashes ] && corpora="$$corpora Tests/Fuzz/$$target/crashes"; \
-	  FUZZ_TARGET=$$target SWIFT_BACKTRACE=enable=no $(TEST_ENVIRONMENT) \
+	  gdebug=; [ $$target = bus ] && gdebug=fatal-criticals; \
+	  FUZZ_TARGET=$$target G_DEBUG=$$gdebug SWIFT_BACKTRACE=enable=no $(TEST_ENVIRONMENT) \
 	    LSAN_OPTIONS=suppressions=$(CURDIR)/.build-fuzz/lsan.supp "$$fuzzer" \
 	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -print_final_stats=1 \
 	    -artifact_prefix=out/fuzz/$$target- $$corpora > out/fuzz/$$target.log 2>&1 \

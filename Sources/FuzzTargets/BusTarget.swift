@@ -12,8 +12,9 @@ import ToastAccessibility
 /// message's 16 bytes of header for each message (no loop without progress),
 /// and reads the same messages, or fails the same way, whether the bytes come
 /// whole or a few at a time. A call that expects an answer gets a reply or an
-/// error to its serial, which encodes to a message that reads back as that
-/// answer.
+/// error to its serial, addressed to its sender, which encodes to a message
+/// that reads back as that answer (unless the sender is no bus name: then no
+/// answer).
 func fuzzBus(_ input: [UInt8]) throws(InvariantViolation) {
   let tree = AccessibleTree(applicationName: "wl-toast", version: "1.0")
   tree.busName = ":1.7"
@@ -93,6 +94,12 @@ private func dispatch(_ message: BusMessage, to tree: AccessibleTree) throws(Inv
       tree.answer(message)
       ?? message.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method")
     guard message.expectsReply, message.serial != 0 else { return }
+    // No answer can be addressed to a sender that is no bus name (a real bus
+    // never sends one): GIO's assertion would fail and the answer go out unaddressed.
+    if let sender = message.sender, g_dbus_is_name(sender) == 0 {
+      try require(answer == nil, "an answer to a call from \(sender), which is no bus name")
+      return
+    }
     try checkAnswer(answer, to: message)
   default:
     break
@@ -132,6 +139,9 @@ private func checkAnswer(_ answer: BusMessage?, to call: BusMessage) throws(Inva
   try require(
     answer.replySerial == call.serial,
     "the answer to \(name) answers #\(answer.replySerial)")
+  try require(
+    answer.destination == call.sender,
+    "the answer to \(name) from \(call.sender ?? "-") goes to \(answer.destination ?? "-")")
   guard let bytes = answer.encoded(serial: 1) else {
     throw InvariantViolation("the answer to \(name) does not encode")
   }

@@ -35,10 +35,19 @@ package final class BusMessage {
     return message
   }
 
+  /// Whether an answer to this call can be sent: it has a serial, and its
+  /// sender, if it names one, is a bus name. (GIO addresses the answer to the
+  /// sender, and a destination that is no bus name fails GIO's assertion:
+  /// the answer would go out unaddressed.)
+  private var canBeAnswered: Bool {
+    serial != 0 && (g_dbus_message_get_sender(pointer).map { g_dbus_is_name($0) != 0 } ?? true)
+  }
+
   /// The answer to this method call, with `body` (a tuple) or none; nil
-  /// when this is no call that can be answered (no serial).
+  /// when this is no call that can be answered (no serial, a sender that is
+  /// no bus name).
   func reply(_ body: OpaquePointer? = nil) -> BusMessage? {
-    guard serial != 0, let reply = g_dbus_message_new_method_reply(pointer) else {
+    guard canBeAnswered, let reply = g_dbus_message_new_method_reply(pointer) else {
       if let body { g_variant_unref(g_variant_ref_sink(body)) }
       return nil
     }
@@ -49,7 +58,7 @@ package final class BusMessage {
 
   /// The error answer to this method call; nil when it cannot be answered.
   package func error(_ name: String, _ text: String) -> BusMessage? {
-    guard serial != 0,
+    guard canBeAnswered,
       let reply = g_dbus_message_new_method_error_literal(pointer, name, text)
     else { return nil }
     return BusMessage(owning: reply)
@@ -110,7 +119,12 @@ package final class BusMessage {
   }
   /// The method or signal name.
   package var member: String? { g_dbus_message_get_member(pointer).map { String(cString: $0) } }
-  var sender: String? { g_dbus_message_get_sender(pointer).map { String(cString: $0) } }
+  /// The unique name of the connection that sent the message, as the bus says it.
+  package var sender: String? { g_dbus_message_get_sender(pointer).map { String(cString: $0) } }
+  /// The bus name the message goes to.
+  package var destination: String? {
+    g_dbus_message_get_destination(pointer).map { String(cString: $0) }
+  }
   /// An error's D-Bus name.
   package var errorName: String? {
     g_dbus_message_get_error_name(pointer).map { String(cString: $0) }

@@ -117,6 +117,25 @@ struct BusTests {
     #expect(AccessibleTree(applicationName: "wl-toast", version: "0").answer(call) == nil)
   }
 
+  /// GIO addresses an answer to the call's sender and asserts that it is a bus
+  /// name: a call from something else is not answered (found by the bus fuzz target).
+  @Test func aCallFromNoBusNameIsNotAnswered() throws {
+    let call = BusMessage.call(
+      destination: nil, path: AccessibleTree.rootPath, interface: "org.a11y.atspi.Accessible",
+      member: "GetRole")
+    g_dbus_message_set_sender(call.pointer, ":1.3")
+    var bytes = try #require(call.encoded(serial: 9))
+    let sender = try #require(bytes.firstRange(of: Array(":1.3".utf8)))
+    bytes.replaceSubrange(sender, with: Array("a..3".utf8))
+    let decoded = try #require(
+      bytes.withUnsafeMutableBufferPointer { BusMessage.decode($0.baseAddress!, count: $0.count) })
+    #expect(decoded.sender == "a..3" && decoded.serial == 9)
+    let tree = AccessibleTree(applicationName: "wl-toast", version: "0")
+    #expect(tree.answer(decoded) == nil)
+    #expect(decoded.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method") == nil)
+    #expect(tree.answer(call)?.destination == ":1.3", "a bus name is answered")
+  }
+
   @Test func messagesSurviveTheWireFormat() throws {
     let message = BusMessage.signal(
       path: "/org/a11y/atspi/accessible/1", interface: "org.a11y.atspi.Event.Object",
