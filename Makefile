@@ -194,13 +194,14 @@ fuzz: deps
 	  echo "$$target: $${runs:-0} inputs executed ($${rate:-0}/s)"; \
 	done; exit $$status
 
-# API documentation of the libraries with DocC (from the toolchain) into out/docs.
+# API documentation of the libraries with DocC (from the toolchain) into out/docs; a
+# broken link or a warning fails it (CI runs it).
 docs: deps
 	rm -rf out/symbol-graphs out/docs && mkdir -p out/symbol-graphs
 	$(SWIFT) build --target ToastKit -Xswiftc -emit-symbol-graph \
 	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/out/symbol-graphs
 	rm -f out/symbol-graphs/WaylandScanner* out/symbol-graphs/wayland_scanner*
-	$$(dirname $$(readlink -f $(SWIFT)))/docc convert --analyze \
+	$$(dirname $$(readlink -f $(SWIFT)))/docc convert --analyze --warnings-as-errors \
 	  --additional-symbol-graph-dir out/symbol-graphs --fallback-display-name wl-toast \
 	  --fallback-bundle-identifier org.wl-toast --output-path out/docs
 	@echo "Documentation: out/docs"

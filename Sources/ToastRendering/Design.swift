@@ -142,7 +142,7 @@ extension Toast {
     position ?? (style == .hud ? .center : .top)
   }
 
-  /// The distance to the output's edges it rests against: its margin or ``Design/margin``.
+  /// The distance to the output's edges it rests against: its margin or `Design.margin`.
   public var effectiveMargin: Int { margin ?? Design.margin }
 
   /// How long the toast stays once its entry has ended: its timeout, or its
