@@ -196,11 +196,13 @@ fuzz: deps
 
 # API documentation of the libraries with DocC (from the toolchain) into out/docs; a
 # broken link or a warning fails it (CI runs it).
+DOC_MODULES = ToastKit ToastModel ToastRendering Wayland
 docs: deps
 	rm -rf out/symbol-graphs out/docs && mkdir -p out/symbol-graphs
-	$(SWIFT) build --target ToastKit -Xswiftc -emit-symbol-graph \
-	  -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/out/symbol-graphs
-	rm -f out/symbol-graphs/WaylandScanner* out/symbol-graphs/wayland_scanner*
+	$(SWIFT) package dump-symbol-graph --minimum-access-level public
+	graphs="$$($(SWIFT) build --show-bin-path)/../symbolgraph" && for module in $(DOC_MODULES); do \
+	  cp "$$graphs/$$module.symbols.json" "$$graphs/$$module@"*.symbols.json out/symbol-graphs/ \
+	    2>/dev/null; test -f out/symbol-graphs/$$module.symbols.json || exit 1; done
 	$$(dirname $$(readlink -f $(SWIFT)))/docc convert --analyze --warnings-as-errors \
 	  --additional-symbol-graph-dir out/symbol-graphs --fallback-display-name wl-toast \
 	  --fallback-bundle-identifier org.wl-toast --output-path out/docs

@@ -30,10 +30,11 @@ public struct ToastError: Error, CustomStringConvertible {
 /// thread, in the presenter's event loop.
 ///
 /// Screen readers hear each toast as it appears and as it changes (see
-/// ``Toast/accessibility`` and ``Toast/accessibleText``): the presenter is an
-/// AT-SPI application with a notification per toast, connected to the
-/// accessibility bus only while a screen reader is on. It looks for one only
-/// after its first frame is on screen, and never with `announcesToScreenReaders: false`.
+/// ``ToastModel/Toast/accessibility`` and ``ToastModel/Toast/accessibleText``):
+/// the presenter is an AT-SPI application with a notification per toast,
+/// connected to the accessibility bus only while a screen reader is on. It
+/// looks for one only after its first frame is on screen, and never with
+/// `announcesToScreenReaders: false`.
 ///
 /// ```swift
 /// let presenter = try ToastPresenter()
@@ -134,7 +135,7 @@ public final class ToastPresenter {
   package private(set) var surfacesCreated = 0
 
   /// The names of the outputs (`DP-1`, `HEADLESS-2`), which
-  /// ``Toast/OutputChoice/named(_:)`` takes.
+  /// ``ToastModel/Toast/OutputChoice/named(_:)`` takes.
   public var outputNames: [String] { session.outputNames }
 
   /// How the surfaces of the toast with `tag` were last drawn: output, scale,
