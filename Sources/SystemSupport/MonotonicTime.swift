@@ -47,6 +47,7 @@ public struct MonotonicTime: Comparable, Hashable, Sendable {
     later.duration(since: earlier)
   }
 
+  /// Whether `lhs` comes before `rhs`.
   public static func < (lhs: MonotonicTime, rhs: MonotonicTime) -> Bool {
     lhs.nanoseconds < rhs.nanoseconds
   }

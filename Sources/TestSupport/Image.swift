@@ -22,6 +22,7 @@ public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
       && abs(Int(blue) - Int(other.blue)) <= tolerance
   }
 
+  /// The colour as `#rrggbb`.
   public var description: String {
     let hex = [red, green, blue].map { value -> String in
       let digits = String(value, radix: 16)
@@ -50,6 +51,7 @@ public struct Box: Equatable, Sendable, CustomStringConvertible {
     self.height = height
   }
 
+  /// The box as `WIDTHxHEIGHT+X+Y` (X11 geometry), for messages.
   public var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 

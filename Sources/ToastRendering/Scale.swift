@@ -45,6 +45,7 @@ public struct RenderScale: Hashable, Comparable, Sendable, CustomStringConvertib
     isInteger ? "\(numerator / 120)" : "\(factor)"
   }
 
+  /// Whether `lhs` is the smaller scale.
   public static func < (lhs: RenderScale, rhs: RenderScale) -> Bool {
     lhs.numerator < rhs.numerator
   }

@@ -23,6 +23,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
   /// than a wl_shm pool holds.
   case bufferTooLarge(width: Int, height: Int)
 
+  /// The error as one line a user can act on.
   public var description: String {
     switch self {
     case .cannotConnect(let display, let path, let reason):

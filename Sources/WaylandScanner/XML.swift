@@ -38,6 +38,7 @@ public struct ScannerError: Error, Equatable, CustomStringConvertible {
     self.line = line
   }
 
+  /// The message, after its line number when there is one.
   public var description: String {
     if let line { return "line \(line): \(message)" }
     return message
