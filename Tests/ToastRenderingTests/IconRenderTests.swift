@@ -40,29 +40,6 @@ struct IconRenderTests {
     let spec = try #require(Self.cases.first { $0.name == name })
     #expect(spec.toast.iconProblem(scale: Double(spec.scale)) == nil)
     let image = OffscreenImage.render(spec.toast, scale: spec.scale)
-    let path = "\(RenderTests.directory)/\(name).png"
-    if getenv("UPDATE_REFERENCES") != nil {
-      #expect(image.writePNG(to: path))
-      return
-    }
-    let reference = try #require(
-      OffscreenImage(png: path), "missing \(path): run with UPDATE_REFERENCES=1")
-    #expect(reference.width == image.width && reference.height == image.height)
-    guard reference.width == image.width && reference.height == image.height else { return }
-    var differing = 0
-    for y in 0..<image.height {
-      for x in 0..<image.width {
-        let a = image.pixel(x: x, y: y)
-        let b = reference.pixel(x: x, y: y)
-        let delta = [
-          abs(Int(a.alpha) - Int(b.alpha)), abs(Int(a.red) - Int(b.red)),
-          abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)),
-        ].max()!
-        if delta > 8 { differing += 1 }
-      }
-    }
-    #expect(
-      differing <= image.width * image.height / 200,
-      "\(differing) of \(image.width * image.height) pixels differ from \(path)")
+    try RenderTests.expectMatchesReference(image, named: name)
   }
 }

@@ -77,15 +77,27 @@ struct RenderTests {
   func renderMatchesTheReference(_ name: String) throws {
     let spec = try #require(Self.cases.first { $0.name == name })
     let image = OffscreenImage.render(spec.toast, scale: spec.scale, appearance: spec.appearance)
-    let path = "\(Self.directory)/\(name).png"
+    try Self.expectMatchesReference(image, named: name)
+  }
+
+  /// Expects `image` to match the reference PNG `name` (at most 0.5 % of the
+  /// pixels differing by more than 8 in a channel); with `UPDATE_REFERENCES`
+  /// set, writes it as the reference instead.
+  static func expectMatchesReference(
+    _ image: OffscreenImage, named name: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let path = "\(directory)/\(name).png"
     if getenv("UPDATE_REFERENCES") != nil {
-      mkdir(Self.directory, 0o755)
-      #expect(image.writePNG(to: path))
+      mkdir(directory, 0o755)
+      #expect(image.writePNG(to: path), sourceLocation: sourceLocation)
       return
     }
     let reference = try #require(
-      OffscreenImage(png: path), "missing \(path): run with UPDATE_REFERENCES=1")
-    #expect(reference.width == image.width && reference.height == image.height)
+      OffscreenImage(png: path), "missing \(path): run with UPDATE_REFERENCES=1",
+      sourceLocation: sourceLocation)
+    #expect(
+      reference.width == image.width && reference.height == image.height,
+      sourceLocation: sourceLocation)
     guard reference.width == image.width && reference.height == image.height else { return }
     var differing = 0
     for y in 0..<image.height {
@@ -101,7 +113,8 @@ struct RenderTests {
     }
     #expect(
       differing <= image.width * image.height / 200,
-      "\(differing) of \(image.width * image.height) pixels differ from \(path)")
+      "\(differing) of \(image.width * image.height) pixels differ from \(path)",
+      sourceLocation: sourceLocation)
   }
 
   @Test(arguments: [1.0, 2.0, 1.5])
