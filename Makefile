@@ -11,7 +11,8 @@
 # Checks beyond the tests (figures and how to read them in BENCHMARKS.md):
 #
 #   make sanitize   every test under AddressSanitizer, then ThreadSanitizer
-#   make leaks      the owner under valgrind through LEAK_UPDATES updates
+#   make leaks      the owner under valgrind through LEAK_UPDATES updates, then
+#                   LEAK_A11Y_UPDATES with a screen reader listening
 #   make soak       one owner driven for SOAK_SECONDS, its RSS, fds and threads sampled
 #   make fuzz       fuzz each parser and the D-Bus input under libFuzzer, FUZZ_SECONDS (60) each
 #   make bench      wl-toast beside wob, swaynag and mako, ROUNDS rounds (default 20)
@@ -28,8 +29,8 @@ TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core f
   libgl1-mesa-dri libglib2.0-dev adwaita-icon-theme gtk-update-icon-cache at-spi2-core \
   python3-gi gir1.2-atspi-2.0 orca xvfb speech-dispatcher
 
-# For make leaks only.
-CHECK_PACKAGES = valgrind
+# For make leaks only (and dbus-send, for its private accessibility bus).
+CHECK_PACKAGES = valgrind dbus-bin
 
 # For make river and make test-river: river's build (Zig comes from PyPI in a venv)
 # and wlr-randr, which places the test river's outputs.
@@ -112,6 +113,7 @@ demo: deps
 # machine take turns; `SWIFT_LOCK=` turns it off.
 SWIFT_LOCK ?= flock /tmp/swift-build.lock
 LEAK_UPDATES ?= 10000
+LEAK_A11Y_UPDATES ?= 2000
 SOAK_SECONDS ?= 600
 
 # Every suite under each sanitizer, from .build-asan and .build-tsan (the owner the
@@ -123,12 +125,15 @@ sanitize: deps
 	done; exit $$status
 
 # The owner under valgrind --leak-check=full through LEAK_UPDATES updates of one toast
-# on a headless sway; report in out/leaks/valgrind.log (scripts/leaks.sh).
+# on a headless sway with no screen reader (report in out/leaks/valgrind.log), then
+# through LEAK_A11Y_UPDATES (0: none) with a screen reader's listener on a private
+# accessibility bus (out/leaks/valgrind-screen-reader.log); scripts/leaks.sh.
 leaks: EXTRA_PACKAGES = $(CHECK_PACKAGES)
 leaks: deps
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-owner
-	scripts/leaks.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" $(LEAK_UPDATES)
+	scripts/leaks.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" \
+	  $(LEAK_UPDATES) $(LEAK_A11Y_UPDATES)
 
 # One owner, random commands for SOAK_SECONDS; samples in out/soak/owner.csv; fails
 # if RSS grows by more than 1 MiB or open descriptors grow (scripts/soak.sh).

@@ -7,7 +7,7 @@ import SystemSupport
 /// accessibility bus) and the registry on that bus. A screen reader is "on"
 /// when a test says so (``setScreenReader(_:)``), as Orca does at start.
 public final class AccessibilityBus {
-  /// The private directory: sockets, logs, the listener's script.
+  /// The private directory: sockets, logs, what listeners heard.
   public let directory: String
   /// The session bus address, for clients' `DBUS_SESSION_BUS_ADDRESS`.
   public let sessionAddress: String
@@ -185,17 +185,16 @@ public final class AccessibilityBus {
 /// libatspi (gir1.2-atspi-2.0) registered for some events, writing one JSON
 /// line per event it hears (`type`, `detail1`, `data`, the source's `name`,
 /// `role` and `app` as libatspi reads them from the sender, and `t`, the
-/// monotonic clock in nanoseconds when it heard it).
+/// monotonic clock in nanoseconds when it heard it). The listener is the
+/// repository's `scripts/atspi-listener.py`, which `make leaks` runs too.
 public final class AtspiListener {
   private let process: ChildProcess
   private let output: String
 
   init(on bus: AccessibilityBus, events: [String]) throws {
-    let script = bus.directory + "/listener.py"
     output = bus.directory + "/events-\(UInt32.random(in: 0...UInt32.max)).jsonl"
-    try writeFile(script, Self.script)
     process = try ChildProcess(
-      ["/usr/bin/python3", script, output] + events, environment: bus.daemonEnvironment,
+      ["/usr/bin/python3", Self.script, output] + events, environment: bus.daemonEnvironment,
       logPath: bus.directory + "/listener.log")
     let log = bus.directory + "/listener.log"
     do {
@@ -224,36 +223,6 @@ public final class AtspiListener {
   /// Stops listening.
   public func stop() { process.terminate() }
 
-  private static let script = """
-    import json, sys, time
-    import gi
-    gi.require_version("Atspi", "2.0")
-    from gi.repository import Atspi
-
-    out = open(sys.argv[1], "a", buffering=1)
-
-    def write(**fields):
-        out.write(json.dumps(fields, sort_keys=True) + "\\n")
-
-    def heard(event):
-        heard_at = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
-        try:
-            source = event.source
-            name, role = source.get_name(), source.get_role_name()
-            app = source.get_application().get_name()
-        except Exception as error:
-            name = role = app = "unreadable: %s" % error
-        data = event.any_data
-        if not isinstance(data, (str, int, float, bool, type(None))):
-            data = str(data)
-        write(type=event.type, detail1=event.detail1, data=data, name=name, role=role, app=app,
-              t=heard_at)
-
-    listener = Atspi.EventListener.new(heard)
-    for event in sys.argv[2:]:
-        listener.register(event)
-    out.write('{"type": "ready"}\\n')
-    Atspi.event_main()
-
-    """
+  /// The listener's script: `scripts/atspi-listener.py` in the repository.
+  static let script = repositoryDirectory + "/scripts/atspi-listener.py"
 }

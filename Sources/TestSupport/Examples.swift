@@ -1,12 +1,16 @@
 import Glibc
 
-/// The repository's `Examples/` directory, which the tests use for real.
-public let examplesDirectory: String = {
+/// The repository this build comes from: its `Examples/` and `scripts/`
+/// are used for real by the tests.
+public let repositoryDirectory: String = {
   // #filePath is ROOT/Sources/TestSupport/Examples.swift.
   var path = #filePath
   for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
-  return path + "/Examples"
+  return path
 }()
+
+/// The repository's `Examples/` directory, which the tests use for real.
+public let examplesDirectory = repositoryDirectory + "/Examples"
 
 /// A new directory of programs for the examples' key bindings, to put first
 /// in PATH: `wl-toast` (this build's) and a stand-in `pactl` that reports the

@@ -500,12 +500,20 @@ package final class ScreenReaderAnnouncer {
     }
   }
 
-  /// Sends an `org.a11y.atspi.Event.Object` signal from our object at `path`.
+  /// Sends an `org.a11y.atspi.Event.Object` signal from our object at `path`;
+  /// `data` (a floating reference) is taken, whether it is sent or not.
   private func emit(
     _ member: String, from path: String, detail: String, _ detail1: Int32, _ detail2: Int32,
     _ data: OpaquePointer
   ) {
-    bus?.send(
+    // The connection can close while a sync or an announcement is under way
+    // (a send that fails closes it): what is left to send is dropped, and its
+    // data, which no message took, released.
+    guard let bus else {
+      g_variant_unref(g_variant_ref_sink(data))
+      return
+    }
+    bus.send(
       BusMessage.signal(
         path: path, interface: "org.a11y.atspi.Event.Object", member: member,
         body: Variant.tuple([
