@@ -34,8 +34,12 @@ package final class ScreenReaderAnnouncer {
   package static let mergeInterval: Duration = .milliseconds(150)
 
   private struct Entry {
-    var spoken: String
-    var mode: Toast.Accessibility
+    /// The toast as last shown or changed.
+    var toast: Toast
+    /// What a screen reader says for it: worked out only when it is said,
+    /// so that with no screen reader an update costs nothing here.
+    var spoken: String { toast.spokenText }
+    var mode: Toast.Accessibility { toast.accessibility }
     /// Whether the next announcement is still owed.
     var owed: Bool
     var inTree = false
@@ -167,7 +171,7 @@ package final class ScreenReaderAnnouncer {
   package func show(id: Int, toast: Toast) {
     guard toast.accessibility != .off else { return }
     retrySessionBusIfDue()
-    var entry = Entry(spoken: toast.spokenText, mode: toast.accessibility, owed: false)
+    var entry = Entry(toast: toast, owed: false)
     entry.owed = !statusKnown || qualifies(entry)
     toasts[id] = entry
     refresh()
@@ -184,8 +188,7 @@ package final class ScreenReaderAnnouncer {
       return
     }
     retrySessionBusIfDue()
-    entry.spoken = toast.spokenText
-    entry.mode = toast.accessibility
+    entry.toast = toast
     entry.owed = !statusKnown || qualifies(entry)
     toasts[id] = entry
     refresh()
@@ -484,15 +487,15 @@ package final class ScreenReaderAnnouncer {
     toasts[id] = entry
     let path = AccessibleTree.path(of: id)
     // The name first, so that a screen reader with the old one cached reads the new.
-    if tree.rename(id: id, to: entry.spoken) {
+    let spoken = entry.spoken
+    if tree.rename(id: id, to: spoken) {
       emit(
-        "PropertyChange", from: path, detail: "accessible-name", 0, 0,
-        Variant.string(entry.spoken))
+        "PropertyChange", from: path, detail: "accessible-name", 0, 0, Variant.string(spoken))
     }
-    guard !entry.spoken.isEmpty else { return }
+    guard !spoken.isEmpty else { return }
     if announcementsHeard {
       // detail1 is the politeness: 1, polite (ATSPI_LIVE_POLITE).
-      emit("Announcement", from: path, detail: "", 1, 0, Variant.string(entry.spoken))
+      emit("Announcement", from: path, detail: "", 1, 0, Variant.string(spoken))
       sent.announcements += 1
     } else {
       emit("StateChanged", from: path, detail: "showing", 1, 0, Variant.int32(0))
