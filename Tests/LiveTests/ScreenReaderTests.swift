@@ -219,6 +219,34 @@ struct ScreenReaderTests {
     #expect(!listener.spoken().contains("Early"), "shown before the screen reader: not spoken")
   }
 
+  @Test func aScreenReaderComingAndGoingLeavesNoDescriptorBehind() throws {
+    let bus = try AccessibilityBus(screenReader: false)
+    let listener = try bus.listen(to: ["object:announcement"])
+    let desk = try Self.desk(on: bus)
+    #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Start"]).status == 0)
+    try waitUntil("the owner to learn that no screen reader is on") {
+      try desk.screenReaderState(tag: "t") == "no-screen-reader"
+    }
+    let owner = try #require(try desk.status(tag: "t")?.owner)
+    let before = listDirectory("/proc/\(owner)/fd").count
+    for round in 1...10 {
+      try bus.setScreenReader(true)
+      try waitUntil("the owner on the accessibility bus (round \(round))") {
+        try desk.screenReaderState(tag: "t") == "connected"
+      }
+      #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Round \(round)"]).status == 0)
+      try waitUntil("round \(round) heard (heard: \(listener.spoken()))") {
+        listener.spoken().last == "Round \(round)"
+      }
+      try bus.setScreenReader(false)
+      try waitUntil("the owner off the accessibility bus (round \(round))") {
+        try desk.screenReaderState(tag: "t") == "no-screen-reader"
+      }
+    }
+    #expect(listDirectory("/proc/\(owner)/fd").count == before, "no descriptor left behind")
+    #expect(try desk.status(tag: "t")?.owner == owner)
+  }
+
   @Test func eachToastSaysWhetherItIsSpoken() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])
