@@ -118,7 +118,8 @@ SOAK_SECONDS ?= 600
 
 # Every suite under each sanitizer, from .build-asan and .build-tsan (the owner the
 # live tests start too); any report, in out/sanitizers/, fails (scripts/sanitize.sh),
-# after both have run.
+# after both have run. The river tests run only with WL_TOAST_RIVER_BIN set to the
+# directory `make river` prints.
 sanitize: deps
 	@status=0; for kind in address thread; do \
 	  SWIFT="$(SWIFT)" SWIFT_LOCK="$(SWIFT_LOCK)" scripts/sanitize.sh $$kind || status=1; \

@@ -157,7 +157,8 @@ let package = Package(
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
     // Screen readers: spoken text, bus addresses, the accessible tree's answers.
     .testTarget(
-      name: "AccessibilityTests", dependencies: ["ToastAccessibility", "ToastModel", "CGio"],
+      name: "AccessibilityTests",
+      dependencies: ["ToastAccessibility", "ToastModel", "CGio", "Wayland", "SystemSupport"],
       swiftSettings: strict),
     // The README's architecture tree matches Sources/.
     .testTarget(name: "RepositoryTests", swiftSettings: strict),

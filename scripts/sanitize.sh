@@ -12,6 +12,11 @@
 #
 # SWIFT is the swift command; SWIFT_LOCK (default `flock /tmp/swift-build.lock`)
 # prefixes the build and the test run, so that builds sharing a machine take turns.
+#
+# The tests run in the environment of `make test` (its fonts, locale and an empty
+# XDG_CONFIG_HOME, so that no user's config file changes a toast). The river tests
+# run only when WL_TOAST_RIVER_BIN names river's programs (`make river` prints
+# the directory); otherwise they are skipped, as `make test` skips them.
 set -euo pipefail
 
 kind=${1:-}
@@ -48,9 +53,16 @@ case "$kind" in
     ;;
 esac
 
+skip=()
+if [ -z "${WL_TOAST_RIVER_BIN:-}" ]; then
+  skip=(--skip '^RiverTests\.')
+  echo "sanitize: $kind: the river tests are skipped (WL_TOAST_RIVER_BIN is not set)" >&2
+fi
 status=0
 FONTCONFIG_FILE="$repository/Tests/Fonts/fonts.conf" LC_ALL=C.UTF-8 \
-  "${lock[@]}" "$swift" test --skip-build --sanitize="$kind" --build-path "$build" || status=$?
+  XDG_CONFIG_HOME="$repository/$build/no-config" \
+  "${lock[@]}" "$swift" test --skip-build --sanitize="$kind" --build-path "$build" \
+  "${skip[@]}" || status=$?
 
 reports=$(find "$logs" -type f | sort)
 if [ -n "$reports" ]; then

@@ -34,12 +34,22 @@ public func statusFields(_ pid: pid_t, task: String? = nil) -> [Substring: Int] 
   return fields
 }
 
+/// Whether the programs under test were built with ThreadSanitizer (`make
+/// sanitize` builds and runs the tests with `WL_TOAST_SANITIZE=thread`). Its
+/// runtime starts a thread of its own in a process when that process starts
+/// its first thread (in an owner, Pango's fontconfig thread), and that
+/// thread wakes every 100 ms until the process ends: counted with the
+/// program's own, no process under it is ever idle.
+public let underThreadSanitizer =
+  getenv("WL_TOAST_SANITIZE").map { String(cString: $0) } == "thread"
+
 /// Context switches of all the process's threads so far, voluntary and not: a
 /// sleeping process that wakes up, for a timer or an event, switches at least
-/// once. Nil when the process is gone.
-public func contextSwitches(_ pid: pid_t) -> Int? {
-  let tasks = listDirectory("/proc/\(pid)/task")
-  guard !tasks.isEmpty else { return nil }
+/// once. Nil when the process is gone. With `mainThreadOnly`, those of its
+/// main thread only (see ``underThreadSanitizer``).
+public func contextSwitches(_ pid: pid_t, mainThreadOnly: Bool = false) -> Int? {
+  let tasks = mainThreadOnly ? [String(pid)] : listDirectory("/proc/\(pid)/task")
+  guard !tasks.isEmpty, access("/proc/\(pid)/task/\(tasks[0])", F_OK) == 0 else { return nil }
   return tasks.reduce(0) { total, task in
     let fields = statusFields(pid, task: task)
     return total + (fields["voluntary_ctxt_switches"] ?? 0)

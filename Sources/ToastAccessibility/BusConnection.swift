@@ -76,7 +76,7 @@ final class BusConnection {
     }
   }
 
-  deinit { close(notifying: false) }
+  deinit { abandon() }
 
   /// Calls a method; `reply` hears the answer, or an error (also when the
   /// connection ends first).
@@ -129,6 +129,20 @@ final class BusConnection {
       reply(.failure(CallError(name: "closed", message: "the connection closed")))
     }
     if notifying { onClose?() }
+  }
+
+  /// Closes the connection without a word to anyone: the calls waiting for
+  /// an answer are dropped unheard and no handler is called again. For the
+  /// connection's owner as it goes away itself (and for the connection's own
+  /// deinit): the handlers reach their owner through unowned references, which
+  /// must not be read once it is being deinitialized (Swift stops the process).
+  func abandon() {
+    replies.removeAll()
+    onReady = nil
+    onClose = nil
+    onSignal = nil
+    onMethodCall = nil
+    close(notifying: false)
   }
 
   // MARK: - Reading and writing

@@ -71,6 +71,9 @@ package final class ScreenReaderAnnouncer {
   private var toasts: [Int: Entry] = [:]
   /// When the session bus was last tried.
   private var sessionTried: MonotonicTime?
+  /// Where the session bus is (`DBUS_SESSION_BUS_ADDRESS` or the runtime
+  /// directory's `bus`); tests give another.
+  package var sessionAddress: () -> BusAddress? = { BusAddress.session() }
 
   /// How many announcements were sent, by event (for tests and benchmarks).
   package private(set) var sent: (announcements: Int, showing: Int) = (0, 0)
@@ -83,8 +86,12 @@ package final class ScreenReaderAnnouncer {
   }
 
   deinit {
-    bus?.close(notifying: false)
-    session?.close(notifying: false)
+    // The calls still waiting for an answer and the merge timers hold handlers
+    // that reach this announcer unowned: dropped unheard, never run on it as it
+    // goes (closing the connections would call the waiting ones with an error).
+    for entry in toasts.values { if let timer = entry.timer { loop.remove(timer) } }
+    bus?.abandon()
+    session?.abandon()
   }
 
   /// Whether a screen reader says it is on (as last heard from the session bus).
@@ -130,7 +137,7 @@ package final class ScreenReaderAnnouncer {
   /// Connects to the session bus and asks whether a screen reader is on.
   private func watchSessionBus() {
     sessionTried = .now
-    guard let address = BusAddress.session(),
+    guard let address = sessionAddress(),
       let connection = BusConnection(address: address, loop: loop)
     else {
       noSessionBus()

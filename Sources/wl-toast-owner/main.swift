@@ -87,9 +87,14 @@ func serve(_ listener: Rendezvous.Listener, linger: Double?) -> Never {
     close(lockFD)
     exit(ExitCode.error)
   }
+  let status: Int32
   do {
-    let owner = try Owner(rendezvous: rendezvous, listener: listener, linger: linger)
-    exit(owner.run())
+    // The owner (its presenter, its toasts) is released before the process
+    // exits, also with toasts still on screen when the compositor went away:
+    // `exit(owner.run())` kept them alive to the end, and LeakSanitizer reported
+    // the weak-reference side table of such a toast (Swift keeps its address
+    // encoded in the object's reference count, where no leak checker finds it).
+    status = try Owner(rendezvous: rendezvous, listener: listener, linger: linger).run()
   } catch {
     // No compositor, or one without layer-shell: every command waiting hears
     // why, unless its content was wrong in the first place (a usage error).
@@ -104,6 +109,7 @@ func serve(_ listener: Rendezvous.Listener, linger: Double?) -> Never {
     rendezvous.retire(listener)
     exit(ExitCode.error)
   }
+  exit(status)
 }
 
 /// The listening socket systemd passes as descriptor 3 (`LISTEN_FDS=1` for this

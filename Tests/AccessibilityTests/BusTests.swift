@@ -1,5 +1,8 @@
 import CGio
+import Glibc
+import SystemSupport
 import Testing
+import Wayland
 
 @testable import ToastAccessibility
 
@@ -215,5 +218,136 @@ struct BusTests {
         Variant.dictionaryEntry(Variant.string("Version"), Variant.boxed(Variant.string("2"))),
       ])
     #expect(booleans(status) == ["IsEnabled": true])
+  }
+}
+
+/// A directory with two listening sockets: one a Wayland display that is never
+/// answered (an ``EventLoop`` needs one), one a bus whose side the test plays.
+final class FakeBusRig {
+  let directory: String
+  private let wayland: Int32
+  private let bus: Int32
+  let loop: EventLoop
+
+  init() throws {
+    var template = Array("/tmp/wl-toast-fake-bus-XXXXXX".utf8CString)
+    try #require(mkdtemp(&template) != nil)
+    directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    wayland = try Self.listen(at: directory + "/wayland")
+    bus = try Self.listen(at: directory + "/bus")
+    // No signals taken: the test process's other threads keep theirs.
+    loop = try EventLoop(display: Display(name: directory + "/wayland"), signals: [])
+  }
+
+  deinit {
+    close(wayland)
+    close(bus)
+    unlink(directory + "/wayland")
+    unlink(directory + "/bus")
+    rmdir(directory)
+  }
+
+  var busAddress: BusAddress { BusAddress("unix:path=\(directory)/bus") }
+
+  private static func listen(at path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    try #require(fd >= 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      for (index, byte) in path.utf8.enumerated() { buffer[index] = byte }
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    try #require(bound == 0 && Glibc.listen(fd, 4) == 0)
+    return fd
+  }
+
+  /// The bus side of the connection a client made.
+  func acceptBusClient() throws -> Int32 {
+    let fd = accept(bus, nil, nil)
+    try #require(fd >= 0)
+    return fd
+  }
+
+  /// What arrives on `fd`, the loop running, until `done` says it is enough
+  /// (or the client hung up: then nil).
+  func receive(on fd: Int32, after bytes: [UInt8] = [], until done: ([UInt8]) -> Bool) throws
+    -> [UInt8]?
+  {
+    var bytes = bytes
+    let deadline = MonotonicTime.now + .seconds(10)
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !done(bytes) {
+      try #require(MonotonicTime.now < deadline, "gave up waiting for the client")
+      try loop.iterate(timeout: .milliseconds(10))
+      let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count == 0 { return nil }
+      if count > 0 { bytes += buffer[0..<count] }
+    }
+    return bytes
+  }
+}
+
+/// Connections and the announcer going away with calls unanswered: their
+/// handlers reach them unowned, and must not run once they are being
+/// deinitialized (Swift stops the process: "attempted to read an unowned
+/// reference but the object was already deallocated").
+@Suite(.serialized)
+struct BusLifetimeTests {
+  @Test func aConnectionReleasedOpenCallsNoHandler() throws {
+    let rig = try FakeBusRig()
+    var heard: [String] = []
+    var connection = BusConnection(address: rig.busAddress, loop: rig.loop)
+    try #require(connection != nil)
+    // Its Hello and this call wait: the bus never answers.
+    connection?.onClose = { heard.append("closed") }
+    connection?.call(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus.Peer", member: "Ping"
+    ) { _ in heard.append("answered") }
+    connection = nil
+    #expect(heard.isEmpty)
+  }
+
+  @Test func anAnnouncerReleasedWhileItAsksTheSessionBusGoesQuietly() throws {
+    let rig = try FakeBusRig()
+    var announcer: ScreenReaderAnnouncer? = ScreenReaderAnnouncer(loop: rig.loop, version: "0")
+    announcer?.sessionAddress = { [address = rig.busAddress] in address }
+    announcer?.start()
+    let client = try rig.acceptBusClient()
+    defer { close(client) }
+    // The handshake and Hello, answered; then the announcer asks whether the
+    // accessibility bus runs, and gets no answer.
+    let hello = try #require(
+      try rig.receive(on: client) { bytes in
+        guard let begin = bytes.firstRange(of: Array("BEGIN\r\n".utf8)),
+          bytes.count >= begin.upperBound + 16
+        else { return false }
+        let message = Array(bytes[begin.upperBound...])
+        var copy = message
+        guard
+          let size = copy.withUnsafeMutableBufferPointer({ BusMessage.size(of: $0.baseAddress!) })
+        else { return false }
+        return message.count >= size
+      })
+    var message = Array(hello[hello.firstRange(of: Array("BEGIN\r\n".utf8))!.upperBound...])
+    let call = try #require(
+      message.withUnsafeMutableBufferPointer {
+        BusMessage.decode($0.baseAddress!, count: $0.count)
+      })
+    #expect(call.member == "Hello")
+    let reply = try #require(call.reply(Variant.tuple([Variant.string(":1.7")])))
+    let answer = Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8) + reply.encoded(serial: 1)!
+    #expect(answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, 0) } == answer.count)
+    let asked = try rig.receive(on: client) { $0.firstRange(of: Array("NameHasOwner".utf8)) != nil }
+    #expect(asked != nil)
+    #expect(announcer?.state == "starting")
+    // Released with NameHasOwner unanswered: its handler is dropped, not run.
+    announcer = nil
+    #expect(try rig.receive(on: client, after: asked ?? []) { _ in false } == nil, "hung up")
   }
 }

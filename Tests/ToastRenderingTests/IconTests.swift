@@ -177,7 +177,10 @@ struct IconTests {
   }
 
   @Test func aChangedFileIsReadAgainAndAFailureIsRememberedAMoment() throws {
-    let directory = String(cString: mkdtemp(strdup("/tmp/wl-toast-icons-XXXXXX"))!)
+    // mkdtemp fills in the template in place (an array of ours: no strdup left unfreed).
+    var template = Array("/tmp/wl-toast-icons-XXXXXX".utf8CString)
+    try #require(mkdtemp(&template) != nil)
+    let directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     defer {
       unlink(directory + "/icon.png")
       rmdir(directory)

@@ -276,7 +276,10 @@ struct IconThemeTests {
   @Test func gtksCacheFindsWhatTheListingsFind() throws {
     // A copy of the tests' themes, each with a cache from gtk-update-icon-cache
     // (the user's directory has none: its files are still listed).
-    let copy = String(cString: mkdtemp(strdup("/tmp/wl-toast-icon-cache-XXXXXX"))!)
+    // mkdtemp fills in the template in place (an array of ours: no strdup left unfreed).
+    var template = Array("/tmp/wl-toast-icon-cache-XXXXXX".utf8CString)
+    try #require(mkdtemp(&template) != nil)
+    let copy = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     defer { #expect(system("rm -rf '\(copy)'") == 0) }
     #expect(
       system("cp -R '\(Self.icons)/share' '\(Self.icons)/local' '\(Self.icons)/pixmaps' '\(copy)/'")
