@@ -232,20 +232,8 @@ check_report "$out/valgrind.log" || status=1
 # socket in XDG_RUNTIME_DIR), the registry, and a screen reader's listener.
 echo "leaks: $a11y_updates updates of one toast, the owner under valgrind, a screen reader on"
 session="unix:path=$rig/bus"
-cat > "$rig/bus.conf" <<EOF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>$session</listen>
-  <auth>EXTERNAL</auth>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-EOF
+sed -e "s|@ADDRESS@|$session|" -e "s|@SERVICEDIR@||" "$repository/scripts/private-bus.conf" \
+  > "$rig/bus.conf"
 desktop=(env -u DISPLAY -u WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS="$session"
   XDG_RUNTIME_DIR="$rig" GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1)
 

@@ -38,7 +38,7 @@ public final class AccessibilityBus {
     }
     do {
       try writeFile(
-        directory + "/bus.conf", privateBusConfiguration(listeningAt: directory + "/bus"))
+        directory + "/bus.conf", try privateBusConfiguration(listeningAt: directory + "/bus"))
       let environment = Self.environment(directory: directory, sessionAddress: sessionAddress)
       let daemon = try ChildProcess(
         ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(directory)/bus.conf"],

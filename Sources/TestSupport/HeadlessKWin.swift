@@ -104,7 +104,7 @@ public final class HeadlessKWin {
     var waylandReady = 0.0
     var deviceSize = (width: 0, height: 0)
     do {
-      try writeFile(busConfig, privateBusConfiguration(listeningAt: directory + "/bus"))
+      try writeFile(busConfig, try privateBusConfiguration(listeningAt: directory + "/bus"))
       let daemon = try ChildProcess(
         ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(busConfig)"],
         environment: environment, logPath: busLog)

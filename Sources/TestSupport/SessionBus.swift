@@ -224,29 +224,21 @@ final class SessionBus {
 }
 
 /// The configuration of a private session bus for a test or a benchmark,
-/// listening at `path`: every client may own any name and talk to any other.
-/// With `services`, the bus starts the services described there (D-Bus
+/// listening at `path` (from `scripts/private-bus.conf`, which `make leaks`
+/// uses too): every client may own any name and talk to any other. With
+/// `services`, the bus starts the services described there (D-Bus
 /// activation); without, it only routes messages, so no process but those
 /// the test starts ever joins it.
-public func privateBusConfiguration(listeningAt path: String, services: String? = nil) -> String {
-  """
-  <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-   "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-  <busconfig>
-    <type>session</type>
-    <listen>unix:path=\(path)</listen>
-    <auth>EXTERNAL</auth>
-  """ + (services.map { "\n  <servicedir>\($0)</servicedir>" } ?? "")
-    + """
-
-      <policy context="default">
-        <allow send_destination="*" eavesdrop="true"/>
-        <allow eavesdrop="true"/>
-        <allow own="*"/>
-      </policy>
-    </busconfig>
-
-    """
+public func privateBusConfiguration(listeningAt path: String, services: String? = nil) throws
+  -> String
+{
+  let template = repositoryDirectory + "/scripts/private-bus.conf"
+  guard let data = readFile(template) else {
+    throw HarnessError("cannot read \(template)")
+  }
+  return String(decoding: data, as: UTF8.self)
+    .replacing("@ADDRESS@", with: "unix:path=" + path)
+    .replacing("@SERVICEDIR@", with: services.map { "<servicedir>\($0)</servicedir>" } ?? "")
 }
 
 /// One raw screenshot as KWin sends it: QImage rows of `stride` bytes.

@@ -164,7 +164,7 @@ final class Bench {
   func startBus() throws {
     try writeFile(
       scratch + "/bus/bus.conf",
-      privateBusConfiguration(
+      try privateBusConfiguration(
         listeningAt: scratch + "/bus/socket", services: scratch + "/bus/services"))
     try writeFile(
       scratch + "/bus/services/org.freedesktop.Notifications.service",
