@@ -114,7 +114,8 @@ let package = Package(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
 
     .executableTarget(
-      name: "wl-toast-bench", dependencies: ["TestSupport", "SystemSupport", "CSystem"],
+      name: "wl-toast-bench",
+      dependencies: ["TestSupport", "SystemSupport", "CSystem", "ToastCommand"],
       swiftSettings: strict),
 
     // Fuzzing: each parser's fuzz body, run by libFuzzer (`make fuzz`) and by the replay tests.

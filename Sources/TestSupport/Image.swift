@@ -150,7 +150,27 @@ public struct Image: Sendable {
   }
 }
 
+extension Box {
+  /// Whether `other` lies inside this box.
+  public func contains(_ other: Box) -> Bool {
+    other.x >= x && other.y >= y && other.x + other.width <= x + width
+      && other.y + other.height <= y + height
+  }
+
+  /// The box shrunk by `amount` on every side.
+  public func insetBy(_ amount: Int) -> Box {
+    Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+  }
+}
+
 extension Image {
+  /// The bounding box of pixels that differ from `other` by more than `tolerance`.
+  public func difference(from other: Image, tolerance: Int = 8) -> Box? {
+    boundingBox { x, y in
+      !pixel(x: x, y: y).isClose(to: other.pixel(x: x, y: y), tolerance: tolerance)
+    }
+  }
+
   /// Pixels in a box that are much brighter than `than` (text drawn in white):
   /// their channels add up to more than `than`'s plus three times `margin`.
   public func brightPixels(in box: Box, than: RGB, by margin: Int = 80) -> Int {
@@ -192,5 +212,21 @@ extension CapturedCompositor {
   /// The colour of one pixel of the layout.
   public func pixel(x: Int, y: Int) throws -> RGB {
     try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
+  }
+
+  /// Takes screenshots of the first output until `condition` holds for one and
+  /// returns it; throws a `WaitTimeout` naming `expected` (what the screen
+  /// should show) after `timeout` seconds.
+  @discardableResult
+  public func screenshot(
+    _ expected: @autoclosure () -> String, timeout: Double = 5, until condition: (Image) -> Bool
+  ) throws -> Image {
+    var found: Image?
+    try waitUntil("a screenshot showing \(expected())", timeout: timeout) {
+      let shot = try screenshot()
+      if condition(shot) { found = shot }
+      return found != nil
+    }
+    return found!
   }
 }

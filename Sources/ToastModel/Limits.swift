@@ -289,11 +289,12 @@ extension Toast {
   }
 
   /// A value as messages show it: in single quotes, control characters escaped
-  /// so the message stays on one line, cut after 64 characters.
-  public static func quoted(_ value: String) -> String {
+  /// so the message stays on one line, cut after `limit` characters (64; nil
+  /// for a value that must be shown whole, such as a path).
+  public static func quoted(_ value: String, cutAfter limit: Int? = 64) -> String {
     var result = "'"
     for (count, character) in value.enumerated() {
-      if count == 64 {
+      if count == limit {
         result += "…"
         break
       }

@@ -72,11 +72,13 @@ public final class IconImage: @unchecked Sendable {
   /// at exactly that many device pixels, a PNG fitted into them.
   ///
   /// Results are cached by request: a cached image is used while its file is
-  /// unchanged; a failure is reused for a moment (so a toast redrawn every
-  /// frame does not search every frame) unless `reusingFailures` is false.
+  /// unchanged (a frame, with `checkingFile` false, uses it without looking:
+  /// the toast's show or update has just looked); a failure is reused for a
+  /// moment (so a toast redrawn every frame does not search every frame)
+  /// unless `reusingFailures` is false.
   public static func load(
     _ icon: String, theme: String?, size: Int, scale: Double, lookup: IconLookup = IconLookup(),
-    reusingFailures: Bool = true
+    reusingFailures: Bool = true, checkingFile: Bool = true
   ) -> Result<IconImage, IconError> {
     let key = CacheKey(
       icon: icon, theme: theme, pixels: pixels(size: size, scale: scale), size: size,
@@ -85,6 +87,7 @@ public final class IconImage: @unchecked Sendable {
     if let entry = cache.withLock({ $0.entry(key) }) {
       switch entry.result {
       case .success(let image):
+        if !checkingFile { return entry.result }
         if let stamp = entry.stamp, FileStamp(path: image.path) == stamp { return entry.result }
       case .failure:
         if reusingFailures && now - entry.time < failureReuse { return entry.result }
@@ -110,13 +113,17 @@ public final class IconImage: @unchecked Sendable {
       return (.failure(notFound(icon, theme: theme, lookup: lookup)), nil)
     }
     let side = pixels(size: size, scale: scale)
+    /// The failure, naming the path whole: the user must find the file.
+    func cannotRead(_ error: some Error) -> IconError {
+      IconError("cannot read icon \(Toast.quoted(path, cutAfter: nil)): \(error)")
+    }
     let bytes: [UInt8]
     let stamp: FileStamp
     switch readIconFile(path, limit: maximumFileSize) {
     case .success(let read):
       (bytes, stamp) = read
     case .failure(let error):
-      return (.failure(IconError("cannot read icon \(quotedPath(path)): \(error)")), nil)
+      return (.failure(cannotRead(error)), nil)
     }
     do throws(IconError) {
       let surface: OpaquePointer
@@ -131,23 +138,8 @@ public final class IconImage: @unchecked Sendable {
         surface: surface, isSymbolic: IconFile(path: path, name: icon).isSymbolic, path: path)
       return (.success(image), stamp)
     } catch {
-      return (.failure(IconError("cannot read icon \(quotedPath(path)): \(error)")), nil)
+      return (.failure(cannotRead(error)), nil)
     }
-  }
-
-  /// A path as messages show it: in single quotes, whole (``Toast/quoted(_:)``
-  /// cuts long values), control characters escaped so the message stays one line.
-  static func quotedPath(_ path: String) -> String {
-    var result = "'"
-    for scalar in path.unicodeScalars {
-      switch scalar.properties.generalCategory {
-      case .control, .lineSeparator, .paragraphSeparator:
-        result += scalar.escaped(asASCII: true)
-      default:
-        result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "'"
   }
 
   /// The message for a name no theme has.

@@ -45,14 +45,15 @@ public struct IconSearchPath: Hashable, Sendable {
     self.init(themeDirectories: unique, fallbackDirectories: unique + ["/usr/share/pixmaps"])
   }
 
-  /// The search path of this process's environment.
-  public static var current: IconSearchPath {
+  /// The search path of this process's environment, read once: every lookup
+  /// (and every frame that draws an icon) uses it.
+  public static let current: IconSearchPath = {
     var environment: [String: String] = [:]
     for name in ["HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"] {
       if let value = getenv(name) { environment[name] = String(cString: value) }
     }
     return IconSearchPath(environment: environment)
-  }
+  }()
 }
 
 /// One directory of an icon theme as its `index.theme` describes it: the

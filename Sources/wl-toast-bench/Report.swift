@@ -1,3 +1,5 @@
+import ToastCommand
+
 /// The tools side by side, in the table's order.
 let toolNames = ["wl-toast", "wob", "swaynag", "mako"]
 /// The peers wl-toast's figures are divided by.
@@ -103,26 +105,8 @@ func table(_ figures: [Figure]) -> String {
   return lines.joined(separator: "\n")
 }
 
-/// A JSON string literal.
-func jsonString(_ text: String) -> String {
-  var result = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": result += "\\\""
-    case "\\": result += "\\\\"
-    case "\n": result += "\\n"
-    case "\t": result += "\\t"
-    default:
-      if scalar.value < 0x20 {
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        result.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return result + "\""
-}
+/// A JSON string literal, escaped as the owner's messages are.
+func jsonString(_ text: String) -> String { JSONValue.string(text).serialized }
 
 /// The same figures as JSON: per figure and tool the median, min, max and every
 /// sample (or the note), and wl-toast's ratio to each peer.

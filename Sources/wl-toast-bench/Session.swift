@@ -1,6 +1,7 @@
 import Glibc
 import SystemSupport
 import TestSupport
+import ToastCommand
 
 /// Ends the benchmark with one line (the compositor and the bus are stopped first).
 func fail(_ message: String) -> Never {
@@ -210,9 +211,9 @@ final class Bench {
   /// The pid of the owner showing `tag`, from `wl-toast status` (its JSON's "owner").
   func ownerPID(tag: String) -> pid_t? {
     guard let result = try? run([wlToast, "status", "--tag", tag]), result.status == 0,
-      let range = result.output.firstRange(of: "\"owner\":")
+      let owner = (try? JSONValue.parse(result.output))?["owner"]?.doubleValue
     else { return nil }
-    return pid_t(result.output[range.upperBound...].prefix { $0.isNumber })
+    return pid_t(exactly: owner)
   }
 
   /// Waits until the toast with `tag` is gone.

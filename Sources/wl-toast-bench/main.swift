@@ -16,6 +16,7 @@
 import Glibc
 import SystemSupport
 import TestSupport
+import ToastCommand
 
 // MARK: - Options
 
@@ -171,9 +172,7 @@ var figures: [String: Figure] = [:]
 /// When a listener heard each event (its `t`: monotonic nanoseconds).
 @MainActor func heardTimes(_ listener: AtspiListener) -> [UInt64] {
   listener.lines().compactMap { line in
-    line.firstRange(of: "\"t\": ").flatMap {
-      UInt64(line[$0.upperBound...].prefix(while: \.isNumber))
-    }
+    (try? JSONValue.parse(line))?["t"]?.doubleValue.map { UInt64($0) }
   }
 }
 

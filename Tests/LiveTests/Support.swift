@@ -81,19 +81,13 @@ final class Desk {
     return owners
   }
 
-  /// Takes screenshots until `condition` holds for one and returns it; throws a
-  /// `WaitTimeout` naming `expected` (what the screen should show) after `timeout` seconds.
+  /// Takes screenshots until `condition` holds for one (see
+  /// ``CapturedCompositor/screenshot(_:timeout:until:)``).
   @discardableResult
   func screenshot(
     _ expected: @autoclosure () -> String, timeout: Double = 5, until condition: (Image) -> Bool
   ) throws -> Image {
-    var found: Image?
-    try waitUntil("a screenshot showing \(expected())", timeout: timeout) {
-      let shot = try sway.screenshot()
-      if condition(shot) { found = shot }
-      return found != nil
-    }
-    return found!
+    try sway.screenshot(expected(), timeout: timeout, until: condition)
   }
 }
 
@@ -190,13 +184,6 @@ extension Image {
     return lines
   }
 
-  /// The bounding box of pixels that differ from `other` by more than `tolerance`.
-  func difference(from other: Image, tolerance: Int = 8) -> Box? {
-    boundingBox { x, y in
-      !pixel(x: x, y: y).isClose(to: other.pixel(x: x, y: y), tolerance: tolerance)
-    }
-  }
-
   /// How many pixels of `box` differ from a reference drawn with its own origin at `origin`.
   func mismatches(
     in box: Box, from reference: (Int, Int) -> RGB, origin: (x: Int, y: Int), tolerance: Int = 6
@@ -211,19 +198,6 @@ extension Image {
       }
     }
     return count
-  }
-}
-
-extension Box {
-  /// Whether `other` lies inside this box.
-  func contains(_ other: Box) -> Bool {
-    other.x >= x && other.y >= y && other.x + other.width <= x + width
-      && other.y + other.height <= y + height
-  }
-
-  /// The box shrunk by `amount` on every side.
-  func insetBy(_ amount: Int) -> Box {
-    Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
   }
 }
 

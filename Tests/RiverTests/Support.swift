@@ -51,19 +51,13 @@ final class RiverDesk {
     )
   }
 
-  /// Takes screenshots of the first output until `condition` holds for one and
-  /// returns it; throws a `WaitTimeout` naming `expected` after `timeout` seconds.
+  /// Takes screenshots until `condition` holds for one (see
+  /// ``CapturedCompositor/screenshot(_:timeout:until:)``).
   @discardableResult
   func screenshot(
     _ expected: @autoclosure () -> String, timeout: Double = 5, until condition: (Image) -> Bool
   ) throws -> Image {
-    var found: Image?
-    try waitUntil("a screenshot showing \(expected())", timeout: timeout) {
-      let shot = try river.screenshot()
-      if condition(shot) { found = shot }
-      return found != nil
-    }
-    return found!
+    try river.screenshot(expected(), timeout: timeout, until: condition)
   }
 }
 

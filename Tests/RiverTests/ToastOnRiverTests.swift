@@ -129,19 +129,6 @@ struct ToastOnRiverTests {
   }
 }
 
-extension Box {
-  /// Whether `other` lies inside this box.
-  func contains(_ other: Box) -> Bool {
-    other.x >= x && other.y >= y && other.x + other.width <= x + width
-      && other.y + other.height <= y + height
-  }
-
-  /// The box shrunk by `amount` on every side.
-  func insetBy(_ amount: Int) -> Box {
-    Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
-  }
-}
-
 extension Image {
   /// The rows at column `x` darker than the desktop (the pill, even half faded in).
   func darkRows(x: Int) -> ClosedRange<Int>? {
@@ -155,10 +142,4 @@ extension Image {
     return first...last
   }
 
-  /// The bounding box of pixels that differ from `other` by more than `tolerance`.
-  func difference(from other: Image, tolerance: Int = 8) -> Box? {
-    boundingBox { x, y in
-      !pixel(x: x, y: y).isClose(to: other.pixel(x: x, y: y), tolerance: tolerance)
-    }
-  }
 }
