@@ -16,9 +16,9 @@ public struct IconError: Error, Equatable, Sendable, CustomStringConvertible {
 /// An icon ready to draw: a PNG or SVG file decoded or drawn at the size in
 /// device pixels it is shown at. Immutable.
 ///
-/// ``load(_:theme:size:scale:lookup:reusingFailures:)`` keeps the images it
-/// made in a small cache of the process, so drawing a toast's icon in every
-/// frame reads the file once.
+/// ``load(_:theme:size:scale:lookup:reusingFailures:checkingFile:)`` keeps
+/// the images it made in a small cache of the process, so drawing a toast's
+/// icon in every frame reads the file once.
 public final class IconImage: @unchecked Sendable {
   /// The Cairo image surface (ARGB32), owned.
   let surface: OpaquePointer
