@@ -11,86 +11,43 @@ public enum Shell: String, Equatable, Sendable, CaseIterable {
 }
 
 extension Option {
-  /// One line on what the option does, for completion menus.
-  var summary: String {
-    switch self {
-    case .style: "a box in the middle or a pill at the top"
-    case .timeout: "hide after SECONDS (0: until dismissed; auto: by length)"
-    case .spinner: "an activity indicator above the text"
-    case .progress: "a progress bar filled to PERCENT (0 to 200)"
-    case .offset: "move the HUD by X,Y pixels"
-    case .dismiss: "tap: a click, touch or Escape dismisses it"
-    case .modal: "cover the screen and take all input"
-    case .dim: "darken the screen behind a modal toast"
-    case .markup: "the message is Pango markup"
-    case .noAnimation: "show and hide at once"
-    case .font: "the Pango font"
-    case .background: "the colour of the box"
-    case .foreground: "the colour of the text"
-    case .output: "the output to show on, or all"
-    case .position: "where the toast rests"
-    case .margin: "distance to the output's edges"
-    case .layer: "overlay (above fullscreen) or top"
-    case .icon: "an icon name or a PNG or SVG file"
-    case .iconTheme: "the icon theme for icon names"
-    case .grace: "appear only if still wanted after SECONDS"
-    case .minimumShow: "once shown, stay at least SECONDS"
-    case .accessibility: "screen readers hear it: auto, on or off"
-    case .say: "what a screen reader says instead of the message"
-    case .tag: "one toast per tag, updated in place"
-    case .preset: "a preset of the configuration file"
-    case .config: "read this configuration file"
-    case .noConfig: "read no configuration file"
-    case .renderPNG: "draw the toast into a PNG file"
-    case .scale: "with --render-png: pixels per logical pixel"
-    case .size: "with --render-png: the output's size WxH"
-    case .wait: "stay until the toast is gone"
-    case .printOutcome: "print how the toast ended"
-    case .follow: "each line of standard input updates the toast"
-    case .linger: "keep the owner this long after its last toast"
-    case .after: "hide after SECONDS"
-    case .workspaces: "also show workspace changes"
-    case .focusedTags: "also show the tags focused after each change"
-    case .urgent: "also show tags that get an urgent window"
-    case .tagNames: "names for tags: 1=web,2=code"
-    case .help: "print the help"
-    case .version: "print the version"
-    }
+  /// Whether the option belongs to showing a toast (not only to a subcommand).
+  var isToastOption: Bool { scope.contains(.show) }
+
+  /// The subcommand whose completions offer it, when it is not a toast's option.
+  var subcommand: Subcommand? { isToastOption ? nil : Subcommand.owning(self) }
+
+  /// Whether its value completes to the configuration file's presets.
+  var completesPresets: Bool { name == "preset" }
+
+  /// Whether it takes a value.
+  var takesValue: Bool {
+    if case .required = value { true } else { false }
   }
-
-  /// The values the option takes, when they are a short list.
-  var choices: [String]? {
-    switch self {
-    case .style: Toast.Style.allCases.map(\.rawValue)
-    case .dismiss: Toast.Dismissal.allCases.map(\.rawValue)
-    case .position: Toast.Position.allCases.map(\.rawValue)
-    case .layer: Toast.Layer.allCases.map(\.rawValue)
-    case .accessibility: Toast.Accessibility.allCases.map(\.rawValue)
-    case .timeout: ["auto"]
-    case .output: ["all"]
-    default: nil
-    }
-  }
-
-  /// Whether the value is a file's path.
-  var takesPath: Bool { self == .config || self == .icon || self == .renderPNG }
-
-  /// Whether the option belongs to showing a toast (not to a subcommand).
-  var isToastOption: Bool { self != .after && !isWatchOption }
-
-  /// Whether the option belongs to `wl-toast watch`.
-  var isWatchOption: Bool { [.workspaces, .focusedTags, .urgent, .tagNames].contains(self) }
-
-  /// The option's name without its dashes.
-  var name: String { String(rawValue.dropFirst(2)) }
 }
 
-/// The subcommands and the options each takes.
-private let subcommands: [(name: String, options: [Option])] = [
-  ("hide", [.tag, .after]), ("status", [.tag]),
-  ("watch", [.workspaces, .focusedTags, .urgent, .tagNames]), ("daemon", []),
-  ("completions", []),
-]
+/// The subcommands completions offer, by their first word, each with the
+/// options of all its forms (`watch`: sway's and river's).
+private var subcommands: [(name: String, options: [Option])] {
+  Subcommand.firstWords.compactMap { first in
+    let forms = Subcommand.all.filter { $0.words[0] == first && $0.isListed }
+    guard !forms.isEmpty else { return nil }
+    var options: [Option] = []
+    for form in forms { options += form.options.filter { !options.contains($0) } }
+    return (first, options)
+  }
+}
+
+/// The targets of a subcommand with several forms (`watch`: `sway river`).
+private func targets(of first: String) -> [String] {
+  Subcommand.all.filter { $0.words[0] == first && $0.words.count > 1 }.map { $0.words[1] }
+}
+
+/// The operand choices of a subcommand (`completions`: `bash zsh fish`).
+private func operands(of first: String) -> [String] {
+  Subcommand.all.first { $0.words == [first] }?.operand?.split(separator: "|").map(String.init)
+    ?? []
+}
 
 /// The completion script of `wl-toast` for `shell`, made from the options the
 /// parser knows: every option, the values of those with a short list, file
@@ -105,29 +62,30 @@ public func completionScript(for shell: Shell) -> String {
 }
 
 private func bashScript() -> String {
-  let toastOptions = Option.allCases.filter(\.isToastOption)
+  let toastOptions = Option.all.filter(\.isToastOption)
   var valueCases = ""
-  for option in Option.allCases where option.valueName != nil {
+  for option in Option.all where option.takesValue {
     let reply: String
-    if let choices = option.choices {
+    if !option.choices.isEmpty {
+      let choices = option.choices
       reply = "COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\"))"
     } else if option.takesPath {
       reply = "COMPREPLY=($(compgen -f -- \"$cur\"))"
-    } else if option == .preset {
+    } else if option.completesPresets {
       reply = "COMPREPLY=($(compgen -W \"$(wl-toast presets 2>/dev/null)\" -- \"$cur\"))"
     } else {
       reply = "COMPREPLY=()"
     }
-    valueCases += "    \(option.rawValue)) \(reply); return ;;\n"
+    valueCases += "    \(option.flagName)) \(reply); return ;;\n"
   }
   var subcommandCases = ""
   for (name, options) in subcommands {
+    let flags = options.map(\.flagName).joined(separator: " ")
+    let targets = targets(of: name)
     let words =
-      name == "watch"
-      ? "$( ((cword == 2)) && echo sway river) \(options.map(\.rawValue).joined(separator: " "))"
-      : name == "completions"
-        ? ((Shell.allCases.map(\.rawValue)).joined(separator: " "))
-        : options.map(\.rawValue).joined(separator: " ")
+      !targets.isEmpty
+      ? "$( ((cword == 2)) && echo \(targets.joined(separator: " "))) \(flags)"
+      : ([flags] + operands(of: name)).filter { !$0.isEmpty }.joined(separator: " ")
     subcommandCases += "    \(name)) words=\"\(words)\" ;;\n"
   }
   return """
@@ -144,7 +102,7 @@ private func bashScript() -> String {
         return
       fi
       case ${COMP_WORDS[1]} in
-    \(subcommandCases)    *) words="\(toastOptions.map(\.rawValue).joined(separator: " ")) --follow=text --follow=json" ;;
+    \(subcommandCases)    *) words="\(toastWords(toastOptions))" ;;
       esac
       COMPREPLY=($(compgen -W "$words" -- "$cur"))
     }
@@ -158,19 +116,32 @@ private func quoted(_ text: String) -> String {
   "'" + text.replacing("'", with: "'\\''") + "'"
 }
 
+/// The words bash offers on a toast's command line: every option, and
+/// `--follow=FORMAT` for each format.
+private func toastWords(_ options: [Option]) -> String {
+  var words: [String] = []
+  for option in options {
+    words.append(option.flagName)
+    if case .optional = option.value {
+      words += option.choices.map { option.flagName + "=" + $0 }
+    }
+  }
+  return words.joined(separator: " ")
+}
+
 private func zshScript() -> String {
   var specs: [String] = []
-  for option in Option.allCases where option.isToastOption {
+  for option in Option.all where option.isToastOption {
     let escaped = option.summary.replacing("[", with: "\\[").replacing("]", with: "\\]")
       .replacing(":", with: "\\:")
-    var spec = "\(option.rawValue)[\(escaped)]"
-    if option.valueName != nil {
+    var spec = "\(option.flagName)[\(escaped)]"
+    if option.takesValue {
       let value = option.name
-      if let choices = option.choices {
-        spec += ":\(value):(\(choices.joined(separator: " ")))"
+      if !option.choices.isEmpty {
+        spec += ":\(value):(\(option.choices.joined(separator: " ")))"
       } else if option.takesPath {
         spec += ":\(value):_files"
-      } else if option == .preset {
+      } else if option.completesPresets {
         spec += ":\(value):(${(f)\"$(wl-toast presets 2>/dev/null)\"})"
       } else {
         spec += ":\(value): "
@@ -201,23 +172,26 @@ private func fishScript() -> String {
     "complete -c wl-toast -f",
     "complete -c wl-toast -n __fish_use_subcommand -a "
       + quoted(subcommands.map(\.name).joined(separator: " ")),
-    "complete -c wl-toast -n '__fish_seen_subcommand_from completions' -a "
-      + quoted(Shell.allCases.map(\.rawValue).joined(separator: " ")),
-    "complete -c wl-toast -n '__fish_seen_subcommand_from watch' -a 'sway river'",
   ]
-  for option in Option.allCases {
-    var line = "complete -c wl-toast -l \(option.name)"
-    if option == .after {
-      line += " -n '__fish_seen_subcommand_from hide'"
-    } else if option.isWatchOption {
-      line += " -n '__fish_seen_subcommand_from watch'"
+  for (name, _) in subcommands {
+    let words = targets(of: name) + operands(of: name)
+    if !words.isEmpty {
+      lines.append(
+        "complete -c wl-toast -n '__fish_seen_subcommand_from \(name)' -a "
+          + quoted(words.joined(separator: " ")))
     }
-    if option.valueName != nil {
-      if let choices = option.choices {
-        line += " -x -a " + quoted(choices.joined(separator: " "))
+  }
+  for option in Option.all {
+    var line = "complete -c wl-toast -l \(option.name)"
+    if let subcommand = option.subcommand {
+      line += " -n '__fish_seen_subcommand_from \(subcommand.words[0])'"
+    }
+    if option.takesValue {
+      if !option.choices.isEmpty {
+        line += " -x -a " + quoted(option.choices.joined(separator: " "))
       } else if option.takesPath {
         line += " -r -F"
-      } else if option == .preset {
+      } else if option.completesPresets {
         line += " -x -a '(wl-toast presets 2>/dev/null)'"
       } else {
         line += " -x"

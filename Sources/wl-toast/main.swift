@@ -125,12 +125,7 @@ struct LineReader {
 /// with a warning.
 func loadConfig(for arguments: [String]) -> Config? {
   // Subcommands take nothing from the file.
-  if let first = arguments.first,
-    ["hide", "status", "watch", "daemon", "completions", "presets"]
-      .contains(first)
-  {
-    return nil
-  }
+  if let first = arguments.first, isSubcommand(first) { return nil }
   let path: String
   switch configChoice(in: arguments) {
   case .none: return nil

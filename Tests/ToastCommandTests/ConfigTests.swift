@@ -168,20 +168,4 @@ struct ConfigTests {
     }
     #expect(error.description.hasPrefix("cannot read /proc/self/mem: "))
   }
-
-  @Test func theManPageDocumentsEveryKey() throws {
-    var root = #filePath
-    for _ in 0..<3 { root = String(root[..<(root.lastIndex(of: "/") ?? root.startIndex)]) }
-    let fd = open(root + "/man/wl-toast.5", O_RDONLY)
-    #expect(fd >= 0)
-    defer { close(fd) }
-    var bytes = [UInt8](repeating: 0, count: 65_536)
-    let count = read(fd, &bytes, bytes.count)
-    let page = String(decoding: bytes[0..<max(count, 0)], as: UTF8.self)
-    for key in configKeys {
-      let roff = key.split(separator: "-", omittingEmptySubsequences: false).joined(
-        separator: "\\-")
-      #expect(page.contains("\n.BR \(roff) \""), "\(key) is documented")
-    }
-  }
 }

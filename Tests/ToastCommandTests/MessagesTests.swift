@@ -135,10 +135,9 @@ struct MessagesTests {
       followLine: "{\"text\": \"json\", \"style\": \"banner\", \"progress\": null}", format: .json)
     #expect(toast.text == "json" && toast.style == .banner && toast.progress == nil)
     // Input modes and looks are the user's, not the stream's.
-    for field in [
-      "modal", "dim", "dismiss", "markup", "animated", "offset", "font", "background", "output",
-      "position", "margin", "layer", "icon", "icon-theme", "grace", "min-show", "a11y",
-    ] {
+    let notFollowable = ToastField.all.map(\.name).filter { !Toast.followFields.contains($0) }
+    #expect(notFollowable.contains("modal") && notFollowable.contains("no-animation"))
+    for field in notFollowable {
       let line = "{\"text\": \"taken?\", \"\(field)\": true}"
       #expect(throws: MessageError.notFollowable(field)) {
         try toast.apply(followLine: line, format: .json)

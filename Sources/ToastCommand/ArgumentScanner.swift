@@ -1,0 +1,137 @@
+/// One argument of a command line, as the scanner sees it.
+enum Token {
+  /// A known option, with the value given after `=`, if any.
+  case option(Option, inlineValue: String?)
+  /// Something that starts with `-` but is no option.
+  case unknown(String)
+  /// `--`.
+  case endOfOptions
+  /// A word of the message (or of a subcommand).
+  case word(String)
+}
+
+/// What one argument is: an option of ``Option/all`` (by `--NAME`,
+/// `--NAME=VALUE` or its letter), something else with a dash, `--`, or a word.
+func classify(_ argument: String) -> Token {
+  if argument == "--" { return .endOfOptions }
+  if argument.hasPrefix("--") {
+    let name: Substring
+    var value: String?
+    if let equals = argument.firstIndex(of: "=") {
+      name = argument[..<equals]
+      value = String(argument[argument.index(after: equals)...])
+    } else {
+      name = Substring(argument)
+    }
+    guard let option = Option.byName[String(name.dropFirst(2))] else {
+      return .unknown(String(name))
+    }
+    return .option(option, inlineValue: value)
+  }
+  if argument.count == 2, argument.first == "-",
+    let option = Option.all.first(where: { $0.letter == argument.last })
+  {
+    return .option(option, inlineValue: nil)
+  }
+  if argument.hasPrefix("-") && argument != "-" { return .unknown(argument) }
+  return .word(argument)
+}
+
+/// Walks the arguments in order: hands each option and what was said of it
+/// to `handle`, returns the other words. `command` names a subcommand in
+/// messages.
+func scan(
+  _ arguments: [String], command: String?,
+  _ handle: (Option, OptionInput) throws(UsageError) -> Void
+) throws(UsageError) -> [String] {
+  var words: [String] = []
+  var index = arguments.startIndex
+  while index < arguments.endIndex {
+    let argument = arguments[index]
+    index += 1
+    switch classify(argument) {
+    case .endOfOptions:
+      words += arguments[index...]
+      index = arguments.endIndex
+    case .word(let word):
+      words.append(word)
+    case .unknown(let name):
+      throw .unknownOption(name, command: command)
+    case .option(let option, let inlineValue):
+      switch (option.value, inlineValue) {
+      case (.none, let value?):
+        throw .valueForFlag(option.flagName, value: value)
+      case (.none, nil), (.optional, nil):
+        try handle(option, .on)
+      case (.optional, let value?), (.required, let value?):
+        try handle(option, .value(value))
+      case (.required(let valueName), nil):
+        guard index < arguments.endIndex else {
+          throw .missingValue(option.flagName, expected: valueName)
+        }
+        try handle(option, .value(arguments[index]))
+        index += 1
+      }
+    }
+  }
+  return words
+}
+
+/// The options of `arguments` in order, each with the index of the argument
+/// that gave it, skipping the values of options that take one (`--font
+/// --help` sets the font) and stopping at `--`.
+private func options(in arguments: [String]) -> [(Option, inlineValue: String?, index: Int)] {
+  var found: [(Option, inlineValue: String?, index: Int)] = []
+  var index = arguments.startIndex
+  while index < arguments.endIndex {
+    switch classify(arguments[index]) {
+    case .endOfOptions:
+      return found
+    case .option(let option, let inlineValue):
+      found.append((option, inlineValue, index))
+      if inlineValue == nil, case .required = option.value { index += 1 }
+    case .unknown, .word:
+      break
+    }
+    index += 1
+  }
+  return found
+}
+
+/// The first `--help` or `--version` among the options.
+func helpOrVersion(in arguments: [String]) -> Invocation? {
+  for (option, inlineValue, _) in options(in: arguments) where inlineValue == nil {
+    switch option.name {
+    case "help": return .help
+    case "version": return .version
+    default: continue
+    }
+  }
+  return nil
+}
+
+/// Whether the command line asks for no file, another file or the default one.
+public enum ConfigChoice: Equatable, Sendable {
+  /// `--no-config`.
+  case none
+  /// `--config PATH`.
+  case file(String)
+  /// Neither: ``Config/defaultPath``.
+  case standard
+}
+
+/// The configuration file the arguments ask for (the last `--config` or
+/// `--no-config` wins), found before the rest is parsed.
+public func configChoice(in arguments: [String]) -> ConfigChoice {
+  var choice = ConfigChoice.standard
+  for (option, inlineValue, index) in options(in: arguments) {
+    switch (option.name, inlineValue) {
+    case ("no-config", _): choice = .none
+    case ("config", let path?): choice = .file(path)
+    case ("config", nil) where index + 1 < arguments.endIndex:
+      choice = .file(arguments[index + 1])
+    default: continue
+    }
+  }
+  return choice
+}

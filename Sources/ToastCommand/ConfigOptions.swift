@@ -1,0 +1,79 @@
+import ToastModel
+
+/// A yes/no value: true, false, yes, no, on, off, 1 or 0.
+private func boolean(_ value: String) -> Bool? {
+  switch value.lowercased() {
+  case "true", "yes", "on", "1": true
+  case "false", "no", "off", "0": false
+  default: nil
+  }
+}
+
+/// The items of well-formed entries (``Config/checked()`` reported the others).
+/// An icon path in the file that is relative (`icons/volume.svg`) is taken
+/// from the file's directory, as the user who wrote it meant.
+func configItems(_ entries: [Config.Entry], of config: Config?) -> [(Option, OptionInput)] {
+  entries.compactMap { entry in
+    var entry = entry
+    if entry.key == "icon", entry.value.contains("/"), !entry.value.hasPrefix("/"),
+      let slash = config?.path.lastIndex(of: "/"), let path = config?.path
+    {
+      entry.value = String(path[...slash]) + entry.value
+    }
+    return try? item(for: entry)
+  }
+}
+
+/// The option a configuration entry sets and what it says, checked by the
+/// rules of the command line; the error says what is wrong.
+private func item(for entry: Config.Entry) throws(UsageError) -> (Option, OptionInput) {
+  guard let option = Option.forKey(entry.key) else { throw .unknownConfigKey(entry.key) }
+  let input: OptionInput
+  switch option.value {
+  case .optional where option.choices.contains(entry.value):
+    input = .value(entry.value)  // follow = json
+  case .none, .optional:
+    guard let on = boolean(entry.value) else {
+      throw .invalidChoice(entry.key, expected: "true or false", got: entry.value)
+    }
+    input = on ? .on : .off
+  case .required:
+    input = .value(entry.value)
+  }
+  // The value must pass the same checks as on the command line.
+  var scratch = OptionValues()
+  try option.apply(&scratch, input)
+  return (option, input)
+}
+
+extension Config {
+  /// The configuration with every entry checked by the rules of the command
+  /// line: a bad key or value moves to ``problems`` as `FILE:LINE: message`.
+  public func checked() -> Config {
+    var checked = self
+    func keep(_ entries: [Entry]) -> [Entry] {
+      entries.filter { entry in
+        do throws(UsageError) {
+          _ = try item(for: entry)
+          return true
+        } catch {
+          if case .invalidValue(let invalid) = error {
+            checked.problem(entry.line, "\(entry.key): \(invalid.reason)")
+          } else {
+            checked.problem(entry.line, error.message)
+          }
+          return false
+        }
+      }
+    }
+    checked.replaceEntries(defaults: keep(defaults), presets: presets.mapValues(keep))
+    checked.problems.sort { lineNumber($0) < lineNumber($1) }
+    return checked
+  }
+
+  /// The line number in a `FILE:LINE: message` problem, for sorting.
+  private func lineNumber(_ problem: String) -> Int {
+    let rest = problem.dropFirst(path.count + 1)
+    return Int(rest.prefix { $0.isNumber }) ?? 0
+  }
+}

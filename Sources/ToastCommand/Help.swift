@@ -1,0 +1,79 @@
+import ToastModel
+
+/// What `wl-toast --help` prints: the synopsis of each subcommand, every
+/// option of a toast's command line (from ``Option/all``) and the exit statuses.
+public var usageText: String {
+  let synopses = Subcommand.all.filter(\.isListed).map { "       wl-toast " + $0.synopsis }
+  let options = Option.all.filter { $0.help != nil && $0.scope.contains(.show) }
+  return """
+    Usage: wl-toast [OPTIONS] MESSAGE...
+    \(synopses.joined(separator: "\n"))
+
+    Show MESSAGE in a toast on a Wayland compositor with layer-shell (sway, river,
+    Hyprland). The words of MESSAGE are joined with single spaces; a message of
+    more than \(Toast.Limits.textLength) characters (Unicode scalars) is cut and ends in "…". MESSAGE
+    may be left out when --spinner or --progress is given.
+
+    Options:
+    \(options.map(helpEntry).joined(separator: "\n"))
+
+    A value follows its option as the next argument (--timeout 3) or after '='
+    (--timeout=3), and may start with '-' (--offset -20,30). Options may come
+    anywhere before '--'; every argument after '--' is part of MESSAGE. A toast
+    stays 2 s (hud) or 0.5 s (banner) unless --timeout says otherwise.
+
+    The first command for a tag shows the toast from a background owner and
+    returns once its first frame is on screen; later ones hand their content to
+    that owner and return at once. 'hide' exits 0 even when nothing showed;
+    'status' prints the toast as JSON and exits 0, or exits 1 when none shows.
+    'daemon' runs the display's owner in the foreground and keeps it after its
+    last toast, so every toast starts warm (exec wl-toast daemon in a sway or
+    river config); it fails when an owner already runs.
+    'watch river' shows river's mode as a banner while it is not normal; with
+    --focused-tags also the tags focused after each change ("Tag 2", "Tags 1+3",
+    or names from --tag-names 1=web,2=code), with --urgent a tag that gets an
+    urgent view. It runs until river exits.
+    To show the word "hide" itself, write: wl-toast -- hide
+
+    Exit status:
+      0   the toast expired or was hidden (or: handed over, without --wait)
+      1   an error, such as no Wayland compositor
+      2   the user dismissed the toast
+      3   a newer toast with the same tag replaced it (with --wait)
+      64  a usage error
+    """
+}
+
+/// The width of `--help`'s lines.
+private let helpWidth = 80
+/// Where the text of an option starts in `--help`.
+private let helpColumn = 28
+
+/// An option's lines in `--help`: `  --timeout SECONDS|auto    hide after…`,
+/// wrapped at ``helpWidth``; a newline in the option's help starts a new line.
+private func helpEntry(_ option: Option) -> String {
+  var left = "  " + (option.letter.map { "-\($0), " } ?? "") + option.flagName
+  switch option.value {
+  case .none: break
+  case .required(let value): left += " " + (value.contains(" ") ? "\"\(value)\"" : value)
+  case .optional(let value): left = "  \(option.flagName)[=\(value)]"
+  }
+  var lines: [String] = []
+  for paragraph in (option.help ?? option.summary).split(separator: "\n") {
+    var line = ""
+    for word in paragraph.split(separator: " ") {
+      if !line.isEmpty && helpColumn + line.count + 1 + word.count > helpWidth {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    lines.append(line)
+  }
+  let indent = String(repeating: " ", count: helpColumn)
+  let first =
+    left.count + 2 <= helpColumn
+    ? left + String(repeating: " ", count: helpColumn - left.count) + lines[0]
+    : left + "\n" + indent + lines[0]
+  return ([first] + lines.dropFirst().map { indent + $0 }).joined(separator: "\n")
+}

@@ -1,0 +1,341 @@
+import ToastModel
+
+/// Where an option may be given.
+struct OptionScope: OptionSet, Hashable, Sendable {
+  let rawValue: UInt16
+
+  /// The command line of a toast (`wl-toast [OPTIONS] MESSAGE...`).
+  static let show = OptionScope(rawValue: 1 << 0)
+  /// A key of the configuration file.
+  static let config = OptionScope(rawValue: 1 << 1)
+  /// `wl-toast hide`.
+  static let hide = OptionScope(rawValue: 1 << 2)
+  /// `wl-toast status`.
+  static let status = OptionScope(rawValue: 1 << 3)
+  /// `wl-toast watch sway`.
+  static let watchSway = OptionScope(rawValue: 1 << 4)
+  /// `wl-toast watch river`.
+  static let watchRiver = OptionScope(rawValue: 1 << 5)
+  /// `wl-toast daemon`.
+  static let daemon = OptionScope(rawValue: 1 << 6)
+  /// `wl-toast completions`.
+  static let completions = OptionScope(rawValue: 1 << 7)
+  /// `wl-toast presets`.
+  static let presets = OptionScope(rawValue: 1 << 8)
+  /// Every command line, not the file (`--help`, `--version`).
+  static let everyCommand: OptionScope = [
+    .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets,
+  ]
+}
+
+/// Whether an option takes a value.
+enum OptionValue: Equatable, Sendable {
+  /// None: a flag.
+  case none
+  /// One, named in `--help` (`SECONDS`), as the next argument or after `=`.
+  case required(String)
+  /// One after `=` only, or none (`--follow[=text|json]`).
+  case optional(String)
+}
+
+/// What a command line or configuration file said of an option.
+enum OptionInput: Equatable, Sendable {
+  /// A flag given (or `KEY = true`).
+  case on
+  /// A flag turned off (`KEY = false` in the file).
+  case off
+  /// A value.
+  case value(String)
+}
+
+/// What the options of one command line have set.
+struct OptionValues: Sendable {
+  /// The toast's settings.
+  var toast = Toast("")
+  /// How the command hands the toast over.
+  var show = ShowOptions()
+  /// `--after` of `wl-toast hide`.
+  var hideDelay: Double?
+  /// `--workspaces` of `wl-toast watch sway`.
+  var workspaces = false
+  /// `--focused-tags` of `wl-toast watch river`.
+  var focusedTags = false
+  /// `--urgent` of `wl-toast watch river`.
+  var urgent = false
+  /// `--tag-names` of `wl-toast watch river`.
+  var tagNames: [Int: String] = [:]
+}
+
+/// An option of `wl-toast`, declared once in ``Option/all``: the parser, the
+/// configuration keys, `--help`, the man-page check and the completions read it.
+struct Option: Sendable, Hashable {
+  /// The name without its dashes: `--NAME` and, for an option of the file, its key.
+  let name: String
+  /// The one-letter form (`-h`), if any.
+  let letter: Character?
+  /// Whether it takes a value.
+  let value: OptionValue
+  /// One line for completion menus.
+  let summary: String
+  /// What `--help` prints beside it; nil for an option of a subcommand, which
+  /// the synopsis shows.
+  let help: String?
+  /// The values it takes, when they are a short list.
+  let choices: [String]
+  /// Whether its value is a file's path.
+  let takesPath: Bool
+  /// Where it may be given.
+  let scope: OptionScope
+  /// Records what was said of it; throws when the value is bad.
+  let apply: @Sendable (inout OptionValues, OptionInput) throws(UsageError) -> Void
+
+  /// `--NAME`.
+  var flagName: String { "--" + name }
+
+  static func == (left: Option, right: Option) -> Bool { left.name == right.name }
+  func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+extension Option {
+  /// Every option: the toast's settings (``ToastField/all``), then the command's own.
+  static let all: [Option] =
+    ToastField.all.filter(\.isOption).map(Option.init(field:)) + [
+      Option(
+        "tag", .required("NAME"), summary: "one toast per tag, updated in place",
+        help: "one toast per tag: later commands update it in place",
+        scope: [.show, .config, .hide, .status]
+      ) { values, input throws(UsageError) in values.show.tag = try tag(input.text) },
+      Option(
+        "preset", .required("NAME"), summary: "a preset of the configuration file",
+        help: "use [preset NAME] of the configuration file", scope: .show
+      ) { _, _ in },  // read by the parser before the rest
+      Option(
+        "config", .required("PATH"), summary: "read this configuration file",
+        help: "read PATH instead of ~/.config/wl-toast/config", takesPath: true, scope: .show
+      ) { _, _ in },  // read before the parser (configChoice(in:))
+      Option(
+        "no-config", .none, summary: "read no configuration file",
+        help: "read no configuration file (see man 5 wl-toast)", scope: .show
+      ) { _, _ in },
+      Option(
+        "render-png", .required("FILE"), summary: "draw the toast into a PNG file",
+        help: "draw the toast into a PNG file, with no compositor", takesPath: true, scope: .show
+      ) { values, input throws(UsageError) in
+        let path = input.text
+        guard !path.isEmpty else {
+          throw .invalidChoice("--render-png", expected: "the path of a PNG file", got: path)
+        }
+        values.show.render = values.show.render ?? RenderRequest(path: path)
+        values.show.render?.path = path
+      },
+      Option(
+        "scale", .required("N"), summary: "with --render-png: pixels per logical pixel",
+        help: "with --render-png: pixels per logical pixel (1 to 4)", scope: .show
+      ) { values, input throws(UsageError) in
+        guard let scale = decimal(input.text), RenderRequest.scales.contains(scale) else {
+          throw .invalidChoice("--scale", expected: "a number from 1 to 4", got: input.text)
+        }
+        values.show.render = values.show.render ?? RenderRequest(path: "")
+        values.show.render?.scale = scale
+      },
+      Option(
+        "size", .required("WxH"), summary: "with --render-png: the output's size WxH",
+        help: "with --render-png: the output's size (1280x720)", scope: .show
+      ) { values, input throws(UsageError) in
+        let parts = input.text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
+          RenderRequest.sizes.contains(width), RenderRequest.sizes.contains(height)
+        else {
+          throw .invalidChoice("--size", expected: "WxH, each from 64 to 16384", got: input.text)
+        }
+        values.show.render = values.show.render ?? RenderRequest(path: "")
+        values.show.render?.outputWidth = width
+        values.show.render?.outputHeight = height
+      },
+      Option(
+        "wait", .none, summary: "stay until the toast is gone",
+        help: "stay until the toast is gone; exit with its outcome", scope: [.show, .config]
+      ) { values, input in values.show.wait = input == .on },
+      Option(
+        "print-outcome", .none, summary: "print how the toast ended",
+        help:
+          "with --wait, print "
+          + ToastOutcome.allCases.map(\.rawValue).joined(separator: "|"),
+        scope: [.show, .config]
+      ) { values, input in
+        values.show.printOutcome = input == .on
+        if input == .on { values.show.wait = true }
+      },
+      Option(
+        "follow", .optional("text|json"), summary: "each line of standard input updates the toast",
+        help:
+          "read standard input: each line updates the toast;\ntext (default): the line is the"
+          + " message;\njson: an object setting "
+          + listed(ToastField.all.filter(\.isFollowable).map(\.name)),
+        choices: FollowFormat.allCases.map(\.rawValue), scope: [.show, .config]
+      ) { values, input throws(UsageError) in
+        switch input {
+        case .on: values.show.follow = .text
+        case .off: values.show.follow = nil
+        case .value(let word):
+          guard let format = FollowFormat(rawValue: word) else {
+            throw .invalidChoice("--follow", expected: "text or json", got: word)
+          }
+          values.show.follow = format
+        }
+      },
+      Option(
+        "linger", .required("SECONDS"), summary: "keep the owner this long after its last toast",
+        help: "keep the background owner this long after its last toast (0 to 60, default 1)",
+        scope: [.show, .config]
+      ) { values, input throws(UsageError) in
+        values.show.linger = try seconds(input.text, of: .linger)
+      },
+      Option(
+        "after", .required("SECONDS"), summary: "hide after SECONDS", scope: .hide
+      ) { values, input throws(UsageError) in
+        values.hideDelay = try seconds(input.text, of: .after)
+      },
+      Option(
+        "workspaces", .none, summary: "also show workspace changes", scope: .watchSway
+      ) { values, input in values.workspaces = input == .on },
+      Option(
+        "focused-tags", .none, summary: "also show the tags focused after each change",
+        scope: .watchRiver
+      ) { values, input in values.focusedTags = input == .on },
+      Option(
+        "urgent", .none, summary: "also show tags that get an urgent window", scope: .watchRiver
+      ) { values, input in values.urgent = input == .on },
+      Option(
+        "tag-names", .required("N=NAME,..."), summary: "names for tags: 1=web,2=code",
+        scope: .watchRiver
+      ) { values, input throws(UsageError) in values.tagNames = try tagNames(input.text) },
+      Option(
+        "help", letter: "h", .none, summary: "print the help", help: "print this help and exit",
+        scope: .everyCommand
+      ) { _, _ in },  // found before the rest (helpOrVersion(in:))
+      Option(
+        "version", letter: "V", .none, summary: "print the version",
+        help: "print the version and exit", scope: .everyCommand
+      ) { _, _ in },
+    ]
+
+  /// The options by name.
+  static let byName: [String: Option] = Dictionary(
+    uniqueKeysWithValues: all.map { ($0.name, $0) })
+
+  /// The option a configuration key sets, if any.
+  static func forKey(_ key: String) -> Option? {
+    byName[key].flatMap { $0.scope.contains(.config) ? $0 : nil }
+  }
+
+  /// An option declared with its parts.
+  init(
+    _ name: String, letter: Character? = nil, _ value: OptionValue, summary: String,
+    help: String? = nil, choices: [String] = [], takesPath: Bool = false, scope: OptionScope,
+    apply: @escaping @Sendable (inout OptionValues, OptionInput) throws(UsageError) -> Void
+  ) {
+    self.name = name
+    self.letter = letter
+    self.value = value
+    self.summary = summary
+    self.help = help
+    self.choices = choices
+    self.takesPath = takesPath
+    self.scope = scope
+    self.apply = apply
+  }
+
+  /// The option of a toast's setting: on a toast's command line and in the file.
+  init(field: ToastField) {
+    self.init(
+      field.name, field.valueName.map(OptionValue.required) ?? .none, summary: field.summary,
+      help: field.help, choices: field.choices, takesPath: field.takesPath,
+      scope: [.show, .config]
+    ) { values, input throws(UsageError) in
+      switch input {
+      case .on, .off: field.setFlag?(&values.toast, input == .on)
+      case .value(let word):
+        guard let parse = field.parse else { return }
+        do throws(Toast.InvalidValue) {
+          try parse(&values.toast, word)
+        } catch {
+          throw .invalidValue(error)
+        }
+      }
+    }
+  }
+}
+
+extension OptionInput {
+  /// The value; empty for a flag (options with a value always get one).
+  var text: String {
+    if case .value(let text) = self { text } else { "" }
+  }
+}
+
+/// `a, b or c`.
+func listed(_ words: [String]) -> String {
+  words.count < 2
+    ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+}
+
+/// The names of every configuration key, in the order of the options.
+public var configKeys: [String] {
+  Option.all.filter { $0.scope.contains(.config) }.map(\.name)
+}
+
+/// The names of every option of `wl-toast` (without their dashes), in the
+/// order of `--help`.
+public var optionNames: [String] { Option.all.map(\.name) }
+
+// MARK: - Values of the command's own options
+
+/// A tag, by the rule of ``Toast/checkedTag(_:)``.
+func tag(_ value: String) throws(UsageError) -> String {
+  do {
+    return try Toast.checkedTag(value)
+  } catch {
+    throw .invalidValue(error)
+  }
+}
+
+/// Seconds of `--linger` or `--after`, within their ``Toast/Limits``.
+func seconds(_ value: String, of setting: Toast.InvalidValue.Setting) throws(UsageError)
+  -> Double
+{
+  do {
+    return try Toast.checkedSeconds(decimal(value), of: setting, written: value)
+  } catch {
+    throw .invalidValue(error)
+  }
+}
+
+/// Seconds of `--linger` by the command's rule (0 to 60, a plain decimal
+/// number): what the owner program checks its own linger with.
+public func lingerSeconds(_ value: String) throws(UsageError) -> Double {
+  try seconds(value, of: .linger)
+}
+
+/// The most characters (Unicode scalars) a tag's name in `--tag-names` may have.
+public let maximumTagNameLength = 64
+
+/// Parses `--tag-names`: `N=NAME` pairs separated by commas, each tag number
+/// (1 to 32) at most once, each name 1 to ``maximumTagNameLength`` characters
+/// without control characters (a name cannot hold a comma).
+func tagNames(_ value: String) throws(UsageError) -> [Int: String] {
+  let expected = "N=NAME pairs separated by commas, N from 1 to 32"
+  var names: [Int: String] = [:]
+  for pair in value.split(separator: ",", omittingEmptySubsequences: false) {
+    guard let equals = pair.firstIndex(of: "="),
+      let number = Int(pair[..<equals]), (1...32).contains(number),
+      pair[..<equals].allSatisfy({ $0.isASCII && $0.isWholeNumber }), names[number] == nil
+    else { throw .invalidChoice("--tag-names", expected: expected, got: value) }
+    let name = String(pair[pair.index(after: equals)...])
+    guard !name.isEmpty, name.unicodeScalars.count <= maximumTagNameLength,
+      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { throw .invalidChoice("--tag-names", expected: expected, got: value) }
+    names[number] = name
+  }
+  return names
+}

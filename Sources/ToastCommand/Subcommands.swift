@@ -1,0 +1,126 @@
+import ToastModel
+
+/// A subcommand of `wl-toast`, declared once: the parser, `--help`'s
+/// synopsis, the completions and the command's choice of configuration read
+/// ``all``. Its options are those of ``Option/all`` whose scope has ``scope``.
+struct Subcommand: Sendable {
+  /// Its words: `hide`, or `watch sway`.
+  let words: [String]
+  /// The scope of its options.
+  let scope: OptionScope
+  /// The word it takes after its options, as the synopsis writes it (`bash|zsh|fish`).
+  let operand: String?
+  /// Whether `--help` and the completions show it (`presets` is for completions only).
+  let isListed: Bool
+  /// The invocation from its options' values and its other words.
+  let make: @Sendable (OptionValues, [String]) throws(UsageError) -> Invocation
+
+  /// `watch sway`.
+  var name: String { words.joined(separator: " ") }
+
+  /// Its options, in the order of ``Option/all``, without `--help` and `--version`.
+  var options: [Option] {
+    Option.all.filter { $0.scope.contains(scope) && $0.scope != .everyCommand }
+  }
+
+  /// `hide [--tag NAME] [--after SECONDS]`.
+  var synopsis: String {
+    let parts =
+      [name]
+      + options.map { option in
+        switch option.value {
+        case .none: "[\(option.flagName)]"
+        case .required(let value), .optional(let value): "[\(option.flagName) \(value)]"
+        }
+      } + (operand.map { [$0] } ?? [])
+    return parts.joined(separator: " ")
+  }
+}
+
+extension Subcommand {
+  /// Every subcommand; a first argument that names none starts a toast's command line.
+  static let all: [Subcommand] = [
+    Subcommand(words: ["hide"], scope: .hide, operand: nil, isListed: true) { values, _ in
+      .hide(tag: values.show.tag, after: values.hideDelay)
+    },
+    Subcommand(words: ["status"], scope: .status, operand: nil, isListed: true) { values, _ in
+      .status(tag: values.show.tag)
+    },
+    Subcommand(words: ["watch", "sway"], scope: .watchSway, operand: nil, isListed: true) {
+      values, _ in .watchSway(workspaces: values.workspaces)
+    },
+    Subcommand(words: ["watch", "river"], scope: .watchRiver, operand: nil, isListed: true) {
+      values, _ in
+      .watchRiver(focusedTags: values.focusedTags, urgent: values.urgent, tagNames: values.tagNames)
+    },
+    Subcommand(words: ["daemon"], scope: .daemon, operand: nil, isListed: true) { _, _ in .daemon },
+    Subcommand(
+      words: ["completions"], scope: .completions,
+      operand: Shell.allCases.map(\.rawValue).joined(separator: "|"), isListed: true
+    ) { _, words throws(UsageError) in
+      guard let word = words.first, let shell = Shell(rawValue: word) else {
+        throw .invalidChoice(
+          "completions", expected: listed(Shell.allCases.map(\.rawValue)), got: words.first ?? "")
+      }
+      return .completions(shell)
+    },
+    Subcommand(words: ["presets"], scope: .presets, operand: nil, isListed: false) { _, _ in
+      .presets
+    },
+  ]
+
+  /// The first words of the subcommands (`hide`, `watch`, …), each once, in order.
+  static var firstWords: [String] {
+    var seen: [String] = []
+    for subcommand in all where !seen.contains(subcommand.words[0]) {
+      seen.append(subcommand.words[0])
+    }
+    return seen
+  }
+
+  /// The subcommand `option` belongs to, for a message, when a toast's command line has it.
+  static func owning(_ option: Option) -> Subcommand? {
+    all.first { option.scope.contains($0.scope) }
+  }
+}
+
+/// Whether the first argument names a subcommand (which reads no configuration file).
+public func isSubcommand(_ word: String) -> Bool { Subcommand.firstWords.contains(word) }
+
+/// Parses the arguments after a subcommand's first word (`first`): its
+/// options (only its own), its target (`watch sway`) and its operand.
+func parseSubcommand(_ first: String, _ arguments: [String]) throws(UsageError) -> Invocation {
+  let candidates = Subcommand.all.filter { $0.words[0] == first }
+  let scope = candidates.reduce(OptionScope()) { $0.union($1.scope) }
+  var given: [(Option, OptionInput)] = []
+  let words = try scan(arguments, command: first) { (option, input) throws(UsageError) in
+    guard option.scope.contains(.everyCommand) || !option.scope.isDisjoint(with: scope) else {
+      throw .notApplicable(option.flagName, command: first)
+    }
+    given.append((option, input))
+  }
+  // One subcommand, or a target named by the first word (`watch sway`).
+  let targets = candidates.filter { $0.words.count > 1 }
+  let subcommand: Subcommand
+  var operands = words
+  if targets.isEmpty {
+    subcommand = candidates[0]
+  } else {
+    guard let target = targets.first(where: { $0.words[1] == words.first }) else {
+      throw .unknownWatchTarget(words.first ?? "")
+    }
+    subcommand = target
+    operands.removeFirst()
+    // The first option (in argument order) that this target does not take.
+    if let (option, _) = given.first(where: { !$0.0.scope.contains(target.scope) }) {
+      throw .notApplicable(option.flagName, command: target.name)
+    }
+  }
+  var values = OptionValues()
+  for (option, input) in given { try option.apply(&values, input) }
+  let maximum = subcommand.operand == nil ? 0 : 1
+  if operands.count > maximum {
+    throw .unexpectedArgument(operands[maximum], command: first)
+  }
+  return try subcommand.make(values, operands)
+}
