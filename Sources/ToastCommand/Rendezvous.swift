@@ -174,6 +174,17 @@ public struct Rendezvous: Sendable {
       self.inode = inode
       self.lockFD = lockFD
     }
+
+    /// Whether `fd` is a listening sequential-packet socket, the only kind an
+    /// owner serves on (not `/dev/null`, a closed descriptor or a stream).
+    public static func isListeningSocket(_ fd: Int32) -> Bool {
+      var type: Int32 = 0
+      var listening: Int32 = 0
+      var size = socklen_t(MemoryLayout<Int32>.size)
+      return getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0
+        && type == Int32(SOCK_SEQPACKET.rawValue)
+        && getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0 && listening == 1
+    }
   }
 
   /// Connects to the owner or, when there is none, becomes it: under an exclusive

@@ -31,13 +31,24 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 
 switch arguments.first {
 case "serve" where arguments.count == 5:
-  // A linger of "resident" (wl-toast daemon) never ends for lack of toasts.
-  let linger: Double?? = arguments[3] == residentLinger ? .some(nil) : Double(arguments[3])
-  guard let listenFD = Int32(arguments[1]), let inode = UInt64(arguments[2]),
-    let linger, let lockFD = Int32(arguments[4])
-  else {
-    printError("wl-toast-owner: bad arguments")
+  // A linger of "resident" (wl-toast daemon) never ends for lack of toasts;
+  // any other is checked by the command's own rule for --linger.
+  let linger: Double?
+  do throws(UsageError) {
+    linger = arguments[3] == residentLinger ? nil : try lingerSeconds(arguments[3])
+  } catch {
+    printError("wl-toast-owner: serve: \(error.message)")
     exit(ExitCode.usage)
+  }
+  guard let listenFD = Int32(arguments[1]), listenFD >= 0, let inode = UInt64(arguments[2]),
+    let lockFD = Int32(arguments[4])
+  else {
+    printError("wl-toast-owner: serve: expected LISTEN-FD INODE LINGER|resident LOCK-FD")
+    exit(ExitCode.usage)
+  }
+  guard Rendezvous.Listener.isListeningSocket(listenFD) else {
+    printError("wl-toast-owner: serve: descriptor \(listenFD) is not a listening socket")
+    exit(ExitCode.error)
   }
   serve(Rendezvous.Listener(fd: listenFD, inode: inode, lockFD: lockFD), linger: linger)
 case "activated" where arguments.count == 1:
@@ -125,13 +136,7 @@ func activatedListener() -> Rendezvous.Listener? {
   guard let pid = getenv("LISTEN_PID").flatMap({ pid_t(String(cString: $0)) }), pid == getpid(),
     getenv("LISTEN_FDS").map({ String(cString: $0) }) == "1"
   else { return nil }
-  var type: Int32 = 0
-  var listening: Int32 = 0
-  var size = socklen_t(MemoryLayout<Int32>.size)
-  guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &size) == 0,
-    type == Int32(SOCK_SEQPACKET.rawValue),
-    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) == 0, listening == 1
-  else { return nil }
+  guard Rendezvous.Listener.isListeningSocket(fd) else { return nil }
   _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
   _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
   return Rendezvous.Listener(fd: fd, inode: 0, lockFD: -1)

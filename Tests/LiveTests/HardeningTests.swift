@@ -158,12 +158,25 @@ struct HardeningTests {
     #expect(recv(idle, &buffer, buffer.count, 0) == 0, "the owner closed the idle connection")
   }
 
-  @Test func anOwnerHandedABadDescriptorEndsInsteadOfSpinning() throws {
-    let desk = try Desk()
-    let owner = try ChildProcess(
-      [builtProduct("wl-toast-owner"), "serve", "99", "1", "1", "-1"],
-      environment: desk.sway.clientEnvironment)
-    #expect(owner.wait(timeout: 5) == 1, "it ends at once, with status 1")
+  @Test(arguments: [
+    // A closed descriptor, and standard input (/dev/null): neither is a listening socket.
+    (["99", "1", "1", "-1"], ExitCode.error, "serve: descriptor 99 is not a listening socket"),
+    (["0", "1", "1", "-1"], ExitCode.error, "serve: descriptor 0 is not a listening socket"),
+    // A linger the command would refuse: the owner refuses it too, rather than idling forever.
+    (["99", "1", "nan", "-1"], ExitCode.usage, "serve: --linger: expected seconds from 0 to 60"),
+    (["99", "1", "-1", "-1"], ExitCode.usage, "serve: --linger: expected seconds from 0 to 60"),
+    (["99", "1", "inf", "-1"], ExitCode.usage, "serve: --linger: expected seconds from 0 to 60"),
+    (["x", "1", "1", "-1"], ExitCode.usage, "serve: expected LISTEN-FD INODE LINGER|resident"),
+  ])
+  func anOwnerWithBadArgumentsSaysWhyInOneLine(
+    arguments: [String], status: Int32, message: String
+  ) throws {
+    let result = try runCommand(
+      ["sh", "-c", "exec \"$0\" serve \"$@\" 2>&1 </dev/null", builtProduct("wl-toast-owner")]
+        + arguments, environment: currentEnvironment(), timeout: 5)
+    #expect(result.status == status)
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == 1 && lines[0].hasPrefix("wl-toast-owner: " + message), "\(lines)")
   }
 
   @Test func theOwnerKeepsNoDirectoryAndLeavesNoFiles() throws {
