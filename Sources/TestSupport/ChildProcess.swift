@@ -196,10 +196,15 @@ public func waitUntil(
   _ awaited: @autoclosure () -> String, timeout: Double = 5, _ condition: () throws -> Bool
 ) throws {
   let deadline = now() + timeout
+  // From 2 ms, doubling up to 32 ms: a quick answer is seen at once, and a slow
+  // one does not keep a core busy (many conditions start a process).
+  var interval = 2
   while true {
     if try condition() { return }
-    if now() >= deadline { throw WaitTimeout(awaited: awaited(), seconds: timeout) }
-    pause(for: .milliseconds(2))
+    let remaining = deadline - now()
+    if remaining <= 0 { throw WaitTimeout(awaited: awaited(), seconds: timeout) }
+    pause(for: .milliseconds(min(interval, max(1, Int(remaining * 1000)))))
+    interval = min(interval * 2, 32)
   }
 }
 
