@@ -37,8 +37,9 @@ let package = Package(
       linkerSettings: [.linkedLibrary("wayland-client")]
     ),
     .target(name: "CSystem"),
-    // Small POSIX helpers: the monotonic clock, errno, EINTR, Unix addresses, the executable.
-    .target(name: "SystemSupport", swiftSettings: strict),
+    // Small POSIX helpers: the monotonic clock, errno, EINTR, Unix addresses, the
+    // executable, and the event loop (poll, timerfd, signalfd) that knows no Wayland.
+    .target(name: "SystemSupport", dependencies: ["CSystem"], swiftSettings: strict),
     .systemLibrary(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
     .systemLibrary(
@@ -76,7 +77,7 @@ let package = Package(
     // message format, a connection of our own: no thread).
     .target(
       name: "ToastAccessibility",
-      dependencies: ["ToastModel", "Wayland", "CGio", "CPangoCairo", "SystemSupport"],
+      dependencies: ["ToastModel", "CGio", "CPangoCairo", "SystemSupport"],
       swiftSettings: strict),
     .target(
       name: "ToastKit",
@@ -159,7 +160,7 @@ let package = Package(
     // Screen readers: spoken text, bus addresses, the accessible tree's answers.
     .testTarget(
       name: "AccessibilityTests",
-      dependencies: ["ToastAccessibility", "ToastModel", "CGio", "Wayland", "SystemSupport"],
+      dependencies: ["ToastAccessibility", "ToastModel", "CGio", "SystemSupport"],
       swiftSettings: strict),
     // The README's architecture tree matches Sources/.
     .testTarget(name: "RepositoryTests", swiftSettings: strict),

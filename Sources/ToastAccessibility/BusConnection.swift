@@ -1,7 +1,6 @@
 import CGio
 import Glibc
 import SystemSupport
-import Wayland
 
 /// A connection to a D-Bus message bus that lives in the presenter's
 /// ``EventLoop``: its socket is one more descriptor in the loop's `poll()`,

@@ -1,7 +1,6 @@
 import CGio
 import SystemSupport
 import ToastModel
-import Wayland
 
 /// Tells screen readers about toasts, through AT-SPI on the accessibility bus.
 ///

@@ -121,6 +121,10 @@ public final class ToastPresenter {
   /// The event loop the presenter runs in; add timers or file descriptors to it.
   public var eventLoop: EventLoop { session.loop }
 
+  /// The presenter's connection to the compositor (for the owner's watchers,
+  /// which bind globals of their own on it).
+  package var display: Display { session.display }
+
   /// Whether any toast is on screen (or still fading out).
   public var isPresenting: Bool { !surfaces.isEmpty }
 
@@ -230,6 +234,10 @@ public final class ToastPresenter {
   public func runUntilHidden() throws(ToastError) -> ToastOutcome {
     do {
       try session.loop.run(until: { surfaces.isEmpty })
+    } catch {
+      throw ToastError(error.waylandError)
+    }
+    do {
       try session.display.roundtrip()
     } catch {
       throw ToastError(error)
@@ -242,7 +250,7 @@ public final class ToastPresenter {
     do {
       try session.loop.iterate(timeout: timeout)
     } catch {
-      throw ToastError(error)
+      throw ToastError(error.waylandError)
     }
   }
 
@@ -261,7 +269,7 @@ public final class ToastPresenter {
     do {
       try session.loop.run(until: condition)
     } catch {
-      throw ToastError(error)
+      throw ToastError(error.waylandError)
     }
   }
 

@@ -99,7 +99,12 @@ final class Session {
   init(displayName: String?, layerShellVersion: UInt32? = nil) throws(WaylandError) {
     display = try Display(name: displayName)
     registry = try Registry(display: display)
-    loop = try EventLoop(display: display)
+    do {
+      loop = try EventLoop()
+    } catch {
+      throw error.waylandError
+    }
+    loop.add(display)
     compositor = try registry.bind(WlCompositor.self)
     shm = try registry.bind(WlShm.self)
     layerShell = try registry.bind(ZwlrLayerShellV1.self, maximumVersion: layerShellVersion)

@@ -82,7 +82,7 @@ public func runRiverWatch(_ options: RiverWatchOptions) -> Int32 {
   let loop = presenter.eventLoop
   let status: RiverStatus
   do {
-    status = try RiverStatus(display: loop.display) { event in
+    status = try RiverStatus(display: presenter.display) { event in
       switch watcher.handle(event) {
       case .show(let text, let tag, let sticky):
         presenter.showOrUpdate(Toast(text, style: .banner, timeout: sticky ? 0 : 1), tag: tag)

@@ -2,7 +2,6 @@ import CGio
 import Glibc
 import SystemSupport
 import Testing
-import Wayland
 
 @testable import ToastAccessibility
 
@@ -221,11 +220,10 @@ struct BusTests {
   }
 }
 
-/// A directory with two listening sockets: one a Wayland display that is never
-/// answered (an ``EventLoop`` needs one), one a bus whose side the test plays.
+/// A directory with a listening socket: a bus whose side the test plays, and
+/// an event loop with no compositor.
 final class FakeBusRig {
   let directory: String
-  private let wayland: Int32
   private let bus: Int32
   let loop: EventLoop
 
@@ -233,16 +231,13 @@ final class FakeBusRig {
     var template = Array("/tmp/wl-toast-fake-bus-XXXXXX".utf8CString)
     try #require(mkdtemp(&template) != nil)
     directory = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    wayland = try Self.listen(at: directory + "/wayland")
     bus = try Self.listen(at: directory + "/bus")
     // No signals taken: the test process's other threads keep theirs.
-    loop = try EventLoop(display: Display(name: directory + "/wayland"), signals: [])
+    loop = try EventLoop(signals: [])
   }
 
   deinit {
-    close(wayland)
     close(bus)
-    unlink(directory + "/wayland")
     unlink(directory + "/bus")
     rmdir(directory)
   }

@@ -95,9 +95,12 @@ private func typecheck(
   for (name, text) in sources {
     try text.write(to: generated.appending(path: name), atomically: false, encoding: .utf8)
   }
-  // The module map SwiftPM would make for CWaylandClient's include directory.
-  let header = repository.appending(path: "Sources/CWaylandClient/include/CWaylandClient.h")
-  try "module CWaylandClient {\n  header \"\(header.path)\"\n  export *\n}\n".write(
+  // The module maps SwiftPM would make for CWaylandClient's and CSystem's include directories.
+  let modules = ["CWaylandClient", "CSystem"].map { name in
+    let header = repository.appending(path: "Sources/\(name)/include/\(name).h")
+    return "module \(name) {\n  header \"\(header.path)\"\n  export *\n}\n"
+  }
+  try modules.joined().write(
     to: scratch.appending(path: "module.modulemap"), atomically: false, encoding: .utf8)
 
   let runtime = try FileManager.default.contentsOfDirectory(
@@ -116,6 +119,7 @@ private func typecheck(
     [
       "-emit-module", "-parse-as-library", "-module-name", "SystemSupport", "-swift-version", "6",
       "-emit-module-path", scratch.appending(path: "SystemSupport.swiftmodule").path,
+      "-I", scratch.path,
     ] + supportSources, log: log)
   try #require(status == 0, "SystemSupport does not build; see \(log.path)")
   let exitStatus = try run(

@@ -3,6 +3,8 @@
 
 #include <spawn.h>
 #include <sys/types.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
 
 /* Accepts a connection as a close-on-exec, non-blocking descriptor; -1 with errno. */
 int wlt_accept(int fd);

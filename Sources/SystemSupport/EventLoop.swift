@@ -1,10 +1,45 @@
-import CWaylandClient
+import CSystem
 import Glibc
-import SystemSupport
 
-/// One thread's event loop: a single `poll()` over the Wayland connection, a
-/// timerfd for deadlines, a signalfd for SIGINT and SIGTERM, and any other
-/// file descriptors the program adds.
+/// A connection whose messages the program reads into a queue of its own and
+/// dispatches from there, as libwayland's display does: the loop dispatches the
+/// queue before it sleeps, flushes, and reads after `poll()`.
+///
+/// A plain descriptor needs none of this: see ``EventLoop/addSource(fd:events:_:)``.
+public protocol QueuedConnection: AnyObject {
+  /// Dispatches the messages already read.
+  func dispatchQueued() throws(EventLoopError)
+  /// Gets ready to sleep: dispatches until nothing is queued, takes the read
+  /// intent and flushes what was sent; returns the descriptor and the events
+  /// to wait for (`POLLOUT` too when the flush could not finish).
+  func prepareToSleep() throws(EventLoopError) -> (fd: Int32, events: Int16)
+  /// After `poll()`: reads what arrived (`revents`), or gives the read intent
+  /// back when nothing did (`revents` 0, also when `poll()` failed).
+  func finishSleep(revents: Int16) throws(EventLoopError)
+  /// Sends what is buffered, as far as it goes without blocking (the loop
+  /// stops without sleeping).
+  func flush()
+}
+
+/// Why an event loop stopped with an error.
+public enum EventLoopError: Error, CustomStringConvertible {
+  /// A system call of the loop failed.
+  case system(call: String, errno: Int32)
+  /// A connection or a handler failed, with its own error.
+  case failed(any Error)
+
+  /// One line.
+  public var description: String {
+    switch self {
+    case .system(let call, let code): "\(call) failed: \(Errno(rawValue: code))"
+    case .failed(let error): "\(error)"
+    }
+  }
+}
+
+/// One thread's event loop: a single `poll()` over a timerfd for deadlines, a
+/// signalfd for SIGINT and SIGTERM, the connections added with
+/// ``add(_:)`` (a Wayland display) and any other file descriptors.
 ///
 /// While nothing is due the loop sleeps in `poll()` without waking up.
 public final class EventLoop {
@@ -26,8 +61,6 @@ public final class EventLoop {
     var handler: (Int16) -> Void
   }
 
-  /// The connection the loop serves.
-  public let display: Display
   /// Called with the signal number when SIGINT or SIGTERM arrives.
   public var onSignal: ((Int32) -> Void)?
   /// Called before the loop sleeps, after events are dispatched: the place to
@@ -37,18 +70,18 @@ public final class EventLoop {
   private let timerFD: Int32
   private let signalFD: Int32
   private var savedMask = sigset_t()
+  private var connections: [QueuedConnection] = []
   private var timers: [Timer] = []
   private var sources: [Source] = []
   private var nextToken: UInt64 = 1
   private var armedDeadline: MonotonicTime?
   private var stopped = false
-  private var failure: WaylandError?
+  private var failure: EventLoopError?
   /// How many times the loop has woken from `poll()`: a measure of idle wake-ups.
   public private(set) var wakeUps = 0
 
-  /// Creates a loop over a display and starts catching SIGINT and SIGTERM.
-  public init(display: Display, signals: [Int32] = [SIGINT, SIGTERM]) throws(WaylandError) {
-    self.display = display
+  /// Creates a loop and starts catching `signals` (SIGINT and SIGTERM).
+  public init(signals: [Int32] = [SIGINT, SIGTERM]) throws(EventLoopError) {
     timerFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
     guard timerFD >= 0 else { throw .system(call: "timerfd_create", errno: errno) }
     var mask = sigset_t()
@@ -67,6 +100,11 @@ public final class EventLoop {
     close(timerFD)
     close(signalFD)
     pthread_sigmask(SIG_SETMASK, &savedMask, nil)
+  }
+
+  /// Serves a queued connection (a Wayland display) in every iteration, first.
+  public func add(_ connection: QueuedConnection) {
+    connections.append(connection)
   }
 
   /// Runs `handler` once at `deadline` (or at the next iteration if it has passed).
@@ -104,13 +142,13 @@ public final class EventLoop {
 
   /// Makes `run` (or `iterate`) throw `error` after the current handler: for
   /// failures met inside event handlers.
-  public func fail(_ error: WaylandError) {
-    failure = error
+  public func fail(_ error: any Error) {
+    failure = error as? EventLoopError ?? .failed(error)
     stopped = true
   }
 
   /// Runs until `stop()` is called or `condition` becomes true.
-  public func run(until condition: () -> Bool = { false }) throws(WaylandError) {
+  public func run(until condition: () -> Bool = { false }) throws(EventLoopError) {
     stopped = false
     while !stopped && !condition() {
       try iterate()
@@ -118,7 +156,7 @@ public final class EventLoop {
     try throwFailure()
   }
 
-  private func throwFailure() throws(WaylandError) {
+  private func throwFailure() throws(EventLoopError) {
     if let failure {
       self.failure = nil
       throw failure
@@ -127,37 +165,31 @@ public final class EventLoop {
 
   /// One iteration: dispatch queued events, flush, sleep in `poll()` until
   /// something happens or `timeout` passes (nil: no limit), then handle it.
-  public func iterate(timeout: Duration? = nil) throws(WaylandError) {
-    let wl = display.pointer
-    try display.dispatchPending()
+  public func iterate(timeout: Duration? = nil) throws(EventLoopError) {
+    for connection in connections { try connection.dispatchQueued() }
     fireDueTimers()
     beforeSleep?()
-    // A handler may have stopped the loop: do not go to sleep then.
+    // A handler may have stopped the loop: flush, but do not go to sleep then.
     if stopped {
-      _ = wl_display_flush(wl)
+      for connection in connections { connection.flush() }
       try throwFailure()
       return
     }
-    while wl_display_prepare_read(wl) != 0 {
-      try display.dispatchPending()
-    }
-    var wantWrite = false
-    if wl_display_flush(wl) < 0 {
-      if errno == EAGAIN {
-        wantWrite = true
-      } else if errno != EINTR {
-        wl_display_cancel_read(wl)
-        throw display.currentError()
+    var fds: [pollfd] = []
+    fds.reserveCapacity(2 + connections.count + sources.count)
+    for (index, connection) in connections.enumerated() {
+      do throws(EventLoopError) {
+        let (fd, events) = try connection.prepareToSleep()
+        fds.append(pollfd(fd: fd, events: events, revents: 0))
+      } catch {
+        for prepared in connections[..<index] { try? prepared.finishSleep(revents: 0) }
+        throw error
       }
     }
     armTimer()
-    var fds: [pollfd] = [
-      pollfd(
-        fd: wl_display_get_fd(wl), events: Int16(POLLIN) | (wantWrite ? Int16(POLLOUT) : 0),
-        revents: 0),
-      pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0),
-    ]
+    let first = fds.count
+    fds.append(pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
+    fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
     let watched = sources
     for source in watched {
       fds.append(pollfd(fd: source.fd, events: source.events, revents: 0))
@@ -166,34 +198,25 @@ public final class EventLoop {
     wakeUps += 1
     if ready < 0 {
       let code = errno
-      wl_display_cancel_read(wl)
+      for connection in connections { try connection.finishSleep(revents: 0) }
       if code == EINTR { return }
       throw .system(call: "poll", errno: code)
     }
-    let displayEvents = fds[0].revents
-    if displayEvents & Int16(POLLIN) != 0 {
-      if wl_display_read_events(wl) < 0 { throw display.currentError() }
-    } else {
-      wl_display_cancel_read(wl)
-      if displayEvents & Int16(POLLERR | POLLHUP) != 0 {
-        // Read whatever the compositor said last (often the protocol error).
-        _ = wl_display_dispatch(wl)
-        try display.checkError()
-        throw .connectionLost(reason: "the compositor closed the connection")
-      }
+    for (index, connection) in connections.enumerated() {
+      try connection.finishSleep(revents: fds[index].revents)
     }
-    try display.dispatchPending()
-    if fds[1].revents != 0 {
+    for connection in connections { try connection.dispatchQueued() }
+    if fds[first].revents != 0 {
       var expirations: UInt64 = 0
       _ = read(timerFD, &expirations, 8)
       armedDeadline = nil
     }
     fireDueTimers()
-    if fds[2].revents != 0 { readSignals() }
-    for (index, source) in watched.enumerated() where fds[3 + index].revents != 0 {
+    if fds[first + 1].revents != 0 { readSignals() }
+    for (index, source) in watched.enumerated() where fds[first + 2 + index].revents != 0 {
       // A handler may have removed this source during the iteration.
       guard sources.contains(where: { $0.token == source.token }) else { continue }
-      source.handler(fds[3 + index].revents)
+      source.handler(fds[first + 2 + index].revents)
     }
   }
 
