@@ -87,21 +87,29 @@ let package = Package(
         "SystemSupport",
       ],
       swiftSettings: strict),
-    // The command: argument parsing (a library, for tests) and main.
+    // The socket protocol between the command and the owner: messages, the JSON
+    // of a toast's fields (from their table), the rendezvous and the owner's
+    // command line. Both programs link it.
     .target(
-      name: "ToastCommand", dependencies: ["ToastModel", "CSystem", "SystemSupport"],
+      name: "ToastProtocol", dependencies: ["ToastModel", "CSystem", "SystemSupport"],
+      swiftSettings: strict),
+    // The command: the table of options, argument parsing (a library, for tests) and main.
+    .target(
+      name: "ToastCommand",
+      dependencies: ["ToastModel", "ToastProtocol", "CSystem", "SystemSupport"],
       swiftSettings: strict),
     // The background owner and `watch sway`: the part that links Wayland, Pango and Cairo.
     .target(
       name: "ToastOwner",
-      dependencies: ["ToastCommand", "ToastKit", "Wayland", "CSystem", "SystemSupport"],
+      dependencies: ["ToastProtocol", "ToastKit", "Wayland", "CSystem", "SystemSupport"],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
     .executableTarget(
-      name: "wl-toast", dependencies: ["ToastCommand", "SystemSupport"], swiftSettings: strict,
+      name: "wl-toast", dependencies: ["ToastCommand", "ToastProtocol", "SystemSupport"],
+      swiftSettings: strict,
       linkerSettings: staticExecutable),
     .executableTarget(
-      name: "wl-toast-owner", dependencies: ["ToastOwner"], swiftSettings: strict,
+      name: "wl-toast-owner", dependencies: ["ToastOwner", "ToastProtocol"], swiftSettings: strict,
       linkerSettings: staticStdlib),
 
     // Test support: headless compositors, screenshots, virtual input.
@@ -116,14 +124,15 @@ let package = Package(
 
     .executableTarget(
       name: "wl-toast-bench",
-      dependencies: ["TestSupport", "SystemSupport", "CSystem", "ToastCommand"],
+      dependencies: ["TestSupport", "SystemSupport", "CSystem", "ToastCommand", "ToastProtocol"],
       swiftSettings: strict),
 
     // Fuzzing: each parser's fuzz body, run by libFuzzer (`make fuzz`) and by the replay tests.
     .target(
       name: "FuzzTargets",
       dependencies: [
-        "ToastCommand", "ToastModel", "ToastRendering", "WaylandScanner", "ToastAccessibility",
+        "ToastCommand", "ToastProtocol", "ToastModel", "ToastRendering", "WaylandScanner",
+        "ToastAccessibility",
         "CGio",
       ],
       swiftSettings: strict),
@@ -138,20 +147,23 @@ let package = Package(
       exclude: ["References", "Icons"], swiftSettings: strict),
     // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
     .testTarget(
-      name: "ToastCommandTests", dependencies: ["ToastCommand", "ToastModel", "ToastOwner"],
+      name: "ToastCommandTests",
+      dependencies: ["ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner"],
       swiftSettings: strict),
     // Everything on a real compositor: the HUD, the banner, the library and the command.
     .testTarget(
       name: "LiveTests",
       dependencies: [
-        "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
+        "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
+        "SystemSupport",
       ],
       swiftSettings: strict),
     // The same on a real river, built from source (`make test-river`; `make test` skips it).
     .testTarget(
       name: "RiverTests",
       dependencies: [
-        "ToastKit", "ToastRendering", "ToastCommand", "ToastOwner", "TestSupport", "SystemSupport",
+        "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
+        "SystemSupport",
         "Wayland",
       ],
       swiftSettings: strict),

@@ -111,14 +111,14 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
     try require(after.map(Toast.Limits.hideDelay.contains) ?? true, "after \(after ?? 0)")
   case .success(.status(let tag)):
     try requireTag(tag)
-  case .success(.watchRiver(_, _, let tagNames)):
-    for (number, name) in tagNames {
+  case .success(.watch(.river(let options))):
+    for (number, name) in options.tagNames {
       try require((1...32).contains(number), "tag number \(number)")
       try require(
-        !name.isEmpty && name.unicodeScalars.count <= maximumTagNameLength
+        !name.isEmpty && name.unicodeScalars.count <= RiverWatchOptions.tagNameLength
           && !name.contains(","), "tag name \(Toast.quoted(name))")
     }
-  case .success(.watchSway), .success(.help), .success(.version), .success(.daemon),
+  case .success(.watch(.sway)), .success(.help), .success(.version), .success(.daemon),
     .success(.completions), .success(.presets):
     break
   }

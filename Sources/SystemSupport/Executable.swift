@@ -17,3 +17,29 @@ public func programBesideExecutable(_ name: String) -> String {
   guard let path = executablePath(), let slash = path.lastIndex(of: "/") else { return name }
   return String(path[...slash]) + name
 }
+
+/// Replaces this process with `arguments[0]`; returns only when that failed.
+public func execProgram(_ arguments: [String]) {
+  let argv = arguments.map { strdup($0) } + [nil]
+  execv(arguments[0], argv)
+  for pointer in argv { free(pointer) }
+}
+
+/// Makes sure descriptors 0, 1 and 2 are open (on /dev/null if need be), so
+/// that no socket or pipe of ours ever lands on them.
+public func reserveStandardDescriptors() {
+  while true {
+    let fd = open("/dev/null", O_RDWR)
+    if fd < 0 { return }
+    if fd > 2 {
+      close(fd)
+      return
+    }
+  }
+}
+
+/// Writes one line to standard error.
+public func printError(_ message: String) {
+  let bytes = Array((message + "\n").utf8)
+  _ = write(2, bytes, bytes.count)
+}

@@ -165,10 +165,7 @@ public final class Client {
     _ = chdir("/")
     wlt_set_cloexec(listener.fd, 0)
     wlt_set_cloexec(listener.lockFD, 0)
-    let arguments = [
-      ownerProgram(), "serve", String(listener.fd), String(listener.inode),
-      residentLinger, String(listener.lockFD),
-    ]
+    let arguments = [ownerProgram()] + OwnerLaunch.serve(listener, linger: nil).arguments
     execProgram(arguments)
     let code = errno
     rendezvous.retire(listener)
@@ -192,10 +189,7 @@ public final class Client {
     wlt_close_other_fds(listener.fd, listener.lockFD)
     wlt_set_cloexec(listener.fd, 0)
     wlt_set_cloexec(listener.lockFD, 0)
-    let arguments = [
-      ownerProgram(), "serve", String(listener.fd), String(listener.inode), String(linger),
-      String(listener.lockFD),
-    ]
+    let arguments = [ownerProgram()] + OwnerLaunch.serve(listener, linger: linger).arguments
     execProgram(arguments)
     // No owner program: tell whoever is waiting, then leave the socket to the next command.
     let failure = OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")
@@ -296,37 +290,4 @@ func absoluteIconPath(_ icon: String) -> String {
   while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
   let path = String(cString: directory) + "/" + relative
   return path.utf8.count <= Toast.Limits.iconLength ? path : icon
-}
-
-/// What `wl-toast-owner serve` takes as its linger for an owner that stays
-/// after its last toast.
-public let residentLinger = "resident"
-
-/// The path of `wl-toast-owner`: beside this program (as installed and as built).
-public func ownerProgram() -> String { programBesideExecutable("wl-toast-owner") }
-
-/// Replaces this process with `arguments[0]`; returns only when that failed.
-public func execProgram(_ arguments: [String]) {
-  let argv = arguments.map { strdup($0) } + [nil]
-  execv(arguments[0], argv)
-  for pointer in argv { free(pointer) }
-}
-
-/// Makes sure descriptors 0, 1 and 2 are open (on /dev/null if need be), so
-/// that no socket or pipe of ours ever lands on them.
-public func reserveStandardDescriptors() {
-  while true {
-    let fd = open("/dev/null", O_RDWR)
-    if fd < 0 { return }
-    if fd > 2 {
-      close(fd)
-      return
-    }
-  }
-}
-
-/// Writes one line to standard error.
-public func printError(_ message: String) {
-  let bytes = Array((message + "\n").utf8)
-  _ = write(2, bytes, bytes.count)
 }

@@ -311,30 +311,20 @@ func seconds(_ value: String, of setting: Toast.InvalidValue.Setting) throws(Usa
   }
 }
 
-/// Seconds of `--linger` by the command's rule (0 to 60, a plain decimal
-/// number): what the owner program checks its own linger with.
-public func lingerSeconds(_ value: String) throws(UsageError) -> Double {
-  try seconds(value, of: .linger)
-}
-
-/// The most characters (Unicode scalars) a tag's name in `--tag-names` may have.
-public let maximumTagNameLength = 64
-
 /// Parses `--tag-names`: `N=NAME` pairs separated by commas, each tag number
-/// (1 to 32) at most once, each name 1 to ``maximumTagNameLength`` characters
-/// without control characters (a name cannot hold a comma).
+/// (1 to 32) at most once, each name by ``RiverWatchOptions/isTagName(_:)``.
 func tagNames(_ value: String) throws(UsageError) -> [Int: String] {
   let expected = "N=NAME pairs separated by commas, N from 1 to 32"
   var names: [Int: String] = [:]
   for pair in value.split(separator: ",", omittingEmptySubsequences: false) {
     guard let equals = pair.firstIndex(of: "="),
-      let number = Int(pair[..<equals]), (1...32).contains(number),
+      let number = Int(pair[..<equals]), RiverWatchOptions.tagNumbers.contains(number),
       pair[..<equals].allSatisfy({ $0.isASCII && $0.isWholeNumber }), names[number] == nil
     else { throw .invalidChoice("--tag-names", expected: expected, got: value) }
     let name = String(pair[pair.index(after: equals)...])
-    guard !name.isEmpty, name.unicodeScalars.count <= maximumTagNameLength,
-      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { throw .invalidChoice("--tag-names", expected: expected, got: value) }
+    guard RiverWatchOptions.isTagName(name) else {
+      throw .invalidChoice("--tag-names", expected: expected, got: value)
+    }
     names[number] = name
   }
   return names

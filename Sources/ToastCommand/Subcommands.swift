@@ -47,11 +47,14 @@ extension Subcommand {
       .status(tag: values.show.tag)
     },
     Subcommand(words: ["watch", "sway"], scope: .watchSway, operand: nil, isListed: true) {
-      values, _ in .watchSway(workspaces: values.workspaces)
+      values, _ in .watch(.sway(SwayWatchOptions(workspaces: values.workspaces)))
     },
     Subcommand(words: ["watch", "river"], scope: .watchRiver, operand: nil, isListed: true) {
       values, _ in
-      .watchRiver(focusedTags: values.focusedTags, urgent: values.urgent, tagNames: values.tagNames)
+      .watch(
+        .river(
+          RiverWatchOptions(
+            focusedTags: values.focusedTags, urgent: values.urgent, tagNames: values.tagNames)))
     },
     Subcommand(words: ["daemon"], scope: .daemon, operand: nil, isListed: true) { _, _ in .daemon },
     Subcommand(

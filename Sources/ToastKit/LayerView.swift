@@ -14,24 +14,6 @@ private struct FrameContents: Hashable {
   var scale: RenderScale
 }
 
-/// How a surface was last drawn.
-package struct DrawnSurface: Equatable, Sendable {
-  /// The output's name, if known.
-  package var output: String?
-  /// The scale of the last frame.
-  package var scale: Double
-  /// The surface's size in logical pixels.
-  package var width: Int
-  /// The surface's size in logical pixels.
-  package var height: Int
-  /// The last buffer's size in pixels.
-  package var bufferWidth: Int
-  /// The last buffer's size in pixels.
-  package var bufferHeight: Int
-  /// How many frames the surface has committed.
-  package var frames: Int
-}
-
 /// One layer surface of a toast on one output (or on the one the compositor
 /// chooses): its buffers, configure state, frame callbacks, scale, placement
 /// and input region.

@@ -1,8 +1,8 @@
 import CSystem
 import Glibc
 import SystemSupport
-import ToastCommand
 import ToastKit
+import ToastProtocol
 import ToastRendering
 import Wayland
 
@@ -246,11 +246,7 @@ public final class Owner {
       send(.accepted, to: fd)
       scheduleLingerIfIdle()
     case .status(let tag):
-      let drawn = presenter.drawnSurfaces(tag: tag).map {
-        SurfaceReport(
-          output: $0.output, scale: $0.scale, width: $0.width, height: $0.height,
-          bufferWidth: $0.bufferWidth, bufferHeight: $0.bufferHeight, frames: $0.frames)
-      }
+      let drawn = presenter.drawnSurfaces(tag: tag)
       send(
         .status(
           presenter.toast(tag: tag), pid: getpid(), surfaces: presenter.surfacesCreated,

@@ -1,19 +1,4 @@
-/// What `wl-toast watch river` shows besides modes.
-public struct RiverWatchOptions: Equatable, Sendable {
-  /// Whether to show a toast ("Tag 2") when an output's focused tags change.
-  public var focusedTags: Bool
-  /// Whether to show a toast when a view on some tag becomes urgent.
-  public var urgent: Bool
-  /// Names for tags, by tag number (1 to 32), used instead of the number.
-  public var tagNames: [Int: String]
-
-  /// Creates options; by default only modes are shown and tags go by number.
-  public init(focusedTags: Bool = false, urgent: Bool = false, tagNames: [Int: String] = [:]) {
-    self.focusedTags = focusedTags
-    self.urgent = urgent
-    self.tagNames = tagNames
-  }
-}
+import ToastProtocol
 
 /// One report of river's status protocol (river-status-unstable-v1), as the
 /// watcher needs it. Outputs are told apart by a number of the caller's

@@ -1,6 +1,6 @@
 import Glibc
 import SystemSupport
-import ToastCommand
+import ToastProtocol
 
 /// A failure to talk to sway over its IPC socket, with a one-line message
 /// What went wrong talking to sway over its IPC socket.

@@ -1,15 +1,4 @@
-import ToastCommand
-
-/// What `wl-toast watch sway` shows besides binding modes.
-public struct SwayWatchOptions: Equatable, Sendable {
-  /// Whether to show a toast ("Workspace 3") when the focus moves to another workspace.
-  public var workspaces: Bool = false
-
-  /// Creates options; by default only binding modes are shown.
-  public init(workspaces: Bool = false) {
-    self.workspaces = workspaces
-  }
-}
+import ToastProtocol
 
 /// What `wl-toast watch sway` does with the toast after an event.
 public enum SwayWatchAction: Equatable, Sendable {

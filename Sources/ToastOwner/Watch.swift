@@ -1,13 +1,13 @@
 import Glibc
-import ToastCommand
 import ToastKit
+import ToastProtocol
 
 /// `wl-toast watch sway`: follows sway's IPC events and shows the binding mode
 /// (and, when asked, workspace changes) as toasts, until sway exits or a signal.
 ///
 /// Returns the exit status; errors are one line on standard error.
-public func runSwayWatch(workspaces: Bool) -> Int32 {
-  var watcher = SwayWatcher(options: SwayWatchOptions(workspaces: workspaces))
+public func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
+  var watcher = SwayWatcher(options: options)
   let connection: SwayIPCConnection
   let presenter: ToastPresenter
   do {

@@ -1,18 +1,13 @@
 // wl-toast-owner: the background process that shows a display's toasts, started
 // by the first `wl-toast` for a display (which hands over the socket it won
 // and then talks to the owner through it like every later command), and the
-// `wl-toast watch sway` and `wl-toast watch river` loops. Not meant to be run by hand.
-//
-//   wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD
-//   wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
-//   wl-toast-owner watch sway [--workspaces]
-//   wl-toast-owner watch river [--focused-tags] [--urgent] [--tag-names N=NAME,...]
-//   wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON   (wl-toast --render-png)
+// `wl-toast watch sway` and `wl-toast watch river` loops. Not meant to be run by
+// hand: its command line is ToastProtocol's OwnerLaunch, which the command writes.
 import Glibc
 import SystemSupport
-import ToastCommand
 import ToastModel
 import ToastOwner
+import ToastProtocol
 import ToastRendering
 
 signal(SIGPIPE, SIG_IGN)
@@ -29,29 +24,22 @@ if let path = getenv("WL_TOAST_OWNER_LOG") {
 }
 let arguments = Array(CommandLine.arguments.dropFirst())
 
-switch arguments.first {
-case "serve" where arguments.count == 5:
-  // A linger of "resident" (wl-toast daemon) never ends for lack of toasts;
-  // any other is checked by the command's own rule for --linger.
-  let linger: Double?
-  do throws(UsageError) {
-    linger = arguments[3] == residentLinger ? nil : try lingerSeconds(arguments[3])
-  } catch {
-    printError("wl-toast-owner: serve: \(error.message)")
-    exit(ExitCode.usage)
-  }
-  guard let listenFD = Int32(arguments[1]), listenFD >= 0, let inode = UInt64(arguments[2]),
-    let lockFD = Int32(arguments[4])
-  else {
-    printError("wl-toast-owner: serve: expected LISTEN-FD INODE LINGER|resident LOCK-FD")
-    exit(ExitCode.usage)
-  }
-  guard Rendezvous.Listener.isListeningSocket(listenFD) else {
-    printError("wl-toast-owner: serve: descriptor \(listenFD) is not a listening socket")
+let launch: OwnerLaunch
+do throws(OwnerLaunchError) {
+  launch = try OwnerLaunch(arguments: arguments)
+} catch {
+  printError("wl-toast-owner: \(error)")
+  exit(ExitCode.usage)
+}
+
+switch launch {
+case .serve(let listener, let linger):
+  guard Rendezvous.Listener.isListeningSocket(listener.fd) else {
+    printError("wl-toast-owner: serve: descriptor \(listener.fd) is not a listening socket")
     exit(ExitCode.error)
   }
-  serve(Rendezvous.Listener(fd: listenFD, inode: inode, lockFD: lockFD), linger: linger)
-case "activated" where arguments.count == 1:
+  serve(listener, linger: linger)
+case .activated:
   // Socket activation (wl-toast@.socket): systemd listens and hands the socket over.
   guard let listener = activatedListener() else {
     printError(
@@ -60,28 +48,13 @@ case "activated" where arguments.count == 1:
     exit(ExitCode.error)
   }
   serve(listener, linger: nil)
-case "render" where arguments.count == 6:
-  // wl-toast --render-png: PATH SCALE WIDTH HEIGHT TOAST-JSON, no compositor.
-  exit(renderPreview(arguments))
-case "watch":
-  // The arguments of `wl-toast watch ...`, parsed by the command's own rules.
-  switch parseArguments(arguments) {
-  case .success(.watchSway(let workspaces)):
-    exit(runSwayWatch(workspaces: workspaces))
-  case .success(.watchRiver(let focusedTags, let urgent, let tagNames)):
-    exit(
-      runRiverWatch(
-        RiverWatchOptions(focusedTags: focusedTags, urgent: urgent, tagNames: tagNames)))
-  case .failure(let error):
-    printError(error.description)
-    exit(ExitCode.usage)
-  default:
-    printError("wl-toast-owner: started by wl-toast; see 'wl-toast --help'")
-    exit(ExitCode.usage)
-  }
-default:
-  printError("wl-toast-owner: started by wl-toast; see 'wl-toast --help'")
-  exit(ExitCode.usage)
+case .render(let request, let toast):
+  // wl-toast --render-png: no compositor.
+  exit(renderPreview(request, toast))
+case .watch(.sway(let options)):
+  exit(runSwayWatch(options))
+case .watch(.river(let options)):
+  exit(runRiverWatch(options))
 }
 
 /// Serves toasts on `listener` until the last is gone and `linger` seconds
@@ -142,23 +115,11 @@ func activatedListener() -> Rendezvous.Listener? {
   return Rendezvous.Listener(fd: fd, inode: 0, lockFD: -1)
 }
 
-/// Draws the toast described by `arguments` (as `render` takes them) into a
-/// PNG file; returns the exit status.
-func renderPreview(_ arguments: [String]) -> Int32 {
-  let path = arguments[1]
-  guard let scale = Double(arguments[2]), let width = Int(arguments[3]),
-    let height = Int(arguments[4])
-  else {
-    printError("wl-toast-owner: bad arguments")
-    return ExitCode.usage
-  }
-  var toast = Toast("")
-  do {
-    try toast.apply(try JSONValue.parse(arguments[5]))
-  } catch {
-    printError("wl-toast-owner: bad toast: \(error)")
-    return ExitCode.usage
-  }
+/// Draws `toast` as `request` asks into a PNG file; returns the exit status.
+func renderPreview(_ request: RenderRequest, _ toast: Toast) -> Int32 {
+  let (path, scale, width, height) = (
+    request.path, request.scale, request.outputWidth, request.outputHeight
+  )
   if let problem = Owner.problem(with: toast) {
     printError("wl-toast: \(problem)")
     return ExitCode.usage

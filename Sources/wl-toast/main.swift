@@ -174,10 +174,7 @@ case .success(.show(let toast, let options)):
   if let render = options.render {
     // Drawing needs Pango and Cairo: the owner program draws, with no compositor.
     let program = ownerProgram()
-    execProgram([
-      program, "render", render.path, String(render.scale), String(render.outputWidth),
-      String(render.outputHeight), toast.json.serialized,
-    ])
+    execProgram([program] + OwnerLaunch.render(render, toast).arguments)
     fail("cannot start \(program): \(Errno.current)")
   }
   show(toast, options)
@@ -219,14 +216,10 @@ case .success(.daemon):
   } catch {
     fail(error.description)
   }
-case .success(.watchSway(let workspaces)):
-  // The watcher shows toasts itself: it runs in the program that links Wayland.
+case .success(.watch(let request)):
+  // The watcher shows toasts itself: it runs in the program that links Wayland,
+  // handed the request as the owner's command line reads it.
   let program = ownerProgram()
-  execProgram([program, "watch", "sway"] + (workspaces ? ["--workspaces"] : []))
-  fail("cannot start \(program): \(Errno.current)")
-case .success(.watchRiver):
-  // As watch sway: the owner program parses the same arguments again.
-  let program = ownerProgram()
-  execProgram([program] + CommandLine.arguments.dropFirst())
+  execProgram([program] + OwnerLaunch.watch(request).arguments)
   fail("cannot start \(program): \(Errno.current)")
 }

@@ -55,7 +55,7 @@ struct KWinTests {
     #expect(status.status == 0 && status.output.contains("Rescaled"), "\(status)")
   }
   /// How `wl-toast status` says the default toast is drawn.
-  static func drawn(on desk: KWinDesk) throws -> SurfaceReport? {
+  static func drawn(on desk: KWinDesk) throws -> DrawnSurface? {
     let status = try desk.runToEnd(["status"])
     guard status.status == 0 else { return nil }
     return try parseStatus(status.output).drawn.first
@@ -128,7 +128,7 @@ struct KWinTests {
     #expect(try Self.drawn(on: desk)?.scale == 1.5)
     for scale in [1.25, 1.75] {
       try desk.kwin.setScale(scale)
-      var drawn: SurfaceReport?
+      var drawn: DrawnSurface?
       try waitUntil("the toast drawn again at \(scale) (last: \(lastSeen(drawn)))", timeout: 30) {
         drawn = try Self.drawn(on: desk)
         return drawn?.scale == scale

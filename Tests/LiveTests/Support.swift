@@ -52,7 +52,7 @@ final class Desk {
   /// What `wl-toast status` says of a tag: the toast's fields, the owner's pid and
   /// how many surfaces it created; nil when none is showing.
   func status(tag: String = "default") throws -> (
-    text: String, progress: Double?, owner: Int32, surfaces: Int, drawn: [SurfaceReport]
+    text: String, progress: Double?, owner: Int32, surfaces: Int, drawn: [DrawnSurface]
   )? {
     let result = try runToEnd(["status", "--tag", tag])
     guard result.status == 0 else { return nil }
@@ -94,11 +94,11 @@ final class Desk {
 /// What a `wl-toast status` line says: the toast's text and progress, the
 /// owner's pid, how many surfaces it created and how the toast's are drawn.
 func parseStatus(_ line: String) throws -> (
-  text: String, progress: Double?, owner: Int32, surfaces: Int, drawn: [SurfaceReport]
+  text: String, progress: Double?, owner: Int32, surfaces: Int, drawn: [DrawnSurface]
 ) {
   let value = try JSONValue.parse(line.trimmingNewline)
-  var drawn: [SurfaceReport] = []
-  if case .array(let items)? = value["drawn"] { drawn = items.compactMap(SurfaceReport.init) }
+  var drawn: [DrawnSurface] = []
+  if case .array(let items)? = value["drawn"] { drawn = items.compactMap(DrawnSurface.init) }
   return (
     value["toast"]?["text"]?.stringValue ?? "", value["toast"]?["progress"]?.doubleValue,
     Int32(value["owner"]?.doubleValue ?? 0), Int(value["surfaces"]?.doubleValue ?? 0), drawn

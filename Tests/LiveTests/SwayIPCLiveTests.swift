@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 import ToastCommand
 import ToastOwner
+import ToastProtocol
 
 /// The sway IPC client and the watcher against a real headless sway.
 @Suite(.serialized)

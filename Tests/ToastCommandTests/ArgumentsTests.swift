@@ -520,20 +520,20 @@ struct SubcommandArgumentsTests {
       parseArguments(["hide", "--tag", "v", "--after", "0.5"])
         == .success(.hide(tag: "v", after: 0.5)))
     #expect(parseArguments(["status", "--tag=rec"]) == .success(.status(tag: "rec")))
-    #expect(parseArguments(["watch", "sway"]) == .success(.watchSway(workspaces: false)))
+    func river(_ focusedTags: Bool, _ urgent: Bool, _ names: [Int: String]) -> Invocation {
+      .watch(.river(RiverWatchOptions(focusedTags: focusedTags, urgent: urgent, tagNames: names)))
+    }
+    #expect(parseArguments(["watch", "sway"]) == .success(.watch(.sway(SwayWatchOptions()))))
     #expect(
-      parseArguments(["watch", "sway", "--workspaces"]) == .success(.watchSway(workspaces: true)))
-    #expect(
-      parseArguments(["watch", "river"])
-        == .success(.watchRiver(focusedTags: false, urgent: false, tagNames: [:])))
+      parseArguments(["watch", "sway", "--workspaces"])
+        == .success(.watch(.sway(SwayWatchOptions(workspaces: true)))))
+    #expect(parseArguments(["watch", "river"]) == .success(river(false, false, [:])))
     #expect(
       parseArguments(["watch", "--urgent", "river", "--focused-tags", "--tag-names=1=web,3=a=b"])
-        == .success(.watchRiver(focusedTags: true, urgent: true, tagNames: [1: "web", 3: "a=b"])))
+        == .success(river(true, true, [1: "web", 3: "a=b"])))
     #expect(
       parseArguments(["watch", "river", "--tag-names", "32=last,1=Ünïcödé 🎉"])
-        == .success(
-          .watchRiver(focusedTags: false, urgent: false, tagNames: [32: "last", 1: "Ünïcödé 🎉"])
-        ))
+        == .success(river(false, false, [32: "last", 1: "Ünïcödé 🎉"])))
     // The literal word after --.
     #expect((try? parseArguments(["--", "hide"]).get()) == .show(Toast("hide"), ShowOptions()))
   }

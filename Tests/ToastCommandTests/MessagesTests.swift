@@ -64,10 +64,10 @@ struct MessagesTests {
     .status(
       Toast("On"), pid: 7, surfaces: 3,
       drawn: [
-        SurfaceReport(
+        DrawnSurface(
           output: "DP-1", scale: 1.5, width: 184, height: 144, bufferWidth: 276,
           bufferHeight: 216),
-        SurfaceReport(
+        DrawnSurface(
           output: nil, scale: 1, width: 10, height: 20, bufferWidth: 10, bufferHeight: 20),
       ]),
   ])

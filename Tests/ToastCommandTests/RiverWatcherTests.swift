@@ -1,5 +1,6 @@
 import Testing
 import ToastOwner
+import ToastProtocol
 
 /// `wl-toast watch river`'s logic: tag bitmasks to names, and what each status event means.
 @Suite("River watcher")

@@ -106,37 +106,7 @@ public enum OwnerRequest: Equatable, Sendable {
   }
 }
 
-/// How one surface of a toast is drawn, as `wl-toast status` reports it.
-public struct SurfaceReport: Equatable, Sendable {
-  /// The output it is on (nil before the compositor said).
-  public var output: String?
-  /// The scale of its last frame (1.5: buffer pixels per logical pixel).
-  public var scale: Double
-  /// Its size in logical pixels.
-  public var width: Int
-  /// Its size in logical pixels.
-  public var height: Int
-  /// The size of its last buffer in pixels.
-  public var bufferWidth: Int
-  /// The size of its last buffer in pixels.
-  public var bufferHeight: Int
-  /// How many frames it has committed (1 for a static toast drawn once).
-  public var frames: Int
-
-  /// Creates a report.
-  public init(
-    output: String?, scale: Double, width: Int, height: Int, bufferWidth: Int, bufferHeight: Int,
-    frames: Int = 1
-  ) {
-    self.output = output
-    self.scale = scale
-    self.width = width
-    self.height = height
-    self.bufferWidth = bufferWidth
-    self.bufferHeight = bufferHeight
-    self.frames = frames
-  }
-
+extension DrawnSurface {
   /// The report as JSON: `{"output": "DP-1", "scale": 1.5, "size": [184, 144],
   /// "buffer": [276, 216], "frames": 1}`.
   public var json: JSONValue {
@@ -181,7 +151,7 @@ public enum OwnerReply: Equatable, Sendable {
   /// readers (`starting`, `no-screen-reader`, `connecting`, `connected`,
   /// `failed`).
   case status(
-    Toast?, pid: Int32, surfaces: Int, drawn: [SurfaceReport] = [], screenReaders: String? = nil)
+    Toast?, pid: Int32, surfaces: Int, drawn: [DrawnSurface] = [], screenReaders: String? = nil)
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
   /// Something a command tells its user on standard error: before
@@ -236,8 +206,8 @@ public enum OwnerReply: Equatable, Sendable {
     } else if value["ok"]?.boolValue == true, let json = value["toast"] {
       let pid = value["pid"]?.doubleValue.flatMap { Int32(exactly: $0) } ?? 0
       let surfaces = value["surfaces"]?.doubleValue.flatMap { Int(exactly: $0) } ?? 0
-      var drawn: [SurfaceReport] = []
-      if case .array(let items)? = value["drawn"] { drawn = items.compactMap(SurfaceReport.init) }
+      var drawn: [DrawnSurface] = []
+      if case .array(let items)? = value["drawn"] { drawn = items.compactMap(DrawnSurface.init) }
       let screenReaders = value["screen-readers"]?.stringValue
       if json.isNull {
         self = .status(

@@ -30,13 +30,13 @@ public struct ToastField: Sendable {
   public let isOption: Bool
 
   /// Sets the value from a word (nil for a flag and the message).
-  let parse: (@Sendable (inout Toast, String) throws(Toast.InvalidValue) -> Void)?
+  package let parse: (@Sendable (inout Toast, String) throws(Toast.InvalidValue) -> Void)?
   /// Turns a flag on or off (nil for a setting with a value).
-  let setFlag: (@Sendable (inout Toast, Bool) -> Void)?
+  package let setFlag: (@Sendable (inout Toast, Bool) -> Void)?
   /// Sets the value from JSON.
-  let decode: @Sendable (inout Toast, JSONValue) throws(MessageError) -> Void
+  package let decode: @Sendable (inout Toast, JSONValue) throws(MessageError) -> Void
   /// The value as JSON.
-  let encode: @Sendable (Toast) -> JSONValue
+  package let encode: @Sendable (Toast) -> JSONValue
 
   /// Whether the option takes no value.
   public var isFlag: Bool { valueName == nil }
@@ -220,7 +220,7 @@ extension ToastField {
   ]
 
   /// The fields by name.
-  static let byName: [String: ToastField] = Dictionary(
+  package static let byName: [String: ToastField] = Dictionary(
     uniqueKeysWithValues: all.map { ($0.name, $0) })
 }
 
@@ -417,7 +417,7 @@ private func string(_ json: JSONValue, of setting: Toast.InvalidValue.Setting) t
 
 /// A plain decimal number (`3`, `-1`, `0.5`, `.5`, `+2.`): no exponent, no hex,
 /// no `inf` or `nan`.
-func decimal(_ text: String) -> Double? {
+package func decimal(_ text: String) -> Double? {
   var body = Substring(text)
   if body.first == "+" || body.first == "-" { body = body.dropFirst() }
   let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
@@ -425,6 +425,14 @@ func decimal(_ text: String) -> Double? {
     parts.contains(where: { !$0.isEmpty })
   else { return nil }
   return Double(text)
+}
+
+/// How `--follow` reads the lines of standard input.
+public enum FollowFormat: String, Equatable, Sendable, CaseIterable {
+  /// Each line is the new message, even one that looks like JSON.
+  case text
+  /// Each line is a JSON object setting some of ``Toast/followFields``.
+  case json
 }
 
 // MARK: - JSON

@@ -36,7 +36,7 @@ public enum RendezvousError: Error, Equatable, CustomStringConvertible {
   }
 
   /// The failure of the call just made (`errno`), as an error.
-  static func system(_ what: String, _ path: String) -> RendezvousError {
+  package static func system(_ what: String, _ path: String) -> RendezvousError {
     .system(what, path: path, errno: errno)
   }
 }
@@ -160,7 +160,7 @@ public struct Rendezvous: Sendable {
   /// election lock, which the owner holds for as long as it runs: while it
   /// does, no other process can become the display's owner, even if its socket
   /// file is removed.
-  public struct Listener: Sendable {
+  public struct Listener: Equatable, Sendable {
     /// The listening descriptor.
     public let fd: Int32
     /// The inode of the socket file it is bound to.

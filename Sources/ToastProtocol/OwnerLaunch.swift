@@ -1,0 +1,201 @@
+import SystemSupport
+import ToastModel
+
+/// A preview drawn into a PNG file without a compositor (`--render-png`).
+public struct RenderRequest: Equatable, Sendable {
+  /// The PNG file to write.
+  public var path: String
+  /// Pixels per logical pixel (`--scale`, 1 to 4, fractions allowed).
+  public var scale: Double
+  /// The logical size of the output the toast is laid out for (`--size`).
+  public var outputWidth: Int
+  /// The logical size of the output the toast is laid out for (`--size`).
+  public var outputHeight: Int
+
+  /// A request with the defaults: scale 1, a 1280x720 output.
+  public init(path: String, scale: Double = 1, outputWidth: Int = 1280, outputHeight: Int = 720) {
+    self.path = path
+    self.scale = scale
+    self.outputWidth = outputWidth
+    self.outputHeight = outputHeight
+  }
+
+  /// The scales a preview may be drawn at.
+  public static let scales: ClosedRange<Double> = 1...4
+  /// The output sizes a preview may be laid out for, each side.
+  public static let sizes: ClosedRange<Int> = 64...16_384
+}
+
+/// What `wl-toast watch sway` shows besides binding modes.
+public struct SwayWatchOptions: Equatable, Sendable {
+  /// Whether to show a toast ("Workspace 3") when the focus moves to another workspace.
+  public var workspaces: Bool = false
+
+  /// Creates options; by default only binding modes are shown.
+  public init(workspaces: Bool = false) {
+    self.workspaces = workspaces
+  }
+}
+
+/// What `wl-toast watch river` shows besides modes.
+public struct RiverWatchOptions: Equatable, Sendable {
+  /// Whether to show a toast ("Tag 2") when an output's focused tags change.
+  public var focusedTags: Bool
+  /// Whether to show a toast when a view on some tag becomes urgent.
+  public var urgent: Bool
+  /// Names for tags, by tag number (``tagNumbers``), used instead of the number.
+  public var tagNames: [Int: String]
+
+  /// Creates options; by default only modes are shown and tags go by number.
+  public init(focusedTags: Bool = false, urgent: Bool = false, tagNames: [Int: String] = [:]) {
+    self.focusedTags = focusedTags
+    self.urgent = urgent
+    self.tagNames = tagNames
+  }
+
+  /// The numbers of river's tags.
+  public static let tagNumbers: ClosedRange<Int> = 1...32
+  /// The most characters (Unicode scalars) a tag's name may have.
+  public static let tagNameLength = 64
+
+  /// Whether `name` may name a tag: 1 to ``tagNameLength`` characters, no
+  /// control characters and no comma (which separates the names of `--tag-names`).
+  public static func isTagName(_ name: String) -> Bool {
+    !name.isEmpty && name.unicodeScalars.count <= tagNameLength && !name.contains(",")
+      && !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+  }
+}
+
+/// A compositor to follow, and what to show of it (`wl-toast watch`).
+public enum WatchRequest: Equatable, Sendable {
+  /// sway's binding modes, through its IPC socket.
+  case sway(SwayWatchOptions)
+  /// river's modes and tags, through its status protocol.
+  case river(RiverWatchOptions)
+}
+
+/// How the command starts `wl-toast-owner`, the program that links Wayland,
+/// Pango and Cairo: its command line, written by the command (``arguments``)
+/// and read back by the owner (``init(arguments:)``), which is not meant to
+/// be run by hand.
+///
+///     wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD
+///     wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
+///     wl-toast-owner watch sway [workspaces]
+///     wl-toast-owner watch river [focused-tags] [urgent] [N=NAME ...]
+///     wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON
+public enum OwnerLaunch: Equatable, Sendable {
+  /// Serve toasts on a listener won in the election, until `linger` seconds
+  /// after the last one (nil: a resident owner, which never lingers out).
+  case serve(Rendezvous.Listener, linger: Double?)
+  /// Serve toasts on the listening socket systemd passes.
+  case activated
+  /// Follow a compositor and show what it reports.
+  case watch(WatchRequest)
+  /// Draw a toast into a PNG file, with no compositor.
+  case render(RenderRequest, Toast)
+
+  /// The linger `serve` takes for an owner that stays after its last toast.
+  public static let resident = "resident"
+
+  /// The owner program's arguments (without its path).
+  public var arguments: [String] {
+    switch self {
+    case .serve(let listener, let linger):
+      [
+        "serve", String(listener.fd), String(listener.inode),
+        linger.map { String($0) } ?? Self.resident, String(listener.lockFD),
+      ]
+    case .activated:
+      ["activated"]
+    case .watch(.sway(let options)):
+      ["watch", "sway"] + (options.workspaces ? ["workspaces"] : [])
+    case .watch(.river(let options)):
+      ["watch", "river"] + (options.focusedTags ? ["focused-tags"] : [])
+        + (options.urgent ? ["urgent"] : [])
+        + options.tagNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    case .render(let request, let toast):
+      [
+        "render", request.path, String(request.scale), String(request.outputWidth),
+        String(request.outputHeight), toast.json.serialized,
+      ]
+    }
+  }
+
+  /// Reads the owner program's arguments, by the rules the command checked
+  /// them with; the error is one line (without the program's name).
+  public init(arguments: [String]) throws(OwnerLaunchError) {
+    let rest = Array(arguments.dropFirst())
+    switch (arguments.first, rest.count) {
+    case ("serve", 4):
+      let linger: Double?
+      if rest[2] == Self.resident {
+        linger = nil
+      } else {
+        do {
+          linger = try Toast.checkedSeconds(decimal(rest[2]), of: .linger, written: rest[2])
+        } catch {
+          throw OwnerLaunchError("serve: --linger: \(error.reason)")
+        }
+      }
+      guard let fd = Int32(rest[0]), fd >= 0, let inode = UInt64(rest[1]),
+        let lockFD = Int32(rest[3])
+      else { throw OwnerLaunchError("serve: expected LISTEN-FD INODE LINGER|resident LOCK-FD") }
+      self = .serve(Rendezvous.Listener(fd: fd, inode: inode, lockFD: lockFD), linger: linger)
+    case ("activated", 0):
+      self = .activated
+    case ("watch", _) where rest.first == "sway" && rest.count <= 2:
+      guard rest.count == 1 || rest[1] == "workspaces" else {
+        throw OwnerLaunchError("watch sway: unexpected \(Toast.quoted(rest[1]))")
+      }
+      self = .watch(.sway(SwayWatchOptions(workspaces: rest.count == 2)))
+    case ("watch", _) where rest.first == "river":
+      var options = RiverWatchOptions()
+      for word in rest.dropFirst() {
+        if word == "focused-tags" && !options.focusedTags {
+          options.focusedTags = true
+        } else if word == "urgent" && !options.urgent {
+          options.urgent = true
+        } else if let equals = word.firstIndex(of: "="),
+          let number = Int(word[..<equals]), RiverWatchOptions.tagNumbers.contains(number),
+          options.tagNames[number] == nil,
+          case let name = String(word[word.index(after: equals)...]),
+          RiverWatchOptions.isTagName(name)
+        {
+          options.tagNames[number] = name
+        } else {
+          throw OwnerLaunchError("watch river: unexpected \(Toast.quoted(word))")
+        }
+      }
+      self = .watch(.river(options))
+    case ("render", 5):
+      guard let scale = Double(rest[1]), RenderRequest.scales.contains(scale),
+        let width = Int(rest[2]), RenderRequest.sizes.contains(width),
+        let height = Int(rest[3]), RenderRequest.sizes.contains(height), !rest[0].isEmpty
+      else { throw OwnerLaunchError("render: expected PATH SCALE WIDTH HEIGHT TOAST-JSON") }
+      var toast = Toast("")
+      do {
+        try toast.apply(try JSONValue.parse(rest[4]))
+      } catch {
+        throw OwnerLaunchError("render: bad toast: \(error)")
+      }
+      self = .render(
+        RenderRequest(path: rest[0], scale: scale, outputWidth: width, outputHeight: height),
+        toast)
+    default:
+      throw OwnerLaunchError("started by wl-toast; see 'wl-toast --help'")
+    }
+  }
+}
+
+/// An owner command line that ``OwnerLaunch`` cannot read: one line, always
+/// ``ExitCode/usage``.
+public struct OwnerLaunchError: Error, Equatable, CustomStringConvertible {
+  /// What is wrong, without the program's name.
+  public var description: String
+
+  init(_ description: String) { self.description = description }
+}
+
+/// The path of `wl-toast-owner`: beside this program (as installed and as built).
+public func ownerProgram() -> String { programBesideExecutable("wl-toast-owner") }
