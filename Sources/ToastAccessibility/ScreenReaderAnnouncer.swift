@@ -46,27 +46,62 @@ package final class ScreenReaderAnnouncer {
     var timer: EventLoop.Token?
   }
 
+  /// What the session bus has said of the accessibility bus and the screen reader.
+  private enum Status: Equatable {
+    /// ``start()`` has not been called: nothing asked.
+    case notStarted
+    /// Asked (again, after the session bus went), not fully answered yet;
+    /// `busRuns` once `NameHasOwner` said the accessibility bus runs.
+    case asking(busRuns: Bool)
+    /// Answered: whether the accessibility bus runs, and the flags of its
+    /// `org.a11y.Status` (`IsEnabled`, `ScreenReaderEnabled`).
+    case known(busRuns: Bool, isEnabled: Bool, screenReaderEnabled: Bool)
+
+    /// Whether the accessibility bus runs, as far as is known.
+    var busRuns: Bool {
+      switch self {
+      case .notStarted: false
+      case .asking(let busRuns), .known(let busRuns, _, _): busRuns
+      }
+    }
+
+    /// Whether a screen reader says it is on.
+    var screenReaderIsOn: Bool {
+      guard case .known(true, let isEnabled, let screenReaderEnabled) = self else { return false }
+      return isEnabled || screenReaderEnabled
+    }
+  }
+
+  /// The event a screen reader hears a toast by.
+  private enum Event {
+    /// `object:announcement`: some client listens for it, and every client
+    /// that listens for `showing` does too.
+    case announcement
+    /// The child's `object:state-changed:showing`.
+    case showing
+  }
+
+  /// Where the connection to the accessibility bus stands.
+  private enum Link {
+    /// None; one is made when a toast or the status wants it.
+    case idle
+    /// Asking the session bus for the accessibility bus's address.
+    case askingAddress
+    /// Connected (or connecting), not yet registered; the tree once the bus said hello.
+    case registering(BusConnection, AccessibleTree?)
+    /// Registered in the registry's desktop, knowing which event to send.
+    case ready(BusConnection, AccessibleTree, Event)
+    /// The last connection failed or broke: not tried again before the
+    /// status changes (no loop of attempts against a broken bus).
+    case failed
+  }
+
   private let loop: EventLoop
   private let applicationName: String
   private let version: String
-  private var started = false
   private var session: BusConnection?
-  /// Whether the session bus has told us yet whether a screen reader is on.
-  private var statusKnown = false
-  private var busRuns = false
-  private var isEnabled = false
-  private var screenReaderEnabled = false
-  private var bus: BusConnection?
-  private var tree: AccessibleTree?
-  /// Whether the accessibility connection is registered and knows which event to send.
-  private var ready = false
-  /// Whether some client listens for `object:announcement`.
-  private var announcementsHeard = false
-  /// Whether the accessibility bus's address has been asked for.
-  private var connecting = false
-  /// Whether the last connection failed or broke: not tried again before the
-  /// status changes (no loop of attempts against a broken bus).
-  private var failed = false
+  private var status = Status.notStarted
+  private var link = Link.idle
   private var toasts: [Int: Entry] = [:]
   /// When the session bus was last tried.
   private var sessionTried: MonotonicTime?
@@ -94,28 +129,54 @@ package final class ScreenReaderAnnouncer {
   }
 
   /// Whether a screen reader says it is on (as last heard from the session bus).
-  package var screenReaderIsOn: Bool { busRuns && (isEnabled || screenReaderEnabled) }
+  package var screenReaderIsOn: Bool { status.screenReaderIsOn }
 
   /// Whether the accessibility bus connection is open and registered.
-  package var isConnected: Bool { ready }
+  package var isConnected: Bool {
+    if case .ready = link { true } else { false }
+  }
+
+  /// The accessibility bus connection, registered or not.
+  private var bus: BusConnection? {
+    switch link {
+    case .registering(let bus, _), .ready(let bus, _, _): bus
+    case .idle, .askingAddress, .failed: nil
+    }
+  }
+
+  /// The accessible tree, once the accessibility bus said hello.
+  private var tree: AccessibleTree? {
+    switch link {
+    case .registering(_, let tree): tree
+    case .ready(_, let tree, _): tree
+    case .idle, .askingAddress, .failed: nil
+    }
+  }
+
+  /// Whether the session bus has fully answered whether a screen reader is on.
+  private var statusKnown: Bool {
+    if case .known = status { true } else { false }
+  }
 
   /// Where the announcer stands, for `wl-toast status`: `starting` (the
   /// session bus has not answered yet), `no-screen-reader`, `connecting`,
   /// `connected` (on the accessibility bus), `failed` (the accessibility bus
   /// refused or broke; tried again when the status changes).
   package var state: String {
-    if ready { return "connected" }
-    if bus != nil || connecting { return "connecting" }
-    if !statusKnown { return "starting" }
-    if failed { return "failed" }
-    return "no-screen-reader"
+    switch (link, status) {
+    case (.ready, _): "connected"
+    case (.registering, _), (.askingAddress, _): "connecting"
+    case (_, .notStarted), (_, .asking): "starting"
+    case (.failed, .known): "failed"
+    case (.idle, .known): "no-screen-reader"
+    }
   }
 
   /// Starts watching the session bus for a screen reader (once; a toast
   /// shown later tries a missing or lost session bus again).
   package func start() {
-    guard !started else { return }
-    started = true
+    guard status == .notStarted else { return }
+    status = .asking(busRuns: false)
     watchSessionBus()
   }
 
@@ -126,10 +187,10 @@ package final class ScreenReaderAnnouncer {
   /// Tries the session bus again when there is none and the last try is
   /// ``sessionRetryInterval`` old.
   private func retrySessionBusIfDue() {
-    guard started, session == nil, let tried = sessionTried,
+    guard status != .notStarted, session == nil, let tried = sessionTried,
       MonotonicTime.now - tried >= Self.sessionRetryInterval
     else { return }
-    statusKnown = false
+    status = .asking(busRuns: false)
     watchSessionBus()
   }
 
@@ -162,11 +223,13 @@ package final class ScreenReaderAnnouncer {
         body: Variant.tuple([Variant.string("org.a11y.Bus")])
       ) { [unowned self] result in
         if case .success(let reply) = result, reply.argument(0, Variant.bool) == true {
-          busRuns = true
+          status =
+            statusKnown
+            ? .known(busRuns: true, isEnabled: false, screenReaderEnabled: false)
+            : .asking(busRuns: true)
           readStatus()
         } else {
-          busRuns = false
-          statusKnown = true
+          status = .known(busRuns: false, isEnabled: false, screenReaderEnabled: false)
           statusChanged()
         }
       }
@@ -204,7 +267,7 @@ package final class ScreenReaderAnnouncer {
   package func hide(id: Int) {
     guard let entry = toasts.removeValue(forKey: id) else { return }
     if let timer = entry.timer { loop.remove(timer) }
-    if entry.inTree, ready, let tree {
+    if entry.inTree, isConnected, let tree {
       let path = AccessibleTree.path(of: id)
       emit("StateChanged", from: path, detail: "showing", 0, 0, Variant.int32(0))
       if let index = tree.remove(id: id) {
@@ -219,8 +282,7 @@ package final class ScreenReaderAnnouncer {
   // MARK: - The session bus: is a screen reader on?
 
   private func noSessionBus() {
-    busRuns = false
-    statusKnown = true
+    status = .known(busRuns: false, isEnabled: false, screenReaderEnabled: false)
     statusChanged()
   }
 
@@ -230,16 +292,15 @@ package final class ScreenReaderAnnouncer {
       interface: "org.freedesktop.DBus.Properties", member: "GetAll",
       body: Variant.tuple([Variant.string("org.a11y.Status")])
     ) { [unowned self] result in
+      var flags: [String: Bool] = [:]
       if case .success(let reply) = result,
-        let flags = reply.argument(0, { Variant.booleans($0) })
+        let answered = reply.argument(0, { Variant.booleans($0) })
       {
-        isEnabled = flags["IsEnabled"] ?? false
-        screenReaderEnabled = flags["ScreenReaderEnabled"] ?? false
-      } else {
-        isEnabled = false
-        screenReaderEnabled = false
+        flags = answered
       }
-      statusKnown = true
+      status = .known(
+        busRuns: status.busRuns, isEnabled: flags["IsEnabled"] ?? false,
+        screenReaderEnabled: flags["ScreenReaderEnabled"] ?? false)
       statusChanged()
     }
   }
@@ -248,10 +309,11 @@ package final class ScreenReaderAnnouncer {
     switch (signal.interface, signal.member) {
     case ("org.freedesktop.DBus", "NameOwnerChanged"):
       guard signal.argument(0, Variant.text) == "org.a11y.Bus" else { return }
-      let newOwner = signal.argument(2, Variant.text) ?? ""
-      busRuns = !newOwner.isEmpty
-      isEnabled = false
-      screenReaderEnabled = false
+      let busRuns = !(signal.argument(2, Variant.text) ?? "").isEmpty
+      status =
+        statusKnown
+        ? .known(busRuns: busRuns, isEnabled: false, screenReaderEnabled: false)
+        : .asking(busRuns: busRuns)
       if busRuns {
         readStatus()
       } else {
@@ -260,8 +322,11 @@ package final class ScreenReaderAnnouncer {
     case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
       guard signal.argument(0, Variant.text) == "org.a11y.Status" else { return }
       let changed = signal.argument(1, { Variant.booleans($0) }) ?? [:]
-      if let value = changed["IsEnabled"] { isEnabled = value }
-      if let value = changed["ScreenReaderEnabled"] { screenReaderEnabled = value }
+      if case .known(let busRuns, let isEnabled, let screenReaderEnabled) = status {
+        status = .known(
+          busRuns: busRuns, isEnabled: changed["IsEnabled"] ?? isEnabled,
+          screenReaderEnabled: changed["ScreenReaderEnabled"] ?? screenReaderEnabled)
+      }
       let invalidated = signal.argument(2, { Variant.children($0, Variant.text) }) ?? []
       if !invalidated.isEmpty {
         readStatus()
@@ -274,7 +339,7 @@ package final class ScreenReaderAnnouncer {
   }
 
   private func statusChanged() {
-    failed = false
+    if case .failed = link { link = .idle }
     refresh()
   }
 
@@ -283,8 +348,8 @@ package final class ScreenReaderAnnouncer {
   /// Whether the toast's object belongs in the tree now.
   private func qualifies(_ entry: Entry) -> Bool {
     switch entry.mode {
-    case .on: busRuns
-    case .automatic: screenReaderIsOn
+    case .on: status.busRuns
+    case .automatic: status.screenReaderIsOn
     case .off: false
     }
   }
@@ -298,14 +363,14 @@ package final class ScreenReaderAnnouncer {
       for (id, entry) in toasts where entry.owed && !qualifies(entry) { toasts[id]?.owed = false }
     }
     let wanted =
-      busRuns && toasts.values.contains(where: qualifies)
-      || screenReaderIsOn
-    if wanted && bus == nil && !connecting && !failed && session != nil {
-      connect()
-    } else if !wanted && bus != nil {
-      disconnect()
+      status.busRuns && toasts.values.contains(where: qualifies)
+      || status.screenReaderIsOn
+    switch link {
+    case .idle where wanted && session != nil: connect()
+    case .registering, .ready: if !wanted { disconnect() }
+    default: break
     }
-    if ready { syncTree() }
+    if isConnected { syncTree() }
   }
 
   /// Asks the launcher for the accessibility bus's address, unless
@@ -315,15 +380,14 @@ package final class ScreenReaderAnnouncer {
       open(given)
       return
     }
-    connecting = true
+    link = .askingAddress
     session?.call(
       destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
       member: "GetAddress"
     ) { [unowned self] result in
-      connecting = false
-      guard bus == nil else { return }
+      guard case .askingAddress = link else { return }
       guard case .success(let reply) = result, let text = reply.argument(0, Variant.text) else {
-        failed = true
+        link = .failed
         return
       }
       open(BusAddress(text))
@@ -333,13 +397,13 @@ package final class ScreenReaderAnnouncer {
   /// Connects to the accessibility bus at `address`; registers once the bus says hello.
   private func open(_ address: BusAddress) {
     guard let connection = BusConnection(address: address, loop: loop) else {
-      failed = true
+      link = .failed
       return
     }
-    bus = connection
+    link = .registering(connection, nil)
     connection.onClose = { [unowned self] in
       lostBus()
-      failed = true
+      link = .failed
     }
     connection.onMethodCall = { [unowned self] call in
       tree?.answer(call)
@@ -355,9 +419,10 @@ package final class ScreenReaderAnnouncer {
   /// Embeds the application in the registry's desktop, then learns which
   /// events screen readers listen for.
   private func register(_ connection: BusConnection) {
+    guard case .registering(let current, nil) = link, current === connection else { return }
     let tree = AccessibleTree(applicationName: applicationName, version: version)
     tree.busName = connection.uniqueName ?? ""
-    self.tree = tree
+    link = .registering(connection, tree)
     connection.addMatch(
       "type='signal',interface='org.a11y.atspi.Registry',path='/org/a11y/atspi/registry'")
     connection.call(
@@ -377,12 +442,13 @@ package final class ScreenReaderAnnouncer {
       destination: "org.a11y.atspi.Registry", path: "/org/a11y/atspi/registry",
       interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents"
     ) { [unowned self] result in
-      guard case .success(let reply) = result else { return }
-      announcementsHeard = Self.announcementsReachEveryone(Self.registeredEvents(in: reply))
-      if !ready {
-        ready = true
-        syncTree()
-      }
+      guard case .success(let reply) = result, let bus, let tree else { return }
+      let event: Event =
+        Self.announcementsReachEveryone(Self.registeredEvents(in: reply))
+        ? .announcement : .showing
+      let wasReady = isConnected
+      link = .ready(bus, tree, event)
+      if !wasReady { syncTree() }
     }
   }
 
@@ -432,9 +498,7 @@ package final class ScreenReaderAnnouncer {
   }
 
   private func lostBus() {
-    bus = nil
-    tree = nil
-    ready = false
+    link = .idle
     for id in toasts.keys { toasts[id]?.inTree = false }
   }
 
@@ -478,7 +542,7 @@ package final class ScreenReaderAnnouncer {
     if let last = entry.lastAnnounced, MonotonicTime.now - last < Self.mergeInterval {
       entry.timer = loop.addTimer(at: last + Self.mergeInterval) { [unowned self] in
         toasts[id]?.timer = nil
-        if ready, toasts[id]?.owed == true { announceNow(id) }
+        if isConnected, toasts[id]?.owed == true { announceNow(id) }
       }
       toasts[id] = entry
       return
@@ -499,7 +563,7 @@ package final class ScreenReaderAnnouncer {
         "PropertyChange", from: path, detail: "accessible-name", 0, 0, Variant.string(spoken))
     }
     guard !spoken.isEmpty else { return }
-    if announcementsHeard {
+    if case .ready(_, _, .announcement) = link {
       // detail1 is the politeness: 1, polite (ATSPI_LIVE_POLITE).
       emit("Announcement", from: path, detail: "", 1, 0, Variant.string(spoken))
       sent.announcements += 1

@@ -23,7 +23,7 @@ func classify(_ argument: String) -> Token {
     } else {
       name = Substring(argument)
     }
-    guard let option = Option.byName[String(name.dropFirst(2))] else {
+    guard let option = Option.named(name.dropFirst(2)) else {
       return .unknown(String(name))
     }
     return .option(option, inlineValue: value)
@@ -77,37 +77,41 @@ func scan(
   return words
 }
 
-/// The options of `arguments` in order, each with the index of the argument
-/// that gave it, skipping the values of options that take one (`--font
-/// --help` sets the font) and stopping at `--`.
-private func options(in arguments: [String]) -> [(Option, inlineValue: String?, index: Int)] {
-  var found: [(Option, inlineValue: String?, index: Int)] = []
+/// Visits the options of `arguments` in order, each with the value given
+/// after `=` and the index of its argument, skipping the values of options
+/// that take one (`--font --help` sets the font) and stopping at `--` or when
+/// `visit` returns false.
+private func visitOptions(
+  in arguments: [String], _ visit: (Option, _ inlineValue: String?, _ index: Int) -> Bool
+) {
   var index = arguments.startIndex
   while index < arguments.endIndex {
     switch classify(arguments[index]) {
     case .endOfOptions:
-      return found
+      return
     case .option(let option, let inlineValue):
-      found.append((option, inlineValue, index))
+      guard visit(option, inlineValue, index) else { return }
       if inlineValue == nil, case .required = option.value { index += 1 }
     case .unknown, .word:
       break
     }
     index += 1
   }
-  return found
 }
 
 /// The first `--help` or `--version` among the options.
 func helpOrVersion(in arguments: [String]) -> Invocation? {
-  for (option, inlineValue, _) in options(in: arguments) where inlineValue == nil {
+  var found: Invocation?
+  visitOptions(in: arguments) { option, inlineValue, _ in
+    guard inlineValue == nil else { return true }
     switch option.name {
-    case "help": return .help
-    case "version": return .version
-    default: continue
+    case "help": found = .help
+    case "version": found = .version
+    default: return true
     }
+    return false
   }
-  return nil
+  return found
 }
 
 /// Whether the command line asks for no file, another file or the default one.
@@ -124,14 +128,15 @@ public enum ConfigChoice: Equatable, Sendable {
 /// `--no-config` wins), found before the rest is parsed.
 public func configChoice(in arguments: [String]) -> ConfigChoice {
   var choice = ConfigChoice.standard
-  for (option, inlineValue, index) in options(in: arguments) {
+  visitOptions(in: arguments) { option, inlineValue, index in
     switch (option.name, inlineValue) {
     case ("no-config", _): choice = .none
     case ("config", let path?): choice = .file(path)
     case ("config", nil) where index + 1 < arguments.endIndex:
       choice = .file(arguments[index + 1])
-    default: continue
+    default: break
     }
+    return true
   }
   return choice
 }

@@ -79,7 +79,7 @@ struct Option: Sendable, Hashable {
   let summary: String
   /// What `--help` prints beside it; nil for an option of a subcommand, which
   /// the synopsis shows.
-  let help: String?
+  let helpText: @Sendable () -> String?
   /// The values it takes, when they are a short list.
   let choices: [String]
   /// Whether its value is a file's path.
@@ -92,6 +92,10 @@ struct Option: Sendable, Hashable {
   /// `--NAME`.
   var flagName: String { "--" + name }
 
+  /// What `--help` prints beside it (made when asked for); nil for an option
+  /// of a subcommand, which the synopsis shows.
+  var help: String? { helpText() }
+
   static func == (left: Option, right: Option) -> Bool { left.name == right.name }
   func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
@@ -99,7 +103,7 @@ struct Option: Sendable, Hashable {
 extension Option {
   /// Every option: the toast's settings (``ToastField/all``), then the command's own.
   static let all: [Option] =
-    ToastField.all.filter(\.isOption).map(Option.init(field:)) + [
+    ToastField.all.filter { $0.isOption }.map(Option.init(field:)) + [
       Option(
         "tag", .required("NAME"), summary: "one toast per tag, updated in place",
         help: "one toast per tag: later commands update it in place",
@@ -160,7 +164,7 @@ extension Option {
         "print-outcome", .none, summary: "print how the toast ended",
         help:
           "with --wait, print "
-          + ToastOutcome.allCases.map(\.rawValue).joined(separator: "|"),
+          + listed(ToastOutcome.allCases.map { $0.rawValue }, separator: "|", last: "|"),
         scope: [.show, .config]
       ) { values, input in
         values.show.printOutcome = input == .on
@@ -171,8 +175,8 @@ extension Option {
         help:
           "read standard input: each line updates the toast;\ntext (default): the line is the"
           + " message;\njson: an object setting "
-          + listed(ToastField.all.filter(\.isFollowable).map(\.name)),
-        choices: FollowFormat.allCases.map(\.rawValue), scope: [.show, .config]
+          + listed(ToastField.all.filter { $0.isFollowable }.map { $0.name }),
+        choices: FollowFormat.allCases.map { $0.rawValue }, scope: [.show, .config]
       ) { values, input throws(UsageError) in
         switch input {
         case .on: values.show.follow = .text
@@ -220,26 +224,30 @@ extension Option {
       ) { _, _ in },
     ]
 
-  /// The options by name.
-  static let byName: [String: Option] = Dictionary(
-    uniqueKeysWithValues: all.map { ($0.name, $0) })
+  /// The option with this name (without dashes). A search of the table, not
+  /// a dictionary: a dictionary of our own types costs the command more at
+  /// start (its metadata and conformances found at run time) than the search.
+  static func named(_ name: some StringProtocol) -> Option? {
+    all.first { $0.name == name }
+  }
 
   /// The option a configuration key sets, if any.
   static func forKey(_ key: String) -> Option? {
-    byName[key].flatMap { $0.scope.contains(.config) ? $0 : nil }
+    named(key).flatMap { $0.scope.contains(.config) ? $0 : nil }
   }
 
   /// An option declared with its parts.
   init(
     _ name: String, letter: Character? = nil, _ value: OptionValue, summary: String,
-    help: String? = nil, choices: [String] = [], takesPath: Bool = false, scope: OptionScope,
+    help: @autoclosure @escaping @Sendable () -> String? = nil, choices: [String] = [],
+    takesPath: Bool = false, scope: OptionScope,
     apply: @escaping @Sendable (inout OptionValues, OptionInput) throws(UsageError) -> Void
   ) {
     self.name = name
     self.letter = letter
     self.value = value
     self.summary = summary
-    self.help = help
+    self.helpText = help
     self.choices = choices
     self.takesPath = takesPath
     self.scope = scope
@@ -274,20 +282,14 @@ extension OptionInput {
   }
 }
 
-/// `a, b or c`.
-func listed(_ words: [String]) -> String {
-  words.count < 2
-    ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
-}
-
 /// The names of every configuration key, in the order of the options.
 public var configKeys: [String] {
-  Option.all.filter { $0.scope.contains(.config) }.map(\.name)
+  Option.all.filter { $0.scope.contains(.config) }.map { $0.name }
 }
 
 /// The names of every option of `wl-toast` (without their dashes), in the
 /// order of `--help`.
-public var optionNames: [String] { Option.all.map(\.name) }
+public var optionNames: [String] { Option.all.map { $0.name } }
 
 // MARK: - Values of the command's own options
 

@@ -59,11 +59,13 @@ extension Subcommand {
     Subcommand(words: ["daemon"], scope: .daemon, operand: nil, isListed: true) { _, _ in .daemon },
     Subcommand(
       words: ["completions"], scope: .completions,
-      operand: Shell.allCases.map(\.rawValue).joined(separator: "|"), isListed: true
+      operand: listed(Shell.allCases.map { $0.rawValue }, separator: "|", last: "|"),
+      isListed: true
     ) { _, words throws(UsageError) in
       guard let word = words.first, let shell = Shell(rawValue: word) else {
         throw .invalidChoice(
-          "completions", expected: listed(Shell.allCases.map(\.rawValue)), got: words.first ?? "")
+          "completions", expected: listed(Shell.allCases.map { $0.rawValue }),
+          got: words.first ?? "")
       }
       return .completions(shell)
     },
@@ -73,13 +75,13 @@ extension Subcommand {
   ]
 
   /// The first words of the subcommands (`hide`, `watch`, …), each once, in order.
-  static var firstWords: [String] {
+  static let firstWords: [String] = {
     var seen: [String] = []
     for subcommand in all where !seen.contains(subcommand.words[0]) {
       seen.append(subcommand.words[0])
     }
     return seen
-  }
+  }()
 
   /// The subcommand `option` belongs to, for a message, when a toast's command line has it.
   static func owning(_ option: Option) -> Subcommand? {

@@ -61,7 +61,7 @@ extension Toast {
   public func normalized() -> Toast {
     var toast = self
     toast.text = Toast.truncated(text)
-    toast.timeout = timeout.flatMap { $0.isNaN ? nil : min(max($0, 0), Limits.timeout.upperBound) }
+    toast.timeout = timeout.normalized()
     let fraction = Limits.progressPercent.upperBound / 100
     toast.progress = progress.flatMap { $0.isNaN ? nil : min(max($0, 0), fraction) }
     toast.offset = Offset(

@@ -85,9 +85,8 @@ public struct Toast: Equatable, Sendable {
   public var isMarkup: Bool
   /// The design.
   public var style: Style
-  /// Seconds from the end of the entry animation until the toast hides itself;
-  /// nil for the style's default, 0 to stay until dismissed or hidden.
-  public var timeout: Double?
+  /// How long the toast stays once its entry animation has ended.
+  public var timeout: Timeout
   /// Whether an activity indicator turns above the text (HUD only).
   public var showsSpinner: Bool
   /// A progress bar under the text, from 0 to 1, or up to 2 for more than
@@ -124,9 +123,6 @@ public struct Toast: Equatable, Sendable {
   public var icon: String?
   /// The icon theme to look names up in first (`Adwaita`); nil for `hicolor` only.
   public var iconTheme: String?
-  /// Whether the timeout grows with the message's length (``timeout`` is
-  /// then ignored).
-  public var hasAutomaticTimeout: Bool
   /// Seconds the toast waits before it appears; hidden before then, it never
   /// does (a quick job flashes nothing). Nil or 0: at once.
   public var grace: Double?
@@ -142,7 +138,7 @@ public struct Toast: Equatable, Sendable {
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
-    _ text: String, style: Style = .hud, timeout: Double? = nil, showsSpinner: Bool = false,
+    _ text: String, style: Style = .hud, timeout: Timeout = .standard, showsSpinner: Bool = false,
     progress: Double? = nil, offset: Offset = .zero, dismissal: Dismissal = .none
   ) {
     self.text = text
@@ -165,7 +161,6 @@ public struct Toast: Equatable, Sendable {
     self.layer = .overlay
     self.icon = nil
     self.iconTheme = nil
-    self.hasAutomaticTimeout = false
     self.grace = nil
     self.minimumShow = nil
     self.accessibleText = nil
@@ -244,6 +239,65 @@ extension Toast {
     case overlay
     /// Above windows, below fullscreen windows and overlays.
     case top
+  }
+}
+
+extension Toast {
+  /// How long a toast stays once its entry animation has ended.
+  ///
+  /// A number is a time in seconds, 0 meaning until dismissed:
+  /// `toast.timeout = 1.5`, `Toast("Busy", timeout: 0)`.
+  public enum Timeout: Equatable, Sendable, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral
+  {
+    /// The style's own: 2 s for a HUD, 0.5 s for a banner.
+    case standard
+    /// A time (at most ``Limits/timeout`` seconds).
+    case after(Duration)
+    /// Until the user dismisses it or the program hides it.
+    case untilDismissed
+    /// By the message's length: 0.5 s plus 0.06 s a character, from 1.5 to 10 s
+    /// (`--timeout auto`).
+    case automatic
+
+    /// A time in seconds: 0 (or less) until dismissed, the style's own for a
+    /// number that is not one (NaN), at most ``Limits/timeout``.
+    public init(seconds: Double) {
+      if seconds.isNaN {
+        self = .standard
+      } else if seconds <= 0 {
+        self = .untilDismissed
+      } else {
+        self = .after(
+          .nanoseconds(Int64((min(seconds, Limits.timeout.upperBound) * 1e9).rounded())))
+      }
+    }
+
+    /// Seconds, as a number literal writes them.
+    public init(floatLiteral seconds: Double) { self.init(seconds: seconds) }
+
+    /// Seconds, as a number literal writes them.
+    public init(integerLiteral seconds: Int) { self.init(seconds: Double(seconds)) }
+
+    /// The time in seconds as the command line and JSON write it: 0 for until
+    /// dismissed; nil for the style's own and for automatic.
+    public var seconds: Double? {
+      switch self {
+      case .standard, .automatic: nil
+      case .untilDismissed: 0
+      case .after(let duration):
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+      }
+    }
+
+    /// The timeout within ``Limits/timeout``: a time of zero or less is until
+    /// dismissed, a longer one is cut to the limit.
+    public func normalized() -> Timeout {
+      guard case .after(let duration) = self else { return self }
+      if duration <= .zero { return .untilDismissed }
+      let limit = Duration.seconds(Int64(Limits.timeout.upperBound))
+      return duration > limit ? .after(limit) : self
+    }
   }
 }
 

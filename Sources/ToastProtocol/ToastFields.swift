@@ -16,8 +16,9 @@ public struct ToastField: Sendable {
   public let valueName: String?
   /// One line for completion menus.
   public let summary: String
-  /// The text `--help` prints beside the option.
-  public let help: String
+  /// The text `--help` prints beside the option: made when asked for, so
+  /// that a command that prints no help does not build it.
+  package let helpText: @Sendable () -> String
   /// The values the option takes, when they are a short list (for completions).
   public let choices: [String]
   /// Whether the value is a file's path (for completions).
@@ -40,6 +41,9 @@ public struct ToastField: Sendable {
 
   /// Whether the option takes no value.
   public var isFlag: Bool { valueName == nil }
+
+  /// The text `--help` prints beside the option.
+  public var help: String { helpText() }
 }
 
 extension ToastField {
@@ -47,11 +51,11 @@ extension ToastField {
   public static let all: [ToastField] = [
     ToastField(
       message: "text", summary: "the message",
-      get: \.text, set: { toast, text in toast.text = Toast.truncated(text) }),
+      get: { $0.text }, set: { toast, text in toast.text = Toast.truncated(text) }),
     choice(
-      "style", Toast.Style.self, summary: "a box in the middle or a pill at the top",
+      "style", Toast.Style.allCases, summary: "a box in the middle or a pill at the top",
       help: "a box in the middle (default) or a pill at the top", followable: true,
-      get: \.style, set: { $0.style = $1 }),
+      get: { $0.style }, set: { $0.style = $1 }),
     ToastField(
       name: "timeout", valueName: "SECONDS|auto",
       summary: "hide after SECONDS (0: until dismissed; auto: by length)",
@@ -60,29 +64,32 @@ extension ToastField {
         + " auto: 0.5 s plus 0.06 s a character, 1.5 to 10 s)",
       choices: ["auto"], isFollowable: true,
       parse: { toast, value throws(Toast.InvalidValue) in
-        if value == "auto" {
-          toast.hasAutomaticTimeout = true
-        } else {
-          toast.timeout = try Toast.checkedSeconds(decimal(value), of: .timeout, written: value)
-          toast.hasAutomaticTimeout = false
-        }
+        toast.timeout =
+          value == "auto"
+          ? .automatic
+          : Toast.Timeout(
+            seconds: try Toast.checkedSeconds(decimal(value), of: .timeout, written: value))
       },
       decode: { toast, json throws(MessageError) in
-        toast.hasAutomaticTimeout = json.stringValue == "auto"
-        toast.timeout =
-          json.isNull || toast.hasAutomaticTimeout
-          ? nil
-          : try checked { () throws(Toast.InvalidValue) in
-            try Toast.checkedSeconds(json.doubleValue, of: .timeout, written: json.serialized)
-          }
+        if json.stringValue == "auto" {
+          toast.timeout = .automatic
+        } else if json.isNull {
+          toast.timeout = .standard
+        } else {
+          toast.timeout = Toast.Timeout(
+            seconds: try checked { () throws(Toast.InvalidValue) in
+              try Toast.checkedSeconds(json.doubleValue, of: .timeout, written: json.serialized)
+            })
+        }
       },
       encode: { toast in
-        toast.hasAutomaticTimeout ? .string("auto") : toast.timeout.map(JSONValue.number) ?? .null
+        toast.timeout == .automatic
+          ? .string("auto") : toast.timeout.seconds.map(JSONValue.number) ?? .null
       }),
     flag(
       "spinner", summary: "an activity indicator above the text",
       help: "show an activity indicator above the text (hud)", followable: true,
-      get: \.showsSpinner, set: { $0.showsSpinner = $1 }),
+      get: { $0.showsSpinner }, set: { $0.showsSpinner = $1 }),
     number(
       "progress", valueName: "PERCENT", summary: "a progress bar filled to PERCENT (0 to 200)",
       help:
@@ -94,7 +101,7 @@ extension ToastField {
         try Toast.checkedProgress(percent: percent, written: written)
       },
       encode: { .number(($0 * 1000).rounded() / 10) },
-      get: \.progress, set: { $0.progress = $1 }),
+      get: { $0.progress }, set: { $0.progress = $1 }),
     ToastField(
       name: "offset", valueName: "X,Y", summary: "move the HUD by X,Y pixels",
       help:
@@ -107,29 +114,29 @@ extension ToastField {
       },
       decode: { toast, json throws(MessageError) in
         var pair: [Double?] = [nil, nil]
-        if case .array(let items) = json, items.count == 2 { pair = items.map(\.doubleValue) }
+        if case .array(let items) = json, items.count == 2 { pair = items.map { $0.doubleValue } }
         toast.offset = try checked { () throws(Toast.InvalidValue) in
           try Toast.checkedOffset(x: pair[0], y: pair[1], written: json.serialized)
         }
       },
       encode: { .array([.number(Double($0.offset.x)), .number(Double($0.offset.y))]) }),
     choice(
-      "dismiss", Toast.Dismissal.self, valueName: "tap|none",
+      "dismiss", Toast.Dismissal.allCases, valueName: "tap|none",
       summary: "tap: a click, touch or Escape dismisses it",
       help: "tap lets a click, touch or Escape dismiss the toast",
-      get: \.dismissal, set: { $0.dismissal = $1 }),
+      get: { $0.dismissal }, set: { $0.dismissal = $1 }),
     flag(
       "modal", summary: "cover the screen and take all input",
       help: "cover the screen and take all input while shown",
-      get: \.isModal, set: { $0.isModal = $1 }),
+      get: { $0.isModal }, set: { $0.isModal = $1 }),
     flag(
       "dim", summary: "darken the screen behind a modal toast",
       help: "darken the screen behind the toast (needs --modal)",
-      get: \.dimsBackground, set: { $0.dimsBackground = $1 }),
+      get: { $0.dimsBackground }, set: { $0.dimsBackground = $1 }),
     flag(
       "markup", summary: "the message is Pango markup",
       help: "MESSAGE is Pango markup, e.g. '<b>Saved</b>'",
-      get: \.isMarkup, set: { $0.isMarkup = $1 }),
+      get: { $0.isMarkup }, set: { $0.isMarkup = $1 }),
     flag(
       "no-animation", summary: "show and hide at once",
       help: "show and hide at once, without fading or sliding",
@@ -138,14 +145,14 @@ extension ToastField {
       "font", valueName: "FAMILY SIZE", summary: "the Pango font",
       help: "the Pango font, e.g. \"Sans Bold 15\"",
       check: { font throws(Toast.InvalidValue) in try Toast.checkedFont(font) },
-      write: { $0 }, get: \.font, set: { $0.font = $1 }),
+      write: { $0 }, get: { $0.font }, set: { $0.font = $1 }),
     color(
       "background", summary: "the colour of the box", help: "the colour of the box",
-      get: \.background, set: { $0.background = $1 }),
+      get: { $0.background }, set: { $0.background = $1 }),
     color(
       "foreground", summary: "the colour of the text",
       help: "the colour of the text (default: white)",
-      get: \.foreground, set: { $0.foreground = $1 }),
+      get: { $0.foreground }, set: { $0.foreground = $1 }),
     ToastField(
       name: "output", valueName: "NAME|all", summary: "the output to show on, or all",
       help:
@@ -168,12 +175,11 @@ extension ToastField {
       },
       encode: { $0.output.name.map(JSONValue.string) ?? .null }),
     optionalChoice(
-      "position", Toast.Position.self, valueName: "POSITION", summary: "where the toast rests",
+      "position", Toast.Position.allCases, valueName: "POSITION", summary: "where the toast rests",
       help:
-        Toast.Position.allCases.map(\.rawValue).dropLast().joined(separator: ", ") + " or "
-        + Toast.Position.allCases.last!.rawValue
+        listed(Toast.Position.allCases.map { $0.rawValue })
         + " (default: center for hud, top for banner)",
-      get: \.position, set: { $0.position = $1 }),
+      get: { $0.position }, set: { $0.position = $1 }),
     number(
       "margin", valueName: "PIXELS", summary: "distance to the output's edges",
       help:
@@ -183,45 +189,46 @@ extension ToastField {
       check: { pixels, written throws(Toast.InvalidValue) in
         try Toast.checkedMargin(pixels, written: written)
       },
-      encode: { .number(Double($0)) }, get: \.margin, set: { $0.margin = $1 }),
+      encode: { .number(Double($0)) }, get: { $0.margin }, set: { $0.margin = $1 }),
     choice(
-      "layer", Toast.Layer.self, summary: "overlay (above fullscreen) or top",
+      "layer", Toast.Layer.allCases, summary: "overlay (above fullscreen) or top",
       help: "overlay (default) shows above fullscreen windows",
-      get: \.layer, set: { $0.layer = $1 }),
+      get: { $0.layer }, set: { $0.layer = $1 }),
     word(
       "icon", valueName: "NAME|PATH", summary: "an icon name or a PNG or SVG file",
       help: "an icon from the icon theme, or a PNG or SVG file", takesPath: true,
       check: { icon throws(Toast.InvalidValue) in try Toast.checkedIcon(icon) },
-      write: { $0 }, get: \.icon, set: { $0.icon = $1 }),
+      write: { $0 }, get: { $0.icon }, set: { $0.icon = $1 }),
     word(
       "icon-theme", valueName: "THEME", summary: "the icon theme for icon names",
       help: "the icon theme to look names up in (then hicolor)",
       check: { theme throws(Toast.InvalidValue) in try Toast.checkedIconTheme(theme) },
-      write: { $0 }, get: \.iconTheme, set: { $0.iconTheme = $1 }),
+      write: { $0 }, get: { $0.iconTheme }, set: { $0.iconTheme = $1 }),
     seconds(
       "grace", of: .grace, summary: "appear only if still wanted after SECONDS",
       help: "appear only if still wanted after SECONDS (0 to 60)",
-      get: \.grace, set: { $0.grace = $1 }),
+      get: { $0.grace }, set: { $0.grace = $1 }),
     seconds(
       "min-show", of: .minimumShow, summary: "once shown, stay at least SECONDS",
       help: "once shown, stay at least SECONDS (0 to 60)",
-      get: \.minimumShow, set: { $0.minimumShow = $1 }),
+      get: { $0.minimumShow }, set: { $0.minimumShow = $1 }),
     choice(
-      "a11y", Toast.Accessibility.self, summary: "screen readers hear it: auto, on or off",
+      "a11y", Toast.Accessibility.allCases, summary: "screen readers hear it: auto, on or off",
       help:
         "screen readers hear the toast: auto (default) when one is running, on whenever the"
         + " accessibility bus runs, off never",
-      get: \.accessibility, set: { $0.accessibility = $1 }),
+      get: { $0.accessibility }, set: { $0.accessibility = $1 }),
     word(
       "say", valueName: "TEXT", summary: "what a screen reader says instead of the message",
       help: "what a screen reader says instead of MESSAGE", followable: true,
       check: { text throws(Toast.InvalidValue) in try Toast.checkedAccessibleText(text) },
-      write: { $0 }, get: \.accessibleText, set: { $0.accessibleText = $1 }),
+      write: { $0 }, get: { $0.accessibleText }, set: { $0.accessibleText = $1 }),
   ]
 
-  /// The fields by name.
-  package static let byName: [String: ToastField] = Dictionary(
-    uniqueKeysWithValues: all.map { ($0.name, $0) })
+  /// The field with this name (a search of the table: see `Option.named`).
+  package static func named(_ name: String) -> ToastField? {
+    all.first { $0.name == name }
+  }
 }
 
 // MARK: - Kinds of field
@@ -244,7 +251,8 @@ extension ToastField {
 
   /// A setting with a value, written out.
   fileprivate init(
-    name: String, valueName: String, summary: String, help: String, choices: [String] = [],
+    name: String, valueName: String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String, choices: [String] = [],
     takesPath: Bool = false, isFollowable: Bool = false, isOption: Bool = true,
     parse: (@Sendable (inout Toast, String) throws(Toast.InvalidValue) -> Void)?,
     decode: @escaping @Sendable (inout Toast, JSONValue) throws(MessageError) -> Void,
@@ -253,7 +261,7 @@ extension ToastField {
     self.name = name
     self.valueName = valueName
     self.summary = summary
-    self.help = help
+    self.helpText = help
     self.choices = choices
     self.takesPath = takesPath
     self.isFollowable = isFollowable
@@ -267,11 +275,12 @@ extension ToastField {
   /// A flag: given or not on the command line, a yes/no in the file, `true`
   /// or `false` in JSON.
   fileprivate static func flag(
-    _ name: String, summary: String, help: String, followable: Bool = false,
+    _ name: String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String, followable: Bool = false,
     get: @escaping @Sendable (Toast) -> Bool, set: @escaping @Sendable (inout Toast, Bool) -> Void
   ) -> ToastField {
     ToastField(
-      name: name, valueName: nil, summary: summary, help: help, choices: [], takesPath: false,
+      name: name, valueName: nil, summary: summary, helpText: help, choices: [], takesPath: false,
       isFollowable: followable, isOption: true, parse: nil, setFlag: set,
       decode: { toast, json throws(MessageError) in
         guard let on = json.boolValue else { throw .badField(name, expected: "true or false") }
@@ -283,7 +292,8 @@ extension ToastField {
   /// A word checked by `check`, a JSON string; a `nullable` setting takes
   /// `null` in JSON for its default.
   fileprivate static func word<Value>(
-    _ name: String, valueName: String, summary: String, help: String, choices: [String] = [],
+    _ name: String, valueName: String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String, choices: [String] = [],
     takesPath: Bool = false, followable: Bool = false, nullable: Bool = true,
     check: @escaping @Sendable (String) throws(Toast.InvalidValue) -> Value,
     write: @escaping @Sendable (Value) -> String,
@@ -292,7 +302,7 @@ extension ToastField {
   ) -> ToastField {
     let setting = Toast.InvalidValue.Setting(rawValue: name)!
     return ToastField(
-      name: name, valueName: valueName, summary: summary, help: help, choices: choices,
+      name: name, valueName: valueName, summary: summary, help: help(), choices: choices,
       takesPath: takesPath, isFollowable: followable,
       parse: { toast, value throws(Toast.InvalidValue) in set(&toast, try check(value)) },
       decode: { toast, json throws(MessageError) in
@@ -308,16 +318,21 @@ extension ToastField {
 
   /// One of a fixed list of words (an enumeration), with a default.
   fileprivate static func choice<Choice>(
-    _ name: String, _ type: Choice.Type, valueName: String? = nil, summary: String, help: String,
+    _ name: String, _ cases: [Choice], valueName: String? = nil, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String,
     followable: Bool = false, get: @escaping @Sendable (Toast) -> Choice,
     set: @escaping @Sendable (inout Toast, Choice) -> Void
   ) -> ToastField
-  where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
-    let names = Choice.allCases.map(\.rawValue)
+  where Choice: RawRepresentable & Sendable, Choice.RawValue == String {
+    // The cases come from the caller (`Toast.Style.allCases`), not from
+    // `Choice.allCases`: unspecialized, that asks the runtime for the
+    // associated type, which costs the command's start more than the table.
+    let names = cases.map { $0.rawValue }
     return word(
-      name, valueName: valueName ?? names.joined(separator: "|"), summary: summary, help: help,
+      name, valueName: valueName ?? listed(names, separator: "|", last: "|"), summary: summary,
+      help: help(),
       choices: names, followable: followable, nullable: false,
-      check: choiceCheck(name, Choice.self), write: \.rawValue, get: get,
+      check: choiceCheck(name, Choice.self), write: { $0.rawValue }, get: get,
       set: { toast, value in
         if let value { set(&toast, value) }  // never nil: not nullable
       })
@@ -325,15 +340,16 @@ extension ToastField {
 
   /// One of a fixed list of words, or nil for the style's default.
   fileprivate static func optionalChoice<Choice>(
-    _ name: String, _ type: Choice.Type, valueName: String, summary: String, help: String,
+    _ name: String, _ cases: [Choice], valueName: String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String,
     get: @escaping @Sendable (Toast) -> Choice?,
     set: @escaping @Sendable (inout Toast, Choice?) -> Void
   ) -> ToastField
-  where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
+  where Choice: RawRepresentable & Sendable, Choice.RawValue == String {
     word(
-      name, valueName: valueName, summary: summary, help: help,
-      choices: Choice.allCases.map(\.rawValue), check: choiceCheck(name, Choice.self),
-      write: \.rawValue, get: get, set: set)
+      name, valueName: valueName, summary: summary, help: help(),
+      choices: cases.map { $0.rawValue }, check: choiceCheck(name, Choice.self),
+      write: { $0.rawValue }, get: get, set: set)
   }
 
   /// The check of a word that must be one of `Choice`'s.
@@ -349,24 +365,26 @@ extension ToastField {
 
   /// A colour, `#RRGGBB[AA]`, or nil for the style's.
   fileprivate static func color(
-    _ name: String, summary: String, help: String,
+    _ name: String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String,
     get: @escaping @Sendable (Toast) -> Toast.Color?,
     set: @escaping @Sendable (inout Toast, Toast.Color?) -> Void
   ) -> ToastField {
     let setting = Toast.InvalidValue.Setting(rawValue: name)!
     return word(
-      name, valueName: "#RRGGBB[AA]", summary: summary, help: help,
+      name, valueName: "#RRGGBB[AA]", summary: summary, help: help(),
       check: { hex throws(Toast.InvalidValue) in
         guard let color = Toast.Color(hex: hex) else { throw .init(setting, hex) }
         return color
       },
-      write: \.hex, get: get, set: set)
+      write: { $0.hex }, get: get, set: set)
   }
 
   /// A number read from a word by `read` and from a JSON number, checked by
   /// `check`, or JSON `null` for the default.
   fileprivate static func number<Value>(
-    _ name: String, valueName: String, summary: String, help: String, followable: Bool = false,
+    _ name: String, valueName: String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String, followable: Bool = false,
     read: @escaping @Sendable (String) -> Double?,
     check: @escaping @Sendable (Double?, String) throws(Toast.InvalidValue) -> Value,
     encode: @escaping @Sendable (Value) -> JSONValue,
@@ -374,7 +392,7 @@ extension ToastField {
     set: @escaping @Sendable (inout Toast, Value?) -> Void
   ) -> ToastField {
     ToastField(
-      name: name, valueName: valueName, summary: summary, help: help, isFollowable: followable,
+      name: name, valueName: valueName, summary: summary, help: help(), isFollowable: followable,
       parse: { toast, value throws(Toast.InvalidValue) in
         set(&toast, try check(read(value), value))
       },
@@ -392,17 +410,30 @@ extension ToastField {
 
   /// Seconds within the setting's limits, or nil for none.
   fileprivate static func seconds(
-    _ name: String, of setting: Toast.InvalidValue.Setting, summary: String, help: String,
+    _ name: String, of setting: Toast.InvalidValue.Setting, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String,
     get: @escaping @Sendable (Toast) -> Double?,
     set: @escaping @Sendable (inout Toast, Double?) -> Void
   ) -> ToastField {
     number(
-      name, valueName: "SECONDS", summary: summary, help: help, read: decimal,
+      name, valueName: "SECONDS", summary: summary, help: help(), read: decimal,
       check: { seconds, written throws(Toast.InvalidValue) in
         try Toast.checkedSeconds(seconds, of: setting, written: written)
       },
       encode: JSONValue.number, get: get, set: set)
   }
+}
+
+/// `a, b or c`: the words with `separator` between them and `last` before the
+/// last. (A loop of its own: the standard library's `joined(separator:)` is
+/// generic code that the command's start would pay for.)
+package func listed(_ words: [String], separator: String = ", ", last: String = " or ") -> String {
+  var text = ""
+  for (index, word) in words.enumerated() {
+    if index > 0 { text += index == words.count - 1 ? last : separator }
+    text += word
+  }
+  return text
 }
 
 /// A JSON string, or the setting's error for any other value.
@@ -455,7 +486,7 @@ extension Toast {
     }
     var toast = self
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
-      guard let field = ToastField.byName[key] else { throw .unknownField(key) }
+      guard let field = ToastField.named(key) else { throw .unknownField(key) }
       try field.decode(&toast, value)
     }
     self = toast
@@ -463,7 +494,7 @@ extension Toast {
 
   /// The fields a JSON `--follow` line may set (``ToastField/isFollowable``).
   public static let followFields: Set<String> = Set(
-    ToastField.all.filter(\.isFollowable).map(\.name))
+    ToastField.all.filter { $0.isFollowable }.map { $0.name })
 
   /// Applies one `--follow` line. As text (the default), the line is the new
   /// message, whatever it looks like; as JSON, it is an object that may set
@@ -480,7 +511,7 @@ extension Toast {
         throw .notAMessage("expected a JSON object")
       }
       for key in fields.keys.sorted() where !Toast.followFields.contains(key) {
-        throw ToastField.byName[key] == nil ? .unknownField(key) : .notFollowable(key)
+        throw ToastField.named(key) == nil ? .unknownField(key) : .notFollowable(key)
       }
       try apply(value)
     }

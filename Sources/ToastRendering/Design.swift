@@ -149,9 +149,12 @@ extension Toast {
   /// style's default (2 s for a HUD, 0.5 s for a banner); zero means until it
   /// is dismissed or hidden.
   public var effectiveTimeout: Duration {
-    if hasAutomaticTimeout { return Design.automaticTimeout(characters: visibleCharacters) }
+    switch timeout {
+    case .automatic: Design.automaticTimeout(characters: visibleCharacters)
     // The presenter shows normalized toasts: the timeout is within its limits.
-    if let timeout { return .seconds(clamping: timeout) }
-    return style == .hud ? Design.HUD.timeout : Design.Banner.timeout
+    case .after(let duration): duration
+    case .untilDismissed: .zero
+    case .standard: style == .hud ? Design.HUD.timeout : Design.Banner.timeout
+    }
   }
 }

@@ -116,9 +116,9 @@ struct ArgumentsTests {
     #expect(toast(["--timeout", ".5", "Hi"])?.timeout == 0.5)
     #expect(toast(["--timeout", "+2", "Hi"])?.timeout == 2)
     #expect(toast(["--timeout", "0", "Hi"])?.timeout == 0)
-    #expect(toast(["--timeout", "-0", "Hi"])?.timeout?.sign == .plus)
+    #expect(toast(["--timeout", "-0", "Hi"])?.timeout == .untilDismissed)
     #expect(toast(["--timeout=86400", "Hi"])?.timeout == 86_400)
-    #expect(toast(["Hi"])?.timeout == nil)
+    #expect(toast(["Hi"])?.timeout == .standard)
   }
 
   @Test func progressIsAPercentage() {
@@ -199,8 +199,8 @@ struct ArgumentsTests {
     #expect(toast(["--icon-theme", "Adwaita", "Hi"])?.iconTheme == "Adwaita")
     #expect(toast(["--grace", "0.3", "Hi"])?.grace == 0.3)
     #expect(toast(["--min-show", "1", "Hi"])?.minimumShow == 1)
-    #expect(toast(["--timeout", "auto", "Hi"])?.hasAutomaticTimeout == true)
-    #expect(toast(["--timeout", "auto", "--timeout", "2", "Hi"])?.hasAutomaticTimeout == false)
+    #expect(toast(["--timeout", "auto", "Hi"])?.timeout == .automatic)
+    #expect(toast(["--timeout", "auto", "--timeout", "2", "Hi"])?.timeout == .after(.seconds(2)))
     #expect(toast(["--progress", "150", "Hi"])?.progress == 1.5)
   }
 

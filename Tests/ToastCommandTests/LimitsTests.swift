@@ -155,10 +155,14 @@ struct LimitsTests {
     toast.output = .named("DP-1")
     #expect(toast.normalized().margin == Toast.Limits.margin.upperBound)
     #expect(toast.normalized().output == .named("DP-1"))
-    toast.timeout = .nan
+    toast.timeout = Toast.Timeout(seconds: .nan)
     toast.progress = .nan
-    #expect(toast.normalized().timeout == nil && toast.normalized().progress == nil)
+    #expect(toast.normalized().timeout == .standard && toast.normalized().progress == nil)
     #expect(Toast("fine", timeout: 3).normalized() == Toast("fine", timeout: 3))
+    #expect(Toast.Timeout.after(.seconds(-1)).normalized() == .untilDismissed)
+    #expect(Toast.Timeout.after(.zero).normalized() == .untilDismissed)
+    #expect(Toast.Timeout.after(.seconds(100_000)).normalized() == .after(.seconds(86_400)))
+    #expect(Toast.Timeout(seconds: .infinity) == .after(.seconds(86_400)))
   }
 
   @Test func theDefaultTagIsOneValue() {

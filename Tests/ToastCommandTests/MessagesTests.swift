@@ -129,7 +129,7 @@ struct MessagesTests {
       followLine: "  {\"progress\": 30, \"spinner\": true, \"timeout\": null}", format: .json)
     #expect(toast.progress == 0.3)
     #expect(toast.showsSpinner)
-    #expect(toast.timeout == nil)
+    #expect(toast.timeout == .standard)
     #expect(toast.text == "start", "fields not named stay")
     try toast.apply(
       followLine: "{\"text\": \"json\", \"style\": \"banner\", \"progress\": null}", format: .json)

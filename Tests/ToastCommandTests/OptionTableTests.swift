@@ -56,7 +56,7 @@ struct OptionTableTests {
     }
     // Every setting of a toast but the message is an option of a toast and a key.
     for field in ToastField.all where field.isOption {
-      let option = Option.byName[field.name]
+      let option = Option.named(field.name)
       #expect(option?.scope.contains(.show) == true && configKeys.contains(field.name))
     }
   }
@@ -138,7 +138,7 @@ struct OptionTableTests {
   }
 
   @Test func everyFlagOfTheFileTakesYesOrNo() {
-    for key in configKeys where Option.byName[key]?.value == OptionValue.none {
+    for key in configKeys where Option.named(key)?.value == OptionValue.none {
       let config = Config(text: "[default]\n\(key) = maybe\n\(key) = no\n", path: "c").checked()
       #expect(config.problems == ["c:2: \(key): expected true or false, got 'maybe'"])
       #expect(config.defaults.map(\.value) == ["no"])

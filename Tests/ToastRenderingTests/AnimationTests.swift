@@ -83,23 +83,24 @@ struct TimelineTests {
 /// `--timeout auto`: the time grows with the message.
 struct AutomaticTimeoutTests {
   @Test func theTimeGrowsWithTheMessageBetweenItsBounds() {
-    var toast = Toast("OK")
-    toast.hasAutomaticTimeout = true
+    var toast = Toast("OK", timeout: .automatic)
     #expect(toast.effectiveTimeout == .milliseconds(1500), "short: the floor")
     toast.text = String(repeating: "x", count: 50)
     #expect(toast.effectiveTimeout == .milliseconds(3500), "0.5 s + 50 × 0.06 s")
     toast.text = String(repeating: "x", count: 1000)
     #expect(toast.effectiveTimeout == .seconds(10), "long: the ceiling")
     toast.timeout = 1
-    #expect(toast.effectiveTimeout == .seconds(10), "auto wins over a number")
-    toast.hasAutomaticTimeout = false
     #expect(toast.effectiveTimeout == .seconds(1))
+    toast.timeout = .standard
+    #expect(toast.effectiveTimeout == .seconds(2), "a HUD's own")
+    toast.timeout = .untilDismissed
+    #expect(toast.effectiveTimeout == .zero)
   }
 
   @Test func markupTagsDoNotCount() {
     var toast = Toast("<b>" + String(repeating: "x", count: 50) + "</b>")
     toast.isMarkup = true
-    toast.hasAutomaticTimeout = true
+    toast.timeout = .automatic
     #expect(toast.effectiveTimeout == .milliseconds(3500))
   }
 }
