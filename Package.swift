@@ -121,6 +121,12 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
+    // The cases every test compositor runs alike (HUD and banner placement, tap,
+    // touch-through, Escape, update in place), for the test targets.
+    .target(
+      name: "CompositorCases",
+      dependencies: ["TestSupport", "ToastKit", "ToastRendering", "ToastProtocol"],
+      swiftSettings: strict),
 
     .executableTarget(
       name: "wl-toast-bench",
@@ -155,7 +161,7 @@ let package = Package(
       name: "LiveTests",
       dependencies: [
         "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-        "SystemSupport",
+        "SystemSupport", "CompositorCases",
       ],
       swiftSettings: strict),
     // The same on a real river, built from source (`make test-river`; `make test` skips it).
@@ -163,7 +169,7 @@ let package = Package(
       name: "RiverTests",
       dependencies: [
         "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-        "SystemSupport",
+        "SystemSupport", "CompositorCases",
         "Wayland",
       ],
       swiftSettings: strict),

@@ -208,6 +208,18 @@ public func waitUntil(
   }
 }
 
+/// Runs a compositor's tool (`swaymsg`, `riverctl`) to completion and returns
+/// its output; a status other than 0 throws, naming the command and what it said.
+public func runTool(_ arguments: [String], environment: [String: String]) throws -> String {
+  let result = try runCommand(arguments, environment: environment)
+  guard result.status == 0 else {
+    let name = arguments[0].split(separator: "/").last.map(String.init) ?? arguments[0]
+    throw HarnessError(
+      "\(name) \(arguments.dropFirst().joined(separator: " ")) failed: \(result.output)")
+  }
+  return result.output
+}
+
 /// What a wait last saw, for its message: the value, or "nothing".
 public func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
 

@@ -32,3 +32,9 @@ public func exampleBinDirectory() throws -> String {
   symlink(builtProduct("wl-toast"), bin + "/wl-toast")
   return bin
 }
+
+/// `PATH` with `bin` (``exampleBinDirectory()``) first: what the examples'
+/// key bindings run with.
+public func examplePATH(_ bin: String) -> String {
+  bin + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
+}

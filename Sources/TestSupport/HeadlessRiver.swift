@@ -155,12 +155,7 @@ public final class HeadlessRiver: CapturedCompositor {
   /// Runs `riverctl` with arguments against this river and returns its output.
   @discardableResult
   public func riverctl(_ arguments: [String]) throws -> String {
-    let result = try runCommand(
-      [programDirectory + "/riverctl"] + arguments, environment: clientEnvironment)
-    guard result.status == 0 else {
-      throw HarnessError("riverctl \(arguments.joined(separator: " ")) failed: \(result.output)")
-    }
-    return result.output
+    try runTool([programDirectory + "/riverctl"] + arguments, environment: clientEnvironment)
   }
 
   /// The environment for a client of this river (its programs first in PATH).

@@ -119,12 +119,7 @@ public final class HeadlessSway: CapturedCompositor {
   /// Sends a sway command or message through IPC and returns the reply.
   @discardableResult
   public func swaymsg(_ arguments: [String]) throws -> String {
-    let result = try runCommand(
-      ["swaymsg", "-s", ipcSocketPath] + arguments, environment: currentEnvironment())
-    guard result.status == 0 else {
-      throw HarnessError("swaymsg \(arguments.joined(separator: " ")) failed: \(result.output)")
-    }
-    return result.output
+    try runTool(["swaymsg", "-s", ipcSocketPath] + arguments, environment: currentEnvironment())
   }
 
   /// The environment for a client of this sway.

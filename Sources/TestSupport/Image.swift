@@ -213,20 +213,4 @@ extension CapturedCompositor {
   public func pixel(x: Int, y: Int) throws -> RGB {
     try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
   }
-
-  /// Takes screenshots of the first output until `condition` holds for one and
-  /// returns it; throws a `WaitTimeout` naming `expected` (what the screen
-  /// should show) after `timeout` seconds.
-  @discardableResult
-  public func screenshot(
-    _ expected: @autoclosure () -> String, timeout: Double = 5, until condition: (Image) -> Bool
-  ) throws -> Image {
-    var found: Image?
-    try waitUntil("a screenshot showing \(expected())", timeout: timeout) {
-      let shot = try screenshot()
-      if condition(shot) { found = shot }
-      return found != nil
-    }
-    return found!
-  }
 }

@@ -24,6 +24,27 @@ extension Option {
   var takesValue: Bool {
     if case .required = value { true } else { false }
   }
+
+  /// What its value completes to, or nil for an option without one.
+  var valueCompletion: ValueCompletion? {
+    guard takesValue else { return nil }
+    if !choices.isEmpty { return .words(choices.joined(separator: " ")) }
+    if takesPath { return .files }
+    if completesPresets { return .presets }
+    return .anything
+  }
+}
+
+/// What an option's value completes to, in each shell's words.
+enum ValueCompletion {
+  /// One of these words (separated by spaces).
+  case words(String)
+  /// A file's path.
+  case files
+  /// A preset of the configuration file (`wl-toast presets`).
+  case presets
+  /// Anything: no completion.
+  case anything
 }
 
 /// The subcommands completions offer, by their first word, each with the
@@ -65,17 +86,13 @@ private func bashScript() -> String {
   let toastOptions = Option.all.filter(\.isToastOption)
   var valueCases = ""
   for option in Option.all where option.takesValue {
-    let reply: String
-    if !option.choices.isEmpty {
-      let choices = option.choices
-      reply = "COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\"))"
-    } else if option.takesPath {
-      reply = "COMPREPLY=($(compgen -f -- \"$cur\"))"
-    } else if option.completesPresets {
-      reply = "COMPREPLY=($(compgen -W \"$(wl-toast presets 2>/dev/null)\" -- \"$cur\"))"
-    } else {
-      reply = "COMPREPLY=()"
-    }
+    let reply =
+      switch option.valueCompletion {
+      case .words(let words)?: "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\"))"
+      case .files?: "COMPREPLY=($(compgen -f -- \"$cur\"))"
+      case .presets?: "COMPREPLY=($(compgen -W \"$(wl-toast presets 2>/dev/null)\" -- \"$cur\"))"
+      case .anything?, nil: "COMPREPLY=()"
+      }
     valueCases += "    \(option.flagName)) \(reply); return ;;\n"
   }
   var subcommandCases = ""
@@ -135,17 +152,13 @@ private func zshScript() -> String {
     let escaped = option.summary.replacing("[", with: "\\[").replacing("]", with: "\\]")
       .replacing(":", with: "\\:")
     var spec = "\(option.flagName)[\(escaped)]"
-    if option.takesValue {
-      let value = option.name
-      if !option.choices.isEmpty {
-        spec += ":\(value):(\(option.choices.joined(separator: " ")))"
-      } else if option.takesPath {
-        spec += ":\(value):_files"
-      } else if option.completesPresets {
-        spec += ":\(value):(${(f)\"$(wl-toast presets 2>/dev/null)\"})"
-      } else {
-        spec += ":\(value): "
-      }
+    let value = option.name
+    switch option.valueCompletion {
+    case .words(let words)?: spec += ":\(value):(\(words))"
+    case .files?: spec += ":\(value):_files"
+    case .presets?: spec += ":\(value):(${(f)\"$(wl-toast presets 2>/dev/null)\"})"
+    case .anything?: spec += ":\(value): "
+    case nil: break
     }
     specs.append("    " + quoted(spec) + " \\")
   }
@@ -186,16 +199,12 @@ private func fishScript() -> String {
     if let subcommand = option.subcommand {
       line += " -n '__fish_seen_subcommand_from \(subcommand.words[0])'"
     }
-    if option.takesValue {
-      if !option.choices.isEmpty {
-        line += " -x -a " + quoted(option.choices.joined(separator: " "))
-      } else if option.takesPath {
-        line += " -r -F"
-      } else if option.completesPresets {
-        line += " -x -a '(wl-toast presets 2>/dev/null)'"
-      } else {
-        line += " -x"
-      }
+    switch option.valueCompletion {
+    case .words(let words)?: line += " -x -a " + quoted(words)
+    case .files?: line += " -r -F"
+    case .presets?: line += " -x -a '(wl-toast presets 2>/dev/null)'"
+    case .anything?: line += " -x"
+    case nil: break
     }
     line += " -d " + quoted(option.summary)
     lines.append(line)

@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import TestSupport
 import Testing
@@ -19,37 +20,6 @@ struct BannerTests {
     }
     guard let first = rows.first, let last = rows.last else { return nil }
     return first...last
-  }
-
-  @Test func theBannerSlidesDownAndRestsBelowTheTopEdge() throws {
-    let desk = try Desk()
-    let presenter = try ToastPresenter(display: desk.sway.socketPath)
-    presenter.show(Toast("Hi", style: .banner, timeout: 0))
-    // Draw frames of the 0.8 s entry until one on screen shows the pill above its
-    // resting place: a frame from the middle of the slide. (Watching the screen,
-    // not the clock: on a slow machine a fixed delay can land after the slide.)
-    var rows: ClosedRange<Int>?
-    try waitUntil("the pill to show above its resting place (last seen: \(lastSeen(rows)))") {
-      try presenter.dispatch(timeout: .milliseconds(20))
-      rows = Self.pillRows(try desk.sway.screenshot(width: 1280, height: 120), x: 610)
-      return rows.map { $0.upperBound < 49 } ?? false
-    }
-    // "Hi" gives the narrowest pill (100 + 20 wide), centred: x 580...699.
-    // At rest 10 px below the top edge, 40 px high.
-    try waitUntil("the pill at rest on rows 10...49 (last seen: \(lastSeen(rows)))") {
-      try presenter.dispatch(timeout: .milliseconds(20))
-      rows = Self.pillRows(try desk.sway.screenshot(width: 1280, height: 120), x: 610)
-      return rows == 10...49
-    }
-    // Fully opaque, the pill is exactly its design colour from edge to edge.
-    let pill = blend(Design.Banner.background, over: HeadlessSway.background)
-    let resting = Box(x: 580, y: 10, width: 120, height: 40)
-    var box: Box?
-    try waitUntil("the opaque pill fitted to the text, \(resting) (last seen: \(lastSeen(box)))") {
-      try presenter.dispatch(timeout: .milliseconds(20))
-      box = try desk.sway.screenshot(width: 1280, height: 120).boundingBox(of: pill, tolerance: 3)
-      return box == resting
-    }
   }
 
   @Test func theBannerSitsBelowABarThatReservesSpace() throws {

@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import TestSupport
 import Testing
@@ -10,10 +11,9 @@ struct ExamplesTests {
   @Test func theSwayConfigShowsTheVolumeWhenTheVolumeKeyIsPressed() throws {
     let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
-    let path = bin + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
     let sway = try HeadlessSway(
       extraConfig: "set $mod Mod4\ninclude \(examplesDirectory)/sway-config",
-      environment: ["PATH": path])
+      environment: ["PATH": examplePATH(bin)])
     let input = try VirtualInput(
       socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
     try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)

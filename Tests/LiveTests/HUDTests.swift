@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import TestSupport
 import Testing
@@ -7,39 +8,11 @@ import ToastRendering
 /// The HUD on a real compositor, through the `wl-toast` command.
 @Suite(.serialized)
 struct HUDTests {
-  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
+  static let boxColor = Looks.hudColor(HeadlessSway.self)
 
   /// Where the layout puts the box on a 1280x720 output, in screen pixels.
   static func expectedBox(_ toast: Toast, shift: Double = 0) -> Box {
-    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, shift: shift)
-    let left = (1280 - layout.surfaceWidth) / 2
-    let top = (720 - layout.surfaceHeight) / 2
-    return Box(
-      x: left + Int(layout.box.x), y: top + Int(layout.box.y), width: Int(layout.box.width),
-      height: Int(layout.box.height))
-  }
-
-  @Test func hudIsCentredWithTheDesignColours() throws {
-    let desk = try Desk()
-    let command = try desk.run(["--no-animation", "--timeout", "0", "Saved"])
-    let expected = Self.expectedBox(Toast("Saved"))
-    let shot = try desk.screenshot("the HUD box") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil
-    }
-    #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == expected)
-    #expect(expected.width == 160 && expected.height == 120)
-    #expect(expected.x == 560 && expected.y == 300, "centred on the output")
-    // A corner of the box shows the design's translucent dark grey over the desktop.
-    #expect(
-      shot.pixel(x: expected.x + 12, y: expected.y + 12).isClose(to: Self.boxColor, tolerance: 3))
-    // White text in the middle of the box.
-    #expect(shot.brightPixels(in: expected.insetBy(20), than: Self.boxColor) > 50)
-    // The light shadow below and to the right, nothing to the left.
-    let belowRight = shot.pixel(
-      x: expected.x + expected.width + 2, y: expected.y + expected.height + 2)
-    #expect(Int(belowRight.red) > Int(HeadlessSway.background.red) + 20)
-    #expect(shot.pixel(x: expected.x - 3, y: expected.y + 60) == HeadlessSway.background)
-    command.terminate()
+    Looks.hudBox(toast, shift: shift)
   }
 
   @Test func offsetMovesTheBox() throws {
@@ -134,37 +107,6 @@ struct HUDTests {
     #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
   }
 
-  @Test func aClickOnATapToastDismissesItWithStatusTwo() throws {
-    let desk = try Desk()
-    let command = try desk.run(["--wait", "--timeout", "0", "--dismiss", "tap", "Tap me"])
-    let box = Self.expectedBox(Toast("Tap me"))
-    try desk.screenshot("the HUD box at \(box)") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
-    }
-    try desk.input.click(x: box.x + 10, y: box.y + 10)
-    #expect(command.wait(timeout: 5) == 2)
-    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
-  }
-
-  @Test func touchThroughLetsTheClickReachTheSurfaceBelow() throws {
-    let desk = try Desk()
-    let below = try ColorSurface(
-      socketPath: desk.sway.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
-      layer: .bottom)
-    #expect(try below.pump { below.isMapped })
-    let command = try desk.run(["--no-animation", "--timeout", "0", "Over"])
-    let boxColor = blend(Design.HUD.background, over: RGB(0x33, 0xaa, 0x33))
-    let box = Self.expectedBox(Toast("Over"))
-    try desk.screenshot("the HUD box at \(box) over the green surface") {
-      $0.boundingBox(of: boxColor, tolerance: 3) == box
-    }
-    try desk.input.click(x: box.x + 10, y: box.y + 10)
-    #expect(try below.pump { below.pointerEvents.count >= 3 })
-    #expect(below.pointerEvents.contains(.button(code: 0x110, pressed: true)))
-    #expect(try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == box, "it stays")
-    command.terminate()
-  }
-
   @Test func aModalToastKeepsTheClickFromTheSurfaceBelow() throws {
     let desk = try Desk()
     let below = try ColorSurface(
@@ -185,19 +127,6 @@ struct HUDTests {
       try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) != nil,
       "a click without --dismiss tap does not end a modal toast")
     command.terminate()
-  }
-
-  @Test func escapeDismissesAModalToast() throws {
-    let desk = try Desk()
-    let command = try desk.run([
-      "--wait", "--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc",
-    ])
-    let dimmed = blend(Design.dim, over: HeadlessSway.background)
-    try desk.screenshot("the desktop dimmed behind the modal toast") {
-      $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3)
-    }
-    try desk.input.press(keysym: 0xff1b)
-    #expect(command.wait(timeout: 5) == 2)
   }
 
   @Test func aModalTapAnywhereDismisses() throws {

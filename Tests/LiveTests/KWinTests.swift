@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import TestSupport
 import Testing
@@ -22,14 +23,16 @@ struct KWinTests {
 
   @Test func aClickDismissesATapToast() throws {
     let desk = try KWinDesk(scale: 1.5)
-    let command = try desk.run([
-      "--dismiss", "tap", "--wait", "--print-outcome", "--no-animation", "--timeout", "0", "Hi",
-    ])
+    let log = desk.kwin.runtimeDirectory + "/dismissed.log"
+    let command = try desk.run(
+      ["--dismiss", "tap", "--wait", "--print-outcome", "--no-animation", "--timeout", "0", "Hi"],
+      logPath: log)
     let box = try desk.waitForHUD()
     let center = desk.kwin.logicalCenter(of: box)
     try desk.input.click(x: center.x, y: center.y)
-    #expect(command.process.wait(timeout: 10) == 2, "a dismissed toast exits 2")
-    #expect(command.output() == "dismissed\n", "errors: \(command.errors())")
+    #expect(command.wait(timeout: 10) == 2, "a dismissed toast exits 2")
+    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    #expect(output == "dismissed\n", "standard output and error: \(output)")
     try waitUntil("the HUD to leave the screen", timeout: 30) {
       try desk.hudBox(in: desk.kwin.screenshot()) == nil
     }
@@ -142,68 +145,17 @@ struct KWinTests {
 
 /// A headless KWin at a scale, with a fake pointer and keyboard made before any
 /// client starts (KWin's fake device lives as long as its connection).
-final class KWinDesk {
-  let kwin: HeadlessKWin
-  let input: KWinFakeInput
+typealias KWinDesk = TestDesk<HeadlessKWin, KWinFakeInput>
 
-  init(width: Int = 1280, height: Int = 720, scale: Double) throws {
-    kwin = try HeadlessKWin(width: width, height: height, scale: scale)
-    input = try KWinFakeInput(socketPath: kwin.socketPath)
+extension TestDesk where Compositor == HeadlessKWin, Input == KWinFakeInput {
+  convenience init(width: Int = 1280, height: Int = 720, scale: Double) throws {
+    let kwin = try HeadlessKWin(width: width, height: height, scale: scale)
+    self.init(kwin, input: try KWinFakeInput(socketPath: kwin.socketPath))
     // Park the pointer in the bottom-right corner, away from every toast.
     try input.move(x: Double(kwin.logicalWidth - 1), y: Double(kwin.logicalHeight - 1))
   }
 
-  /// A running `wl-toast`: its standard output and error go to files of their own.
-  struct Command {
-    let process: ChildProcess
-    let outputPath: String
-    let errorsPath: String
-
-    func output() -> String {
-      readFile(outputPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    }
-    func errors() -> String {
-      readFile(errorsPath).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    }
-  }
-
-  /// Starts `wl-toast` with arguments against this KWin.
-  func run(_ arguments: [String]) throws -> Command {
-    let name = "\(UInt32.random(in: 0...UInt32.max))"
-    let output = kwin.runtimeDirectory + "/stdout-" + name
-    let errors = kwin.runtimeDirectory + "/stderr-" + name
-    let process = try ChildProcess(
-      ["sh", "-c", "exec \"$@\" 2> \"\(errors)\"", "sh", builtProduct("wl-toast")] + arguments,
-      environment: kwin.clientEnvironment, logPath: output)
-    return Command(process: process, outputPath: output, errorsPath: errors)
-  }
-
-  /// Runs `wl-toast` to completion; its status, standard output and standard error.
-  /// KWin on llvmpipe answers slowly: the timeout is generous.
-  func runToEnd(_ arguments: [String], timeout: Double = 30) throws -> (
-    status: Int32, output: String, errors: String
-  ) {
-    let command = try run(arguments)
-    guard let status = command.process.wait(timeout: timeout) else {
-      command.process.terminate()
-      throw HarnessError("wl-toast \(arguments) did not finish in \(timeout) s")
-    }
-    return (status, command.output(), command.errors())
-  }
-
-  /// Takes screenshots until `condition` holds for one and returns it.
-  @discardableResult
-  func screenshot(
-    _ expected: @autoclosure () -> String, timeout: Double = 30, until condition: (Image) -> Bool
-  ) throws -> Image {
-    var found: Image?
-    try waitUntil("a screenshot showing \(expected())", timeout: timeout) {
-      let shot = try kwin.screenshot()
-      if condition(shot) { found = shot }
-      return found != nil
-    }
-    return found!
-  }
+  var kwin: HeadlessKWin { compositor }
 
   /// Waits until the HUD's box is on screen and returns it, in device pixels.
   @discardableResult

@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import SystemSupport
 import TestSupport
@@ -6,88 +7,37 @@ import ToastKit
 import ToastRendering
 
 /// A headless sway plus the pointer and keyboard a user would have.
-final class Desk {
-  let sway: HeadlessSway
-  let input: VirtualInput
-  /// The environment `wl-toast` runs with: sway's clients', plus what a test adds.
-  var environment: [String: String]
+typealias Desk = TestDesk<HeadlessSway, VirtualInput>
 
-  init() throws {
-    sway = try HeadlessSway()
-    environment = sway.clientEnvironment
-    input = try VirtualInput(
-      socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
-    // Park the pointer in the bottom-right corner: away from every toast, and
-    // its cursor image (drawn into screenshots) falls off the output.
+extension TestDesk where Compositor == HeadlessSway, Input == VirtualInput {
+  /// Starts a headless sway and parks the pointer in the bottom-right corner:
+  /// away from every toast, and its cursor image (drawn into screenshots)
+  /// falls off the output.
+  convenience init() throws {
+    let sway = try HeadlessSway()
+    self.init(
+      sway,
+      input: try VirtualInput(
+        socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight))
     try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
   }
 
+  var sway: HeadlessSway { compositor }
+
   var center: (x: Int, y: Int) { (sway.outputWidth / 2, sway.outputHeight / 2) }
-
-  /// Starts `wl-toast` with arguments against this sway.
-  func run(_ arguments: [String]) throws -> ChildProcess {
-    try ChildProcess(
-      [builtProduct("wl-toast")] + arguments, environment: environment,
-      logPath: sway.runtimeDirectory + "/wl-toast.log")
-  }
-
-  /// Runs `wl-toast` to completion; returns its status, standard output and standard error.
-  func runToEnd(_ arguments: [String], stdin: String? = nil, timeout: Double = 20) throws -> (
-    status: Int32, output: String, errors: String
-  ) {
-    let log = sway.runtimeDirectory + "/stderr-\(UInt32.random(in: 0...UInt32.max))"
-    var command = [builtProduct("wl-toast")] + arguments
-    if let stdin {
-      let input = sway.runtimeDirectory + "/stdin-\(UInt32.random(in: 0...UInt32.max))"
-      try writeFile(input, stdin)
-      command = ["sh", "-c", "exec \"$@\" < \"\(input)\" 2> \"\(log)\"", "sh"] + command
-    } else {
-      command = ["sh", "-c", "exec \"$@\" 2> \"\(log)\"", "sh"] + command
-    }
-    let result = try runCommand(command, environment: environment, timeout: timeout)
-    let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    return (result.status, result.output, errors)
-  }
 
   /// What `wl-toast status` says of a tag: the toast's fields, the owner's pid and
   /// how many surfaces it created; nil when none is showing.
   func status(tag: String = "default") throws -> (
     text: String, progress: Double?, owner: Int32, surfaces: Int, drawn: [DrawnSurface]
   )? {
-    let result = try runToEnd(["status", "--tag", tag])
-    guard result.status == 0 else { return nil }
-    return try parseStatus(result.output)
+    try statusLine(tag: tag).map(parseStatus)
   }
 
   /// Where the owner stands with screen readers (`wl-toast status`'s
   /// `screen-readers`), asked through the toast with `tag`; nil when none shows.
   func screenReaderState(tag: String = "default") throws -> String? {
-    let result = try runToEnd(["status", "--tag", tag])
-    guard result.status == 0 else { return nil }
-    return try JSONValue.parse(result.output.trimmingNewline)["screen-readers"]?.stringValue
-  }
-
-  /// The wl-toast owner processes serving this sway.
-  func ownerProcesses() -> [Int32] {
-    let tool = builtProduct("wl-toast-owner")
-    var owners: [Int32] = []
-    for entry in listProcesses() {
-      guard let environment = readFile("/proc/\(entry)/environ"),
-        let exe = readLink("/proc/\(entry)/exe"), exe == tool
-      else { continue }
-      let variables = environment.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-      if variables.contains("WAYLAND_DISPLAY=\(sway.socketPath)") { owners.append(entry) }
-    }
-    return owners
-  }
-
-  /// Takes screenshots until `condition` holds for one (see
-  /// ``CapturedCompositor/screenshot(_:timeout:until:)``).
-  @discardableResult
-  func screenshot(
-    _ expected: @autoclosure () -> String, timeout: Double = 5, until condition: (Image) -> Bool
-  ) throws -> Image {
-    try sway.screenshot(expected(), timeout: timeout, until: condition)
+    try statusLine(tag: tag).flatMap { try JSONValue.parse($0)["screen-readers"]?.stringValue }
   }
 }
 
@@ -121,16 +71,6 @@ func exchangeRaw(_ bytes: [UInt8], on fd: Int32) throws -> String {
 extension String {
   /// The string without one trailing newline.
   var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
-}
-
-/// `top` drawn with its alpha over an opaque `bottom`, as the compositor blends it.
-func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> RGB {
-  let alpha = top.alpha * opacity
-  func channel(_ value: Double, _ under: UInt8) -> UInt8 {
-    UInt8((value * 255 * alpha + Double(under) * (1 - alpha)).rounded())
-  }
-  return RGB(
-    channel(top.red, bottom.red), channel(top.green, bottom.green), channel(top.blue, bottom.blue))
 }
 
 /// An offscreen rendering of a toast composited over an opaque colour, as the

@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import TestSupport
 import Testing
@@ -14,8 +15,10 @@ struct OutputsOnRiverTests {
     let box = Looks.hudBox(Toast("Two"))
     func boxes() throws -> (one: Box?, two: Box?) {
       (
-        try desk.river.screenshot(output: "HEADLESS-1").boundingBox(of: Looks.hudBox, tolerance: 3),
-        try desk.river.screenshot(output: "HEADLESS-2").boundingBox(of: Looks.hudBox, tolerance: 3)
+        try desk.river.screenshot(output: "HEADLESS-1").boundingBox(
+          of: Looks.hudColor(HeadlessRiver.self), tolerance: 3),
+        try desk.river.screenshot(output: "HEADLESS-2").boundingBox(
+          of: Looks.hudColor(HeadlessRiver.self), tolerance: 3)
       )
     }
     var seen: (one: Box?, two: Box?) = (nil, nil)

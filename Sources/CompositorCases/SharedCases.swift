@@ -1,0 +1,228 @@
+import TestSupport
+import Testing
+import ToastKit
+import ToastProtocol
+import ToastRendering
+
+/// A test compositor whose first output is 1280x720 at scale 1 and whose
+/// screenshots are its pixels over a plain desktop colour: sway and river.
+public protocol FlatCompositor: TestCompositor, CapturedCompositor {
+  /// The desktop's colour.
+  static var background: RGB { get }
+}
+
+extension HeadlessSway: FlatCompositor {}
+extension HeadlessRiver: FlatCompositor {}
+
+/// A desk over a ``FlatCompositor`` with a virtual pointer and keyboard.
+public typealias FlatDesk<Compositor: FlatCompositor> = TestDesk<Compositor, VirtualInput>
+
+/// `top` drawn with its alpha (times `opacity`) over an opaque `bottom`, as
+/// the compositor blends it.
+public func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> RGB {
+  let alpha = top.alpha * opacity
+  func channel(_ value: Double, _ under: UInt8) -> UInt8 {
+    UInt8((value * 255 * alpha + Double(under) * (1 - alpha)).rounded())
+  }
+  return RGB(
+    channel(top.red, bottom.red), channel(top.green, bottom.green), channel(top.blue, bottom.blue))
+}
+
+/// Where the design puts things on a 1280x720 output, in screen pixels.
+public enum Looks {
+  /// Where the layout puts a centred HUD's box.
+  public static func hudBox(_ toast: Toast, shift: Double = 0) -> Box {
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, shift: shift)
+    return Box(
+      x: (1280 - layout.surfaceWidth) / 2 + Int(layout.box.x),
+      y: (720 - layout.surfaceHeight) / 2 + Int(layout.box.y), width: Int(layout.box.width),
+      height: Int(layout.box.height))
+  }
+
+  /// Where a banner with `text` rests: centred, below the top edge.
+  public static func restingPill(_ text: String) -> Box {
+    let layout = ToastLayout(
+      toast: Toast(text, style: .banner), outputWidth: 1280, outputHeight: 720)
+    return Box(
+      x: (1280 - layout.surfaceWidth) / 2 + Int(layout.box.x), y: Int(Design.Banner.topGap),
+      width: Int(layout.box.width), height: Int(Design.Banner.height))
+  }
+
+  /// The HUD's box colour over the desktop of `Compositor`.
+  public static func hudColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
+    blend(Design.HUD.background, over: Compositor.background)
+  }
+
+  /// The banner's pill colour over the desktop of `Compositor`.
+  public static func pillColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
+    blend(Design.Banner.background, over: Compositor.background)
+  }
+
+  /// The rows at column `x` darker than `background` (the pill, even half faded in).
+  public static func darkRows(_ shot: Image, x: Int, background: RGB) -> ClosedRange<Int>? {
+    let limit = Int(background.red) + Int(background.green) + Int(background.blue) - 15
+    let rows = (0..<shot.height).filter { y in
+      let p = shot.pixel(x: x, y: y)
+      return Int(p.red) + Int(p.green) + Int(p.blue) < limit
+    }
+    guard let first = rows.first, let last = rows.last else { return nil }
+    return first...last
+  }
+}
+
+/// The cases every compositor runs alike: where the HUD and the banner show,
+/// what a click, touch-through and Escape do, and an update in place. Each
+/// test target runs them on its compositor with a parameterised test
+/// (`@Test(arguments: SharedCase.allCases)`).
+public enum SharedCase: String, CaseIterable, Sendable {
+  case hudPlacement
+  case bannerPlacement
+  case tapDismisses
+  case touchThrough
+  case escapeDismissesAModalToast
+  case updateInPlace
+
+  /// Runs the case on a new desk.
+  public func run<Compositor: FlatCompositor>(on desk: FlatDesk<Compositor>) throws {
+    switch self {
+    case .hudPlacement: try Self.hudPlacement(desk)
+    case .bannerPlacement: try Self.bannerPlacement(desk)
+    case .tapDismisses: try Self.tapDismisses(desk)
+    case .touchThrough: try Self.touchThrough(desk)
+    case .escapeDismissesAModalToast: try Self.escape(desk)
+    case .updateInPlace: try Self.updateInPlace(desk)
+    }
+  }
+
+  /// The HUD is centred, in the design's colours, with its text and shadow.
+  private static func hudPlacement<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    let command = try desk.run(["--no-animation", "--timeout", "0", "Saved"])
+    defer { command.terminate() }
+    let color = Looks.hudColor(C.self)
+    let expected = Looks.hudBox(Toast("Saved"))
+    #expect(expected == Box(x: 560, y: 300, width: 160, height: 120), "centred on the output")
+    var seen: Box?
+    let shot = try desk.screenshot("the HUD box at \(expected) (last seen: \(lastSeen(seen)))") {
+      seen = $0.boundingBox(of: color, tolerance: 3)
+      return seen == expected
+    }
+    // A corner of the box shows the design's translucent dark grey over the desktop.
+    #expect(shot.pixel(x: expected.x + 12, y: expected.y + 12).isClose(to: color, tolerance: 3))
+    // White text in the middle of the box.
+    #expect(shot.brightPixels(in: expected.insetBy(20), than: color) > 50)
+    // The light shadow below and to the right, nothing to the left.
+    let belowRight = shot.pixel(
+      x: expected.x + expected.width + 2, y: expected.y + expected.height + 2)
+    #expect(Int(belowRight.red) > Int(C.background.red) + 20)
+    #expect(shot.pixel(x: expected.x - 3, y: expected.y + 60) == C.background)
+  }
+
+  /// The banner slides down and rests below the top edge, fitted to its text.
+  private static func bannerPlacement<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    // The library in this process, so that frames come only while it dispatches.
+    let presenter = try ToastPresenter(display: desk.compositor.socketPath)
+    presenter.show(Toast("Hi", style: .banner, timeout: .untilDismissed))
+    // Frames of the 0.8 s entry until one on screen shows the pill above its
+    // resting place: a frame from the middle of the slide. (Watching the
+    // screen, not the clock: on a slow machine a fixed delay can land after it.)
+    var rows: ClosedRange<Int>?
+    try waitUntil("the pill to show above its resting place (last seen: \(lastSeen(rows)))") {
+      try presenter.dispatch(timeout: .milliseconds(20))
+      let top = try desk.compositor.screenshot(width: 1280, height: 120)
+      rows = Looks.darkRows(top, x: 610, background: C.background)
+      return rows.map { $0.upperBound < 49 } ?? false
+    }
+    // "Hi" gives the narrowest pill (100 + 20 wide), centred: x 580...699,
+    // 10 px below the top edge, 40 px high; fully opaque at rest, exactly its
+    // design colour from edge to edge.
+    let resting = Looks.restingPill("Hi")
+    #expect(resting == Box(x: 580, y: 10, width: 120, height: 40))
+    var seen: Box?
+    try waitUntil("the opaque pill at rest, \(resting) (last seen: \(lastSeen(seen)))") {
+      try presenter.dispatch(timeout: .milliseconds(20))
+      seen = try desk.compositor.screenshot(width: 1280, height: 120)
+        .boundingBox(of: Looks.pillColor(C.self), tolerance: 3)
+      return seen == resting
+    }
+  }
+
+  /// A click on a tap toast dismisses it: `--wait` exits 2 and the box goes.
+  private static func tapDismisses<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    let command = try desk.run([
+      "--wait", "--no-animation", "--timeout", "0", "--dismiss", "tap", "Tap me",
+    ])
+    let color = Looks.hudColor(C.self)
+    let box = Looks.hudBox(Toast("Tap me"))
+    try desk.screenshot("the HUD box at \(box)") { $0.boundingBox(of: color, tolerance: 3) == box }
+    try desk.input.click(x: box.x + 10, y: box.y + 10)
+    #expect(command.wait(timeout: 5) == 2)
+    try desk.screenshot("no HUD box left") { $0.boundingBox(of: color, tolerance: 3) == nil }
+  }
+
+  /// A toast without `--dismiss tap` lets a click reach the surface below, and stays.
+  private static func touchThrough<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    let below = try ColorSurface(
+      socketPath: desk.compositor.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
+      layer: .bottom)
+    #expect(try below.pump { below.isMapped })
+    let command = try desk.run(["--no-animation", "--timeout", "0", "Over"])
+    defer { command.terminate() }
+    let color = blend(Design.HUD.background, over: RGB(0x33, 0xaa, 0x33))
+    let box = Looks.hudBox(Toast("Over"))
+    try desk.screenshot("the HUD box at \(box) over the green surface") {
+      $0.boundingBox(of: color, tolerance: 3) == box
+    }
+    try desk.input.click(x: box.x + 10, y: box.y + 10)
+    #expect(try below.pump { below.pointerEvents.contains(.button(code: 0x110, pressed: true)) })
+    #expect(
+      try desk.compositor.screenshot().boundingBox(of: color, tolerance: 3) == box, "it stays")
+  }
+
+  /// Escape dismisses a modal toast that dims the desktop: `--wait` exits 2.
+  private static func escape<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    let command = try desk.run([
+      "--wait", "--no-animation", "--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc",
+    ])
+    let dimmed = blend(Design.dim, over: C.background)
+    try desk.screenshot("the desktop dimmed behind the modal toast") {
+      $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3)
+    }
+    try desk.input.press(keysym: 0xff1b)  // Escape
+    #expect(command.wait(timeout: 5) == 2)
+  }
+
+  /// A second command with the tag redraws the toast in place: one surface,
+  /// the same box, only the inside changed.
+  private static func updateInPlace<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    func show(_ percent: Int) throws {
+      let result = try desk.runToEnd([
+        "--tag", "volume", "--progress", String(percent), "--no-animation", "--timeout", "0",
+        "Volume \(percent)%",
+      ])
+      #expect(result.status == 0, "\(result.errors)")
+    }
+    let color = Looks.hudColor(C.self)
+    try show(40)
+    var first = Toast("Volume 40%")
+    first.progress = 0.4
+    let box = Looks.hudBox(first)
+    let before = try desk.screenshot("the HUD box at \(box)") {
+      $0.boundingBox(of: color, tolerance: 3) == box
+    }
+    try show(70)
+    var second = first
+    second.text = "Volume 70%"
+    second.progress = 0.7
+    #expect(Looks.hudBox(second) == box, "the same box: the bar and the text change")
+    try desk.screenshot("the bar and text redrawn inside \(box)") { shot in
+      guard shot.boundingBox(of: color, tolerance: 3) == box,
+        let changed = shot.difference(from: before)
+      else { return false }
+      return box.contains(changed)
+    }
+    let line = try #require(try desk.statusLine(tag: "volume"))
+    let status = try JSONValue.parse(line)
+    #expect(status["toast"]?["text"]?.stringValue == "Volume 70%")
+    #expect(status["surfaces"]?.doubleValue == 1, "one surface: updated in place, not shown again")
+  }
+}
