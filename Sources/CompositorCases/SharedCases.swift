@@ -6,7 +6,7 @@ import ToastRendering
 
 /// A test compositor whose first output is 1280x720 at scale 1 and whose
 /// screenshots are its pixels over a plain desktop colour: sway and river.
-public protocol FlatCompositor: TestCompositor, CapturedCompositor {
+package protocol FlatCompositor: TestCompositor, CapturedCompositor {
   /// The desktop's colour.
   static var background: RGB { get }
 }
@@ -15,11 +15,11 @@ extension HeadlessSway: FlatCompositor {}
 extension HeadlessRiver: FlatCompositor {}
 
 /// A desk over a ``FlatCompositor`` with a virtual pointer and keyboard.
-public typealias FlatDesk<Compositor: FlatCompositor> = TestDesk<Compositor, VirtualInput>
+package typealias FlatDesk<Compositor: FlatCompositor> = TestDesk<Compositor, VirtualInput>
 
 /// `top` drawn with its alpha (times `opacity`) over an opaque `bottom`, as
 /// the compositor blends it.
-public func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> RGB {
+package func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> RGB {
   let alpha = top.alpha * opacity
   func channel(_ value: Double, _ under: UInt8) -> UInt8 {
     UInt8((value * 255 * alpha + Double(under) * (1 - alpha)).rounded())
@@ -29,9 +29,9 @@ public func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> 
 }
 
 /// Where the design puts things on a 1280x720 output, in screen pixels.
-public enum Looks {
+package enum Looks {
   /// Where the layout puts a centred HUD's box.
-  public static func hudBox(_ toast: Toast, shift: Double = 0) -> Box {
+  package static func hudBox(_ toast: Toast, shift: Double = 0) -> Box {
     let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, shift: shift)
     return Box(
       x: (1280 - layout.surfaceWidth) / 2 + Int(layout.box.x),
@@ -40,7 +40,7 @@ public enum Looks {
   }
 
   /// Where a banner with `text` rests: centred, below the top edge.
-  public static func restingPill(_ text: String) -> Box {
+  package static func restingPill(_ text: String) -> Box {
     let layout = ToastLayout(
       toast: Toast(text, style: .banner), outputWidth: 1280, outputHeight: 720)
     return Box(
@@ -49,17 +49,17 @@ public enum Looks {
   }
 
   /// The HUD's box colour over the desktop of `Compositor`.
-  public static func hudColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
+  package static func hudColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
     blend(Design.HUD.background, over: Compositor.background)
   }
 
   /// The banner's pill colour over the desktop of `Compositor`.
-  public static func pillColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
+  package static func pillColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
     blend(Design.Banner.background, over: Compositor.background)
   }
 
   /// The rows at column `x` darker than `background` (the pill, even half faded in).
-  public static func darkRows(_ shot: Image, x: Int, background: RGB) -> ClosedRange<Int>? {
+  package static func darkRows(_ shot: Image, x: Int, background: RGB) -> ClosedRange<Int>? {
     let limit = Int(background.red) + Int(background.green) + Int(background.blue) - 15
     let rows = (0..<shot.height).filter { y in
       let p = shot.pixel(x: x, y: y)
@@ -74,7 +74,7 @@ public enum Looks {
 /// what a click, touch-through and Escape do, and an update in place. Each
 /// test target runs them on its compositor with a parameterised test
 /// (`@Test(arguments: SharedCase.allCases)`).
-public enum SharedCase: String, CaseIterable, Sendable {
+package enum SharedCase: String, CaseIterable, Sendable {
   case hudPlacement
   case bannerPlacement
   case tapDismisses
@@ -83,7 +83,7 @@ public enum SharedCase: String, CaseIterable, Sendable {
   case updateInPlace
 
   /// Runs the case on a new desk.
-  public func run<Compositor: FlatCompositor>(on desk: FlatDesk<Compositor>) throws {
+  package func run<Compositor: FlatCompositor>(on desk: FlatDesk<Compositor>) throws {
     switch self {
     case .hudPlacement: try Self.hudPlacement(desk)
     case .bannerPlacement: try Self.bannerPlacement(desk)

@@ -7,7 +7,7 @@
 /// would (invalid UTF-8 becomes U+FFFD, as on the socket, on standard input
 /// and in argv) and throws when a result breaks an invariant; a crash is a
 /// crash in either place.
-public enum FuzzTarget: String, CaseIterable, Sendable {
+package enum FuzzTarget: String, CaseIterable, Sendable {
   /// `OwnerRequest(decoding:)` and `OwnerReply(decoding:)`: one socket message.
   case messages
   /// `JSONValue.parse`, and parse, serialize, parse again to an equal value.
@@ -28,7 +28,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   ///
   /// - Throws: An ``InvariantViolation`` when the result breaks one of the
   ///   target's invariants.
-  public func run(_ input: [UInt8]) throws(InvariantViolation) {
+  package func run(_ input: [UInt8]) throws(InvariantViolation) {
     switch self {
     case .messages: try fuzzMessages(input)
     case .json: try fuzzJSON(input)
@@ -43,9 +43,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
 /// A result that breaks an invariant of a fuzz target: what was expected, and
 /// what came instead.
-public struct InvariantViolation: Error, Equatable, CustomStringConvertible {
+package struct InvariantViolation: Error, Equatable, CustomStringConvertible {
   /// One sentence.
-  public var description: String
+  package var description: String
 
   init(_ description: String) {
     self.description = description

@@ -6,13 +6,13 @@ import SystemSupport
 /// (which owns `org.a11y.Bus`, answers `org.a11y.Status` and runs the
 /// accessibility bus) and the registry on that bus. A screen reader is "on"
 /// when a test says so (``setScreenReader(_:)``), as Orca does at start.
-public final class AccessibilityBus {
+package final class AccessibilityBus {
   /// The private directory: sockets, logs, what listeners heard.
-  public let directory: String
+  package let directory: String
   /// The session bus address, for clients' `DBUS_SESSION_BUS_ADDRESS`.
-  public let sessionAddress: String
+  package let sessionAddress: String
   /// The accessibility bus address (`org.a11y.Bus.GetAddress`).
-  public let accessibilityAddress: String
+  package let accessibilityAddress: String
 
   private let sessionDaemon: ChildProcess
   private let launcher: ChildProcess
@@ -23,7 +23,7 @@ public final class AccessibilityBus {
 
   /// Starts the bus, the launcher and the registry, and waits until the
   /// registry owns its name on the accessibility bus.
-  public init(screenReader: Bool = false) throws {
+  package init(screenReader: Bool = false) throws {
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-a11y")
     chmod(directory, 0o700)
     self.directory = directory
@@ -96,14 +96,14 @@ public final class AccessibilityBus {
 
   /// What a client of this desktop needs in its environment: the session bus
   /// (and GSettings in memory, so no dconf is started or written).
-  public var clientEnvironment: [String: String] {
+  package var clientEnvironment: [String: String] {
     ["DBUS_SESSION_BUS_ADDRESS": sessionAddress, "GSETTINGS_BACKEND": "memory"]
   }
 
   /// Says a screen reader is on (`org.a11y.Status.ScreenReaderEnabled`, as
   /// Orca does when it starts; the launcher then sets `IsEnabled` too), or
   /// that accessibility is off altogether (both flags false).
-  public func setScreenReader(_ on: Bool) throws {
+  package func setScreenReader(_ on: Bool) throws {
     guard let session else { throw HarnessError("the accessibility buses were stopped") }
     for name in on ? ["ScreenReaderEnabled"] : ["ScreenReaderEnabled", "IsEnabled"] {
       try session.setProperty(
@@ -113,13 +113,13 @@ public final class AccessibilityBus {
   }
 
   /// The connections process `pid` has on the accessibility bus.
-  public func accessibilityConnections(of pid: Int32) throws -> [String] {
+  package func accessibilityConnections(of pid: Int32) throws -> [String] {
     guard let accessibility else { throw HarnessError("the accessibility buses were stopped") }
     return try accessibility.connections(of: pid)
   }
 
   /// The connections process `pid` has on the session bus.
-  public func sessionConnections(of pid: Int32) throws -> [String] {
+  package func sessionConnections(of pid: Int32) throws -> [String] {
     guard let session else { throw HarnessError("the accessibility buses were stopped") }
     return try session.connections(of: pid)
   }
@@ -127,7 +127,7 @@ public final class AccessibilityBus {
   /// Kills the accessibility bus's own daemon (the one the launcher started)
   /// with SIGKILL, as a crash would end it: its clients lose their connection
   /// while the session bus still says a screen reader is on.
-  public func crashAccessibilityBus() throws {
+  package func crashAccessibilityBus() throws {
     let daemons = rigProcesses(directory).filter { pid in
       pid != sessionDaemon.pid
         && readFile("/proc/\(pid)/comm").map { String(decoding: $0, as: UTF8.self) }
@@ -139,13 +139,13 @@ public final class AccessibilityBus {
 
   /// Starts a screen reader's listener (libatspi through python3-gi)
   /// registered for `events` only, and waits until it is registered.
-  public func listen(to events: [String]) throws -> AtspiListener {
+  package func listen(to events: [String]) throws -> AtspiListener {
     try AtspiListener(on: self, events: events)
   }
 
   /// Stops the registry, the launcher (and its bus), the session bus and every
   /// process any of them started, and removes the directory.
-  public func stop() {
+  package func stop() {
     guard !stopped else { return }
     stopped = true
     accessibility = nil
@@ -187,7 +187,7 @@ public final class AccessibilityBus {
 /// `role` and `app` as libatspi reads them from the sender, and `t`, the
 /// monotonic clock in nanoseconds when it heard it). The listener is the
 /// repository's `scripts/atspi-listener.py`, which `make leaks` runs too.
-public final class AtspiListener {
+package final class AtspiListener {
   private let process: ChildProcess
   private let output: String
 
@@ -215,13 +215,13 @@ public final class AtspiListener {
   deinit { process.terminate() }
 
   /// Every line written so far (the first is `{"type": "ready"}`).
-  public func lines() -> [String] {
+  package func lines() -> [String] {
     guard let data = readFile(output) else { return [] }
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
   /// Stops listening.
-  public func stop() { process.terminate() }
+  package func stop() { process.terminate() }
 
   /// The listener's script: `scripts/atspi-listener.py` in the repository.
   static let script = repositoryDirectory + "/scripts/atspi-listener.py"

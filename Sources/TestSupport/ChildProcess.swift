@@ -3,25 +3,25 @@ import Glibc
 import SystemSupport
 
 /// A failure of the test harness, with a message that says what to fix.
-public struct HarnessError: Error, CustomStringConvertible {
+package struct HarnessError: Error, CustomStringConvertible {
   /// What went wrong.
-  public var description: String
+  package var description: String
 
   /// Creates an error with a message.
-  public init(_ description: String) { self.description = description }
+  package init(_ description: String) { self.description = description }
 }
 
 /// A child process started with `posix_spawn`, with an empty signal mask and
 /// default signal handlers (a test runner's worker threads block signals, and a
 /// child would inherit that).
-public final class ChildProcess {
+package final class ChildProcess {
   /// The process id.
-  public let pid: pid_t
+  package let pid: pid_t
   /// The command line, for messages.
-  public let arguments: [String]
+  package let arguments: [String]
   private var status: Int32?
   /// The peak resident memory in KiB, once the process has ended.
-  public private(set) var peakMemoryKiB = 0
+  package private(set) var peakMemoryKiB = 0
 
   /// Starts `arguments[0]` (looked up in PATH) with the given environment; its
   /// standard output and error go to `logPath` (or are inherited when nil),
@@ -30,7 +30,7 @@ public final class ChildProcess {
   ///
   /// `descriptors` maps descriptors of the child to descriptors of this
   /// process that it gets there (`[3: listener]` hands a socket over as 3).
-  public init(
+  package init(
     _ arguments: [String], environment: [String: String], logPath: String? = nil,
     stdoutFD: Int32? = nil, descriptors: [Int32: Int32] = [:]
   ) throws {
@@ -56,7 +56,7 @@ public final class ChildProcess {
   deinit { terminate() }
 
   /// The exit status once the process has ended: the exit code, or 128 plus the signal.
-  public var exitStatus: Int32? {
+  package var exitStatus: Int32? {
     if status == nil {
       var raw: Int32 = 0
       var usage = rusage()
@@ -72,18 +72,18 @@ public final class ChildProcess {
   }
 
   /// Whether the process is still running.
-  public var isRunning: Bool { exitStatus == nil }
+  package var isRunning: Bool { exitStatus == nil }
 
   /// Waits up to `timeout` seconds for the process to end; nil when it is still running.
   @discardableResult
-  public func wait(timeout: Double) -> Int32? {
+  package func wait(timeout: Double) -> Int32? {
     let deadline = now() + timeout
     while exitStatus == nil && now() < deadline { pause(for: .milliseconds(2)) }
     return exitStatus
   }
 
   /// Sends SIGTERM, and SIGKILL if the process has not ended within two seconds.
-  public func terminate() {
+  package func terminate() {
     guard isRunning else { return }
     kill(pid, SIGTERM)
     if wait(timeout: 2) == nil {
@@ -103,7 +103,7 @@ public final class ChildProcess {
 /// handlers (a test runner's worker threads block signals, and a child would
 /// inherit that); `justBefore` runs right before the spawn (a benchmark reads
 /// its clocks there).
-public func spawnProcess(
+package func spawnProcess(
   _ arguments: [String], environment: [String: String],
   actions: inout posix_spawn_file_actions_t, justBefore: () -> Void = {}
 ) throws -> pid_t {
@@ -132,7 +132,7 @@ public func spawnProcess(
 }
 
 /// Runs a command to completion and returns its exit status and standard output.
-public func runCommand(
+package func runCommand(
   _ arguments: [String], environment: [String: String], timeout: Double = 20
 ) throws -> (status: Int32, output: String) {
   var fds: [Int32] = [0, 0]
@@ -166,23 +166,23 @@ public func runCommand(
 }
 
 /// Seconds on the monotonic clock.
-public func now() -> Double { MonotonicTime.now.seconds }
+package func now() -> Double { MonotonicTime.now.seconds }
 
 /// A wait that gave up: what it waited for, and for how long.
-public struct WaitTimeout: Error, CustomStringConvertible {
+package struct WaitTimeout: Error, CustomStringConvertible {
   /// What was awaited, as the words that follow "waiting for" ("the HUD to be on screen").
-  public var awaited: String
+  package var awaited: String
   /// How many seconds the wait lasted.
-  public var seconds: Double
+  package var seconds: Double
 
   /// Creates the error of a wait for `awaited` that gave up after `seconds`.
-  public init(awaited: String, seconds: Double) {
+  package init(awaited: String, seconds: Double) {
     self.awaited = awaited
     self.seconds = seconds
   }
 
   /// One line: "gave up after 5 s waiting for the HUD to be on screen".
-  public var description: String {
+  package var description: String {
     let whole = seconds.rounded()
     let shown = whole == seconds && abs(whole) < 1e15 ? String(Int(whole)) : String(seconds)
     return "gave up after \(shown) s waiting for \(awaited)"
@@ -192,7 +192,7 @@ public struct WaitTimeout: Error, CustomStringConvertible {
 /// Checks `condition` until it holds; throws `WaitTimeout` naming `awaited` (the words
 /// after "waiting for", evaluated only on timeout, so they can tell what was last seen)
 /// when `timeout` seconds pass first. Errors thrown by `condition` end the wait.
-public func waitUntil(
+package func waitUntil(
   _ awaited: @autoclosure () -> String, timeout: Double = 5, _ condition: () throws -> Bool
 ) throws {
   let deadline = now() + timeout
@@ -210,7 +210,7 @@ public func waitUntil(
 
 /// Runs a compositor's tool (`swaymsg`, `riverctl`) to completion and returns
 /// its output; a status other than 0 throws, naming the command and what it said.
-public func runTool(_ arguments: [String], environment: [String: String]) throws -> String {
+package func runTool(_ arguments: [String], environment: [String: String]) throws -> String {
   let result = try runCommand(arguments, environment: environment)
   guard result.status == 0 else {
     let name = arguments[0].split(separator: "/").last.map(String.init) ?? arguments[0]
@@ -221,10 +221,10 @@ public func runTool(_ arguments: [String], environment: [String: String]) throws
 }
 
 /// What a wait last saw, for its message: the value, or "nothing".
-public func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
+package func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
 
 /// The current environment as a dictionary.
-public func currentEnvironment() -> [String: String] {
+package func currentEnvironment() -> [String: String] {
   var result: [String: String] = [:]
   var entry = environ
   while let pointer = entry.pointee {
@@ -238,7 +238,7 @@ public func currentEnvironment() -> [String: String] {
 }
 
 /// Reads a whole file, or nil when it cannot be read.
-public func readFile(_ path: String) -> [UInt8]? {
+package func readFile(_ path: String) -> [UInt8]? {
   let fd = open(path, O_RDONLY | O_CLOEXEC)
   guard fd >= 0 else { return nil }
   defer { close(fd) }
@@ -253,7 +253,7 @@ public func readFile(_ path: String) -> [UInt8]? {
 }
 
 /// Writes a whole file.
-public func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
+package func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
   let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
   guard fd >= 0 else {
     throw HarnessError("cannot write \(path): \(Errno.current)")
@@ -266,20 +266,20 @@ public func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) thro
 }
 
 /// Makes a fresh private directory under /tmp.
-public func makeTemporaryDirectory(prefix: String) throws -> String {
+package func makeTemporaryDirectory(prefix: String) throws -> String {
   var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
   guard let path = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
   return String(cString: path)
 }
 
 /// Removes a directory tree (best effort).
-public func removeTree(_ path: String) {
+package func removeTree(_ path: String) {
   guard path.hasPrefix("/tmp/") else { return }
   _ = try? runCommand(["rm", "-rf", path], environment: currentEnvironment())
 }
 
 /// The path of an executable built next to the running test binary, such as `wl-toast`.
-public func builtProduct(_ name: String) -> String {
+package func builtProduct(_ name: String) -> String {
   var directory = executablePath() ?? ""
   // The test binary may sit inside a bundle directory (name.xctest/...).
   while let slash = directory.lastIndex(of: "/") {

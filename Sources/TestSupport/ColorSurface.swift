@@ -3,9 +3,9 @@ import Wayland
 
 /// A layer surface filled with one colour, made with the generated bindings: the
 /// simplest thing a client can show, and a target for input in tests.
-public final class ColorSurface {
+package final class ColorSurface {
   /// A pointer event seen on this surface.
-  public enum PointerEvent: Equatable, Sendable {
+  package enum PointerEvent: Equatable, Sendable {
     /// The pointer entered at surface coordinates.
     case enter(x: Double, y: Double)
     /// A button changed state (`pressed` true for a press).
@@ -13,7 +13,7 @@ public final class ColorSurface {
   }
 
   /// The connection; the caller dispatches it (or calls `pump`).
-  public let display: Display
+  package let display: Display
   private let registry: Registry
   private let compositor: WlCompositor
   private let shm: WlShm
@@ -27,15 +27,15 @@ public final class ColorSurface {
   private var height: Int32
   private let argb: UInt32
   /// Whether the compositor has configured the surface and a buffer is attached.
-  public private(set) var isMapped = false
+  package private(set) var isMapped = false
   /// Pointer events on this surface, in order.
-  public private(set) var pointerEvents: [PointerEvent] = []
+  package private(set) var pointerEvents: [PointerEvent] = []
   private var pointerInside = false
 
   /// Connects, binds the globals it needs and maps a `width` x `height` surface of
   /// colour `argb` (0xAARRGGBB) on a layer, anchored as given (none: centred),
   /// reserving `exclusiveZone` pixels at its anchored edge (a bar does).
-  public init(
+  package init(
     socketPath: String, width: Int32, height: Int32, argb: UInt32,
     layer: ZwlrLayerShellV1.Layer = .top, anchor: ZwlrLayerSurfaceV1.Anchor = [],
     exclusiveZone: Int32 = 0
@@ -111,7 +111,7 @@ public final class ColorSurface {
   }
 
   /// Reads and dispatches events until `condition` holds or `timeout` passes.
-  public func pump(timeout: Double = 5, until condition: () -> Bool) throws -> Bool {
+  package func pump(timeout: Double = 5, until condition: () -> Bool) throws -> Bool {
     let deadline = now() + timeout
     while !condition() {
       if now() >= deadline { return false }
@@ -124,7 +124,7 @@ public final class ColorSurface {
   }
 
   /// Destroys the surface; the compositor unmaps it.
-  public func unmap() {
+  package func unmap() {
     layerSurface?.destroy()
     surface?.destroy()
     layerSurface = nil

@@ -2,7 +2,7 @@ import Glibc
 
 /// The repository this build comes from: its `Examples/` and `scripts/`
 /// are used for real by the tests.
-public let repositoryDirectory: String = {
+package let repositoryDirectory: String = {
   // #filePath is ROOT/Sources/TestSupport/Examples.swift.
   var path = #filePath
   for _ in 0..<3 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
@@ -10,12 +10,12 @@ public let repositoryDirectory: String = {
 }()
 
 /// The repository's `Examples/` directory, which the tests use for real.
-public let examplesDirectory = repositoryDirectory + "/Examples"
+package let examplesDirectory = repositoryDirectory + "/Examples"
 
 /// A new directory of programs for the examples' key bindings, to put first
 /// in PATH: `wl-toast` (this build's) and a stand-in `pactl` that reports the
 /// volume at 55% and nothing muted. The caller removes it.
-public func exampleBinDirectory() throws -> String {
+package func exampleBinDirectory() throws -> String {
   let bin = try makeTemporaryDirectory(prefix: "wl-toast-bin")
   chmod(bin, 0o755)
   try writeFile(
@@ -35,6 +35,6 @@ public func exampleBinDirectory() throws -> String {
 
 /// `PATH` with `bin` (``exampleBinDirectory()``) first: what the examples'
 /// key bindings run with.
-public func examplePATH(_ bin: String) -> String {
+package func examplePATH(_ bin: String) -> String {
   bin + ":" + (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin")
 }

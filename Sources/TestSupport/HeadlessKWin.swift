@@ -16,31 +16,31 @@ import Wayland
 /// Sizes: the virtual output's mode is fixed at start (`width` x `height` logical
 /// pixels times `scale`); ``setScale(_:timeout:)`` changes the scale and so the
 /// logical size, not the mode. Screenshots are in device pixels.
-public final class HeadlessKWin {
+package final class HeadlessKWin {
   /// KWin's runtime directory (its socket, the bus socket and the logs live here).
-  public let runtimeDirectory: String
+  package let runtimeDirectory: String
   /// The absolute path of the Wayland socket.
-  public let socketPath: String
+  package let socketPath: String
   /// The address of the private session bus KWin is on.
-  public let busAddress: String
+  package let busAddress: String
   /// The output's mode in device pixels, as KWin's first screenshot had it (fixed
   /// for KWin's life: 1920x1080 for 1280x720 at scale 1.5).
-  public let deviceWidth: Int
+  package let deviceWidth: Int
   /// The output's mode in device pixels (fixed for KWin's life).
-  public let deviceHeight: Int
+  package let deviceHeight: Int
   /// The output's size in logical pixels at the current scale.
-  public private(set) var logicalWidth: Int
+  package private(set) var logicalWidth: Int
   /// The output's size in logical pixels at the current scale.
-  public private(set) var logicalHeight: Int
+  package private(set) var logicalHeight: Int
   /// The output's scale in effect (as KWin reports it with each screenshot).
-  public private(set) var scale: Double
+  package private(set) var scale: Double
   /// Seconds from starting KWin until its Wayland globals were listed.
-  public let waylandReadySeconds: Double
+  package let waylandReadySeconds: Double
   /// Seconds from starting KWin until it was ready: globals listed and a screenshot
   /// taken (the private bus starts before, in a few milliseconds).
-  public let readySeconds: Double
+  package let readySeconds: Double
   /// The colour of the screen where no surface is.
-  public static let background = RGB(0, 0, 0)
+  package static let background = RGB(0, 0, 0)
 
   private let directory: String
   private let clientRuntimeDirectory: String
@@ -53,7 +53,7 @@ public final class HeadlessKWin {
   /// logical pixels at `scale`, and waits (up to `timeout` seconds: KWin on
   /// llvmpipe is slow, more so on a busy machine) until a client sees
   /// zwlr_layer_shell_v1, wl_output and org_kde_kwin_fake_input and a screenshot works.
-  public init(width: Int = 1280, height: Int = 720, scale: Double = 1, timeout: Double = 60)
+  package init(width: Int = 1280, height: Int = 720, scale: Double = 1, timeout: Double = 60)
     throws
   {
     let binary = try kwinBinary()
@@ -187,7 +187,7 @@ public final class HeadlessKWin {
 
   /// The environment for a client of this KWin: its socket by absolute path, a
   /// private runtime directory of the client's own, and the private bus.
-  public var clientEnvironment: [String: String] {
+  package var clientEnvironment: [String: String] {
     var environment = currentEnvironment()
     for key in ["WAYLAND_SOCKET", "DISPLAY", "SWAYSOCK", "I3SOCK"] {
       environment.removeValue(forKey: key)
@@ -201,31 +201,31 @@ public final class HeadlessKWin {
   }
 
   /// Whether KWin is still running.
-  public var isRunning: Bool { !stopped && kwin.isRunning }
+  package var isRunning: Bool { !stopped && kwin.isRunning }
 
   /// The whole output at full device resolution (``deviceWidth`` x ``deviceHeight``),
   /// through D-Bus `org.kde.KWin.ScreenShot2.CaptureWorkspace`; no cursor.
-  public func screenshot() throws -> Image {
+  package func screenshot() throws -> Image {
     try capture().image
   }
 
   /// A region of the output, in device pixels (clipped to the output).
-  public func screenshot(deviceRegion region: Box) throws -> Image {
+  package func screenshot(deviceRegion region: Box) throws -> Image {
     try screenshot().cropped(to: region)
   }
 
   /// The colour of one device pixel.
-  public func pixel(x: Int, y: Int) throws -> RGB {
+  package func pixel(x: Int, y: Int) throws -> RGB {
     try screenshot().pixel(x: x, y: y)
   }
 
   /// The logical point at the centre of a device pixel (for input, which is logical).
-  public func logicalPoint(deviceX: Int, deviceY: Int) -> (x: Double, y: Double) {
+  package func logicalPoint(deviceX: Int, deviceY: Int) -> (x: Double, y: Double) {
     ((Double(deviceX) + 0.5) / scale, (Double(deviceY) + 0.5) / scale)
   }
 
   /// The logical point at the centre of a box in device pixels.
-  public func logicalCenter(of box: Box) -> (x: Double, y: Double) {
+  package func logicalCenter(of box: Box) -> (x: Double, y: Double) {
     (
       (Double(box.x) + Double(box.width) / 2) / scale,
       (Double(box.y) + Double(box.height) / 2) / scale
@@ -233,7 +233,7 @@ public final class HeadlessKWin {
   }
 
   /// A screenshot with the scale KWin drew it at.
-  public func capture() throws -> (image: Image, scale: Double) {
+  package func capture() throws -> (image: Image, scale: Double) {
     guard let bus, !stopped else { throw HarnessError("KWin was stopped") }
     let shot = try bus.captureWorkspace()
     return (try shot.image(), shot.scale)
@@ -241,7 +241,7 @@ public final class HeadlessKWin {
 
   /// The name of KWin's one output (`Virtual-0`), its logical size and scale, as
   /// `kscreen-doctor -o` reports them.
-  public func outputState() throws -> (name: String, width: Int, height: Int, scale: Double) {
+  package func outputState() throws -> (name: String, width: Int, height: Int, scale: Double) {
     let result = try kscreenDoctor(["-o"], errors: false)
     guard result.status == 0 else {
       throw HarnessError("kscreen-doctor -o failed with status \(result.status): \(result.output)")
@@ -265,7 +265,7 @@ public final class HeadlessKWin {
 
   /// Changes the output's scale at run time with `kscreen-doctor` and returns once
   /// KWin reports it and draws at it; the logical size changes, the mode does not.
-  public func setScale(_ newScale: Double, timeout: Double = 30) throws {
+  package func setScale(_ newScale: Double, timeout: Double = 30) throws {
     let output = try outputState()
     let result = try kscreenDoctor(["output.\(output.name).scale.\(newScale)"])
     guard result.status == 0 else {
@@ -288,7 +288,7 @@ public final class HeadlessKWin {
   }
 
   /// Stops KWin and the bus and removes the runtime directory.
-  public func stop() {
+  package func stop() {
     guard !stopped else { return }
     stopped = true
     kwin.terminate()
@@ -369,7 +369,7 @@ extension Image {
   }
 
   /// The part of the image inside `box` (clipped to the image).
-  public func cropped(to box: Box) -> Image {
+  package func cropped(to box: Box) -> Image {
     let left = max(0, box.x)
     let top = max(0, box.y)
     let right = min(width, box.x + box.width)

@@ -8,30 +8,30 @@ import Wayland
 /// into a cache directory, and `make test-river` names that directory in
 /// `WL_TOAST_RIVER_BIN`. Without it, river, riverctl and rivertile are looked
 /// up in PATH. river runs as root when the tests do (it has no objection).
-public final class HeadlessRiver: CapturedCompositor {
+package final class HeadlessRiver: CapturedCompositor {
   /// The runtime directory river uses (its socket and the log live here).
-  public let runtimeDirectory: String
+  package let runtimeDirectory: String
   /// The absolute path of the Wayland socket.
-  public let socketPath: String
+  package let socketPath: String
   /// The directory holding river, riverctl and rivertile.
-  public let programDirectory: String
+  package let programDirectory: String
   /// The size of each output in pixels.
-  public let outputWidth: Int
+  package let outputWidth: Int
   /// The size of each output in pixels.
-  public let outputHeight: Int
+  package let outputHeight: Int
   /// The outputs' names, left to right: HEADLESS-1 at x 0, HEADLESS-2 at x 1280, …
-  public let outputNames: [String]
+  package let outputNames: [String]
   /// Seconds from starting river until its init had run and riverctl answered.
-  public let startupSeconds: Double
+  package let startupSeconds: Double
   /// The background colour of the outputs.
-  public static let background = RGB(0x20, 0x40, 0x80)
+  package static let background = RGB(0x20, 0x40, 0x80)
 
   private let process: ChildProcess
   private var stopped = false
 
   /// The directory of river's programs: `WL_TOAST_RIVER_BIN`, or the one in PATH
   /// that holds river; throws a message saying how to get river otherwise.
-  public static func findPrograms() throws -> String {
+  package static func findPrograms() throws -> String {
     if let directory = getenv("WL_TOAST_RIVER_BIN").map({ String(cString: $0) }),
       !directory.isEmpty
     {
@@ -59,7 +59,7 @@ public final class HeadlessRiver: CapturedCompositor {
   /// the init and of what key bindings spawn; river's programs come first in PATH). With `outputs` above one the
   /// headless backend makes that many outputs at start (`WLR_HEADLESS_OUTPUTS`):
   /// river cannot add one later. They are placed left to right with wlr-randr.
-  public init(
+  package init(
     outputs: Int = 1, extraInit: String = "", environment extra: [String: String] = [:]
   ) throws {
     programDirectory = try Self.findPrograms()
@@ -154,12 +154,12 @@ public final class HeadlessRiver: CapturedCompositor {
 
   /// Runs `riverctl` with arguments against this river and returns its output.
   @discardableResult
-  public func riverctl(_ arguments: [String]) throws -> String {
+  package func riverctl(_ arguments: [String]) throws -> String {
     try runTool([programDirectory + "/riverctl"] + arguments, environment: clientEnvironment)
   }
 
   /// The environment for a client of this river (its programs first in PATH).
-  public var clientEnvironment: [String: String] {
+  package var clientEnvironment: [String: String] {
     var environment = currentEnvironment()
     environment["WAYLAND_DISPLAY"] = socketPath
     environment.removeValue(forKey: "SWAYSOCK")
@@ -168,7 +168,7 @@ public final class HeadlessRiver: CapturedCompositor {
   }
 
   /// A screenshot of one output, by name.
-  public func screenshot(output name: String) throws -> Image {
+  package func screenshot(output name: String) throws -> Image {
     guard let index = outputNames.firstIndex(of: name) else {
       throw HarnessError("no output \(name): river has \(outputNames)")
     }
@@ -176,7 +176,7 @@ public final class HeadlessRiver: CapturedCompositor {
   }
 
   /// Stops river and removes its runtime directory.
-  public func stop() {
+  package func stop() {
     guard !stopped else { return }
     stopped = true
     process.terminate()
@@ -185,12 +185,12 @@ public final class HeadlessRiver: CapturedCompositor {
 
   /// The last `bytes` of river's log (its standard output and error, and those
   /// of its init and of what key bindings spawn), for failure messages.
-  public func logTail(_ bytes: Int = 2000) -> String {
+  package func logTail(_ bytes: Int = 2000) -> String {
     readFile(runtimeDirectory + "/river.log").map {
       String(decoding: $0.suffix(bytes), as: UTF8.self)
     } ?? ""
   }
 
   /// Whether river is still running.
-  public var isRunning: Bool { !stopped && process.isRunning }
+  package var isRunning: Bool { !stopped && process.isRunning }
 }

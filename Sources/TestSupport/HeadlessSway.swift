@@ -6,19 +6,19 @@ import Wayland
 ///
 /// sway refuses to run as root, so as root it runs as uid 65534 through
 /// `setpriv`; clients connect to the absolute socket path either way.
-public final class HeadlessSway: CapturedCompositor {
+package final class HeadlessSway: CapturedCompositor {
   /// The runtime directory sway uses (its sockets and the log live here).
-  public let runtimeDirectory: String
+  package let runtimeDirectory: String
   /// The absolute path of the Wayland socket.
-  public let socketPath: String
+  package let socketPath: String
   /// The absolute path of the sway IPC socket.
-  public let ipcSocketPath: String
+  package let ipcSocketPath: String
   /// The output's size in pixels.
-  public let outputWidth: Int
+  package let outputWidth: Int
   /// The output's size in pixels.
-  public let outputHeight: Int
+  package let outputHeight: Int
   /// The background colour of the output.
-  public static let background = RGB(0x20, 0x40, 0x80)
+  package static let background = RGB(0x20, 0x40, 0x80)
 
   private let process: ChildProcess
   private var stopped = false
@@ -30,7 +30,7 @@ public final class HeadlessSway: CapturedCompositor {
   /// With `nestedIn`, this sway runs as a client of another one, with `outputs`
   /// outputs that are windows there: closing such a window unplugs that output
   /// (what a headless output cannot do).
-  public init(
+  package init(
     width: Int = 1280, height: Int = 720, extraConfig: String = "",
     environment extra: [String: String] = [:], nestedIn outer: HeadlessSway? = nil,
     outputs: Int = 2
@@ -118,12 +118,12 @@ public final class HeadlessSway: CapturedCompositor {
 
   /// Sends a sway command or message through IPC and returns the reply.
   @discardableResult
-  public func swaymsg(_ arguments: [String]) throws -> String {
+  package func swaymsg(_ arguments: [String]) throws -> String {
     try runTool(["swaymsg", "-s", ipcSocketPath] + arguments, environment: currentEnvironment())
   }
 
   /// The environment for a client of this sway.
-  public var clientEnvironment: [String: String] {
+  package var clientEnvironment: [String: String] {
     var environment = currentEnvironment()
     environment["WAYLAND_DISPLAY"] = socketPath
     environment["SWAYSOCK"] = ipcSocketPath
@@ -133,7 +133,7 @@ public final class HeadlessSway: CapturedCompositor {
   }
 
   /// Stops sway and removes its runtime directory.
-  public func stop() {
+  package func stop() {
     guard !stopped else { return }
     stopped = true
     process.terminate()
@@ -142,14 +142,14 @@ public final class HeadlessSway: CapturedCompositor {
 }
 
 /// A headless weston (which has no wlr-layer-shell), for tests of that case.
-public final class HeadlessWeston {
+package final class HeadlessWeston {
   /// The absolute path of the Wayland socket.
-  public let socketPath: String
+  package let socketPath: String
   private let directory: String
   private let process: ChildProcess
 
   /// Starts weston and waits until its socket accepts a client.
-  public init() throws {
+  package init() throws {
     directory = try makeTemporaryDirectory(prefix: "wl-toast-weston")
     chmod(directory, 0o700)
     var environment = currentEnvironment()

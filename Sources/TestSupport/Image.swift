@@ -1,29 +1,29 @@
 import Glibc
 
 /// A colour without alpha.
-public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
+package struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
   /// Red, 0-255.
-  public var red: UInt8
+  package var red: UInt8
   /// Green, 0-255.
-  public var green: UInt8
+  package var green: UInt8
   /// Blue, 0-255.
-  public var blue: UInt8
+  package var blue: UInt8
 
   /// Creates a colour.
-  public init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
+  package init(_ red: UInt8, _ green: UInt8, _ blue: UInt8) {
     self.red = red
     self.green = green
     self.blue = blue
   }
 
   /// Whether every channel differs by at most `tolerance`.
-  public func isClose(to other: RGB, tolerance: Int = 6) -> Bool {
+  package func isClose(to other: RGB, tolerance: Int = 6) -> Bool {
     abs(Int(red) - Int(other.red)) <= tolerance && abs(Int(green) - Int(other.green)) <= tolerance
       && abs(Int(blue) - Int(other.blue)) <= tolerance
   }
 
   /// The colour as `#rrggbb`.
-  public var description: String {
+  package var description: String {
     let hex = [red, green, blue].map { value -> String in
       let digits = String(value, radix: 16)
       return digits.count == 1 ? "0" + digits : digits
@@ -33,18 +33,18 @@ public struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A rectangle in pixels.
-public struct Box: Equatable, Sendable, CustomStringConvertible {
+package struct Box: Equatable, Sendable, CustomStringConvertible {
   /// Left edge.
-  public var x: Int
+  package var x: Int
   /// Top edge.
-  public var y: Int
+  package var y: Int
   /// Width.
-  public var width: Int
+  package var width: Int
   /// Height.
-  public var height: Int
+  package var height: Int
 
   /// Creates a rectangle.
-  public init(x: Int, y: Int, width: Int, height: Int) {
+  package init(x: Int, y: Int, width: Int, height: Int) {
     self.x = x
     self.y = y
     self.width = width
@@ -52,31 +52,31 @@ public struct Box: Equatable, Sendable, CustomStringConvertible {
   }
 
   /// The box as `WIDTHxHEIGHT+X+Y` (X11 geometry), for messages.
-  public var description: String { "\(width)x\(height)+\(x)+\(y)" }
+  package var description: String { "\(width)x\(height)+\(x)+\(y)" }
 }
 
 /// An RGB screenshot.
-public struct Image: Sendable {
+package struct Image: Sendable {
   /// Width in pixels.
-  public let width: Int
+  package let width: Int
   /// Height in pixels.
-  public let height: Int
+  package let height: Int
   /// Row-major RGB bytes.
-  public let bytes: [UInt8]
+  package let bytes: [UInt8]
 
   /// The colour at a point.
-  public func pixel(x: Int, y: Int) -> RGB {
+  package func pixel(x: Int, y: Int) -> RGB {
     let index = (y * width + x) * 3
     return RGB(bytes[index], bytes[index + 1], bytes[index + 2])
   }
 
   /// The smallest rectangle holding every pixel close to `color`, or nil when none is.
-  public func boundingBox(of color: RGB, tolerance: Int = 6) -> Box? {
+  package func boundingBox(of color: RGB, tolerance: Int = 6) -> Box? {
     boundingBox { x, y in pixel(x: x, y: y).isClose(to: color, tolerance: tolerance) }
   }
 
   /// The smallest rectangle holding every pixel for which `matches` holds, or nil.
-  public func boundingBox(where matches: (_ x: Int, _ y: Int) -> Bool) -> Box? {
+  package func boundingBox(where matches: (_ x: Int, _ y: Int) -> Bool) -> Box? {
     var minX = Int.max
     var minY = Int.max
     var maxX = -1
@@ -94,7 +94,7 @@ public struct Image: Sendable {
   }
 
   /// Parses a binary PPM (P6, maxval 255), as `grim -t ppm` writes it.
-  public init(ppm data: [UInt8]) throws {
+  package init(ppm data: [UInt8]) throws {
     var index = 0
     func token() -> String {
       while index < data.count {
@@ -127,7 +127,7 @@ public struct Image: Sendable {
   }
 
   /// Captures a region of a compositor's screen with grim.
-  public static func capture(socketPath: String, region: (Int, Int, Int, Int)) throws -> Image {
+  package static func capture(socketPath: String, region: (Int, Int, Int, Int)) throws -> Image {
     var environment = currentEnvironment()
     environment["WAYLAND_DISPLAY"] = socketPath
     let file = "/tmp/wl-toast-shot-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).ppm"
@@ -142,7 +142,7 @@ public struct Image: Sendable {
   }
 
   /// Saves a PNG screenshot of a compositor's screen with grim.
-  public static func savePNG(socketPath: String, to path: String) throws {
+  package static func savePNG(socketPath: String, to path: String) throws {
     var environment = currentEnvironment()
     environment["WAYLAND_DISPLAY"] = socketPath
     let result = try runCommand(["grim", path], environment: environment)
@@ -152,20 +152,20 @@ public struct Image: Sendable {
 
 extension Box {
   /// Whether `other` lies inside this box.
-  public func contains(_ other: Box) -> Bool {
+  package func contains(_ other: Box) -> Bool {
     other.x >= x && other.y >= y && other.x + other.width <= x + width
       && other.y + other.height <= y + height
   }
 
   /// The box shrunk by `amount` on every side.
-  public func insetBy(_ amount: Int) -> Box {
+  package func insetBy(_ amount: Int) -> Box {
     Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
   }
 }
 
 extension Image {
   /// The bounding box of pixels that differ from `other` by more than `tolerance`.
-  public func difference(from other: Image, tolerance: Int = 8) -> Box? {
+  package func difference(from other: Image, tolerance: Int = 8) -> Box? {
     boundingBox { x, y in
       !pixel(x: x, y: y).isClose(to: other.pixel(x: x, y: y), tolerance: tolerance)
     }
@@ -173,7 +173,7 @@ extension Image {
 
   /// Pixels in a box that are much brighter than `than` (text drawn in white):
   /// their channels add up to more than `than`'s plus three times `margin`.
-  public func brightPixels(in box: Box, than: RGB, by margin: Int = 80) -> Int {
+  package func brightPixels(in box: Box, than: RGB, by margin: Int = 80) -> Int {
     var total = 0
     for y in box.y..<(box.y + box.height) {
       for x in box.x..<(box.x + box.width) {
@@ -190,7 +190,7 @@ extension Image {
 }
 
 /// A wlroots compositor the tests run (sway, river), whose screen grim captures.
-public protocol CapturedCompositor: AnyObject {
+package protocol CapturedCompositor: AnyObject {
   /// The absolute path of its Wayland socket.
   var socketPath: String { get }
   /// The width of one output, in pixels.
@@ -201,7 +201,7 @@ public protocol CapturedCompositor: AnyObject {
 
 extension CapturedCompositor {
   /// Takes a screenshot of the first output, or of a region of the layout.
-  public func screenshot(x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws
+  package func screenshot(x: Int = 0, y: Int = 0, width: Int? = nil, height: Int? = nil) throws
     -> Image
   {
     try Image.capture(
@@ -210,7 +210,7 @@ extension CapturedCompositor {
   }
 
   /// The colour of one pixel of the layout.
-  public func pixel(x: Int, y: Int) throws -> RGB {
+  package func pixel(x: Int, y: Int) throws -> RGB {
     try screenshot(x: x, y: y, width: 1, height: 1).pixel(x: 0, y: 0)
   }
 }

@@ -10,9 +10,9 @@ import Wayland
 /// requests only after `authenticate`, and only with
 /// `KWIN_WAYLAND_NO_PERMISSION_CHECKS=1` (which ``HeadlessKWin`` sets) does it
 /// advertise the global to any client.
-public final class KWinFakeInput {
+package final class KWinFakeInput {
   /// Linux input codes (evdev) of keys, as `keyboard_key` takes them.
-  public enum Key: UInt32, Sendable {
+  package enum Key: UInt32, Sendable {
     /// KEY_ESC.
     case escape = 1
     /// KEY_ENTER.
@@ -26,7 +26,7 @@ public final class KWinFakeInput {
   private let fakeInput: OrgKdeKwinFakeInput
 
   /// Connects to KWin and authenticates; requires fake_input version 4 (keys).
-  public init(socketPath: String) throws {
+  package init(socketPath: String) throws {
     display = try Display(name: socketPath)
     registry = try Registry(display: display)
     guard let global = registry.globals(of: OrgKdeKwinFakeInput.self).first else {
@@ -48,13 +48,13 @@ public final class KWinFakeInput {
   }
 
   /// Moves the pointer to a point in KWin's logical coordinates.
-  public func move(x: Double, y: Double) throws {
+  package func move(x: Double, y: Double) throws {
     try fakeInput.pointerMotionAbsolute(x: x, y: y)
     try display.roundtrip()
   }
 
   /// Moves the pointer to a point in logical coordinates and clicks a button there.
-  public func click(x: Double, y: Double, button: VirtualInput.Button = .left) throws {
+  package func click(x: Double, y: Double, button: VirtualInput.Button = .left) throws {
     try move(x: x, y: y)
     fakeInput.button(button.rawValue, state: 1)
     fakeInput.button(button.rawValue, state: 0)
@@ -62,7 +62,7 @@ public final class KWinFakeInput {
   }
 
   /// Presses and releases a key.
-  public func press(_ key: Key) throws {
+  package func press(_ key: Key) throws {
     try fakeInput.keyboardKey(button: key.rawValue, state: 1)
     try fakeInput.keyboardKey(button: key.rawValue, state: 0)
     try display.roundtrip()

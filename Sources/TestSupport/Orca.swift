@@ -9,9 +9,9 @@ import SystemSupport
 ///
 /// Orca runs as `python3 /usr/bin/orca`: it refuses to start while another
 /// process named `orca` runs for the user, and so its own name differs.
-public final class Orca {
+package final class Orca {
   /// Orca's directory: home, configuration, logs and the spoken file.
-  public let directory: String
+  package let directory: String
   private let spokenPath: String
   private let xvfb: ChildProcess
   private let speech: ChildProcess
@@ -20,7 +20,7 @@ public final class Orca {
 
   /// Starts Xvfb, speech-dispatcher and Orca, and waits until Orca has said
   /// "Screen reader on".
-  public init(on bus: AccessibilityBus, timeout: Double = 60) throws {
+  package init(on bus: AccessibilityBus, timeout: Double = 60) throws {
     let directory = bus.directory + "/orca"
     self.directory = directory
     spokenPath = directory + "/spoken.txt"
@@ -127,19 +127,19 @@ public final class Orca {
   deinit { stop() }
 
   /// Every text Orca has spoken so far, one a line, in order.
-  public func spoken() -> [String] {
+  package func spoken() -> [String] {
     guard let data = readFile(spokenPath) else { return [] }
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
   /// The end of Orca's debug log (what it received and presented), for messages.
-  public func debugTail() -> String {
+  package func debugTail() -> String {
     readFile(directory + "/debug.out").map { String(decoding: $0.suffix(3000), as: UTF8.self) }
       ?? ""
   }
 
   /// Stops Orca, speech-dispatcher, Xvfb and what they started.
-  public func stop() {
+  package func stop() {
     guard !stopped else { return }
     stopped = true
     orca.terminate()

@@ -2,7 +2,7 @@ import Glibc
 import SystemSupport
 
 /// The names in a directory, without `.` and `..`; none when it cannot be read.
-public func listDirectory(_ path: String) -> [String] {
+package func listDirectory(_ path: String) -> [String] {
   guard let handle = opendir(path) else { return [] }
   defer { closedir(handle) }
   var names: [String] = []
@@ -16,12 +16,12 @@ public func listDirectory(_ path: String) -> [String] {
 }
 
 /// The ids of the running processes.
-public func listProcesses() -> [pid_t] {
+package func listProcesses() -> [pid_t] {
   listDirectory("/proc").compactMap { pid_t($0) }
 }
 
 /// The numeric fields of `/proc/PID/status` (or of one thread's), by name.
-public func statusFields(_ pid: pid_t, task: String? = nil) -> [Substring: Int] {
+package func statusFields(_ pid: pid_t, task: String? = nil) -> [Substring: Int] {
   let path = task.map { "/proc/\(pid)/task/\($0)/status" } ?? "/proc/\(pid)/status"
   guard let data = readFile(path) else { return [:] }
   var fields: [Substring: Int] = [:]
@@ -40,14 +40,14 @@ public func statusFields(_ pid: pid_t, task: String? = nil) -> [Substring: Int] 
 /// its first thread (in an owner, Pango's fontconfig thread), and that
 /// thread wakes every 100 ms until the process ends: counted with the
 /// program's own, no process under it is ever idle.
-public let underThreadSanitizer =
+package let underThreadSanitizer =
   getenv("WL_TOAST_SANITIZE").map { String(cString: $0) } == "thread"
 
 /// Context switches of all the process's threads so far, voluntary and not: a
 /// sleeping process that wakes up, for a timer or an event, switches at least
 /// once. Nil when the process is gone. With `mainThreadOnly`, those of its
 /// main thread only (see ``underThreadSanitizer``).
-public func contextSwitches(_ pid: pid_t, mainThreadOnly: Bool = false) -> Int? {
+package func contextSwitches(_ pid: pid_t, mainThreadOnly: Bool = false) -> Int? {
   let tasks = mainThreadOnly ? [String(pid)] : listDirectory("/proc/\(pid)/task")
   guard !tasks.isEmpty, access("/proc/\(pid)/task/\(tasks[0])", F_OK) == 0 else { return nil }
   return tasks.reduce(0) { total, task in
@@ -61,11 +61,11 @@ public func contextSwitches(_ pid: pid_t, mainThreadOnly: Bool = false) -> Int? 
 /// those the rig's programs start themselves (a bus launcher's own bus, a
 /// screen reader's speech server), which are not the test's children:
 /// ``endRig(_:)`` finds them by it.
-public let rigMarker = "WL_TOAST_TEST_RIG"
+package let rigMarker = "WL_TOAST_TEST_RIG"
 
 /// The processes marked as part of rig `name` or of a rig inside it
 /// (`name/...`), by their environment.
-public func rigProcesses(_ name: String) -> [pid_t] {
+package func rigProcesses(_ name: String) -> [pid_t] {
   let exact = Array("\(rigMarker)=\(name)".utf8)
   let nested = exact + [UInt8(ascii: "/")]
   return listProcesses().filter { pid in
@@ -79,7 +79,7 @@ public func rigProcesses(_ name: String) -> [pid_t] {
 /// Ends every process of rig `name` (see ``rigProcesses(_:)``): SIGTERM, then
 /// SIGKILL for any still there after two seconds, and waits until none is left
 /// (an ended child of the test's that no one has collected yet counts as gone).
-public func endRig(_ name: String) {
+package func endRig(_ name: String) {
   var remaining = rigProcesses(name)
   guard !remaining.isEmpty else { return }
   for pid in remaining { kill(pid, SIGTERM) }

@@ -229,7 +229,7 @@ final class SessionBus {
 /// `services`, the bus starts the services described there (D-Bus
 /// activation); without, it only routes messages, so no process but those
 /// the test starts ever joins it.
-public func privateBusConfiguration(listeningAt path: String, services: String? = nil) throws
+package func privateBusConfiguration(listeningAt path: String, services: String? = nil) throws
   -> String
 {
   let template = repositoryDirectory + "/scripts/private-bus.conf"

@@ -4,7 +4,7 @@ import SystemSupport
 /// A test compositor as a desk sees it: where clients connect, the
 /// environment they run with, a directory for logs, and its first output on
 /// screen (HeadlessSway, HeadlessRiver, HeadlessKWin).
-public protocol TestCompositor: AnyObject {
+package protocol TestCompositor: AnyObject {
   /// The absolute path of its Wayland socket.
   var socketPath: String { get }
   /// The environment a client of it runs with.
@@ -23,7 +23,7 @@ extension TestCompositor {
   /// returns it; throws a `WaitTimeout` naming `expected` (what the screen
   /// should show) after `timeout` seconds.
   @discardableResult
-  public func screenshot(
+  package func screenshot(
     _ expected: @autoclosure () -> String, timeout: Double? = nil,
     until condition: (Image) -> Bool
   ) throws -> Image {
@@ -39,38 +39,38 @@ extension TestCompositor {
 
 extension HeadlessSway: TestCompositor {
   /// Five seconds.
-  public var patience: Double { 5 }
+  package var patience: Double { 5 }
 
   /// The whole first output.
-  public func screenshot() throws -> Image { try screenshot(x: 0) }
+  package func screenshot() throws -> Image { try screenshot(x: 0) }
 }
 
 extension HeadlessRiver: TestCompositor {
   /// Five seconds.
-  public var patience: Double { 5 }
+  package var patience: Double { 5 }
 
   /// The whole first output.
-  public func screenshot() throws -> Image { try screenshot(x: 0) }
+  package func screenshot() throws -> Image { try screenshot(x: 0) }
 }
 
 extension HeadlessKWin: TestCompositor {
   /// Thirty seconds: KWin on llvmpipe answers slowly.
-  public var patience: Double { 30 }
+  package var patience: Double { 30 }
 }
 
 /// One test compositor with the input a user would have, and `wl-toast` run
 /// against it as a user would: the one place that starts the command, reads
 /// what it printed and asks it for a toast's status, for every compositor.
-public final class TestDesk<Compositor: TestCompositor, Input> {
+package final class TestDesk<Compositor: TestCompositor, Input> {
   /// The compositor.
-  public let compositor: Compositor
+  package let compositor: Compositor
   /// The pointer and keyboard.
-  public let input: Input
+  package let input: Input
   /// The environment `wl-toast` runs with: the compositor's clients', plus what a test adds.
-  public var environment: [String: String]
+  package var environment: [String: String]
 
   /// A desk over a started compositor and its input.
-  public init(_ compositor: Compositor, input: Input) {
+  package init(_ compositor: Compositor, input: Input) {
     self.compositor = compositor
     self.input = input
     environment = compositor.clientEnvironment
@@ -83,7 +83,7 @@ public final class TestDesk<Compositor: TestCompositor, Input> {
 
   /// Starts `wl-toast` with arguments; its standard output and error go to
   /// `logPath` (by default a log in the compositor's directory).
-  public func run(_ arguments: [String], logPath: String? = nil) throws -> ChildProcess {
+  package func run(_ arguments: [String], logPath: String? = nil) throws -> ChildProcess {
     try ChildProcess(
       [builtProduct("wl-toast")] + arguments, environment: environment,
       logPath: logPath ?? compositor.runtimeDirectory + "/wl-toast.log")
@@ -91,7 +91,7 @@ public final class TestDesk<Compositor: TestCompositor, Input> {
 
   /// Runs `wl-toast` to completion, with `stdin` as its standard input if
   /// given; its status, standard output and standard error.
-  public func runToEnd(_ arguments: [String], stdin: String? = nil, timeout: Double? = nil) throws
+  package func runToEnd(_ arguments: [String], stdin: String? = nil, timeout: Double? = nil) throws
     -> (status: Int32, output: String, errors: String)
   {
     let log = scratch("stderr")
@@ -111,14 +111,14 @@ public final class TestDesk<Compositor: TestCompositor, Input> {
 
   /// What `wl-toast status` prints for a tag, as one line without its
   /// newline; nil when no toast with the tag shows.
-  public func statusLine(tag: String = "default") throws -> String? {
+  package func statusLine(tag: String = "default") throws -> String? {
     let result = try runToEnd(["status", "--tag", tag])
     guard result.status == 0 else { return nil }
     return result.output.hasSuffix("\n") ? String(result.output.dropLast()) : result.output
   }
 
   /// The wl-toast owner processes serving this compositor.
-  public func ownerProcesses() -> [Int32] {
+  package func ownerProcesses() -> [Int32] {
     let tool = builtProduct("wl-toast-owner")
     var owners: [Int32] = []
     for entry in listProcesses() {
@@ -134,7 +134,7 @@ public final class TestDesk<Compositor: TestCompositor, Input> {
   /// Takes screenshots of the first output until `condition` holds for one
   /// (see ``TestCompositor/screenshot(_:timeout:until:)``).
   @discardableResult
-  public func screenshot(
+  package func screenshot(
     _ expected: @autoclosure () -> String, timeout: Double? = nil,
     until condition: (Image) -> Bool
   ) throws -> Image {

@@ -8,9 +8,9 @@ import Wayland
 /// that the seat keeps its capabilities and clicks and keys arrive reliably.
 ///
 /// Made with the project's own generated bindings on a connection of its own.
-public final class VirtualInput {
+package final class VirtualInput {
   /// Linux input codes of pointer buttons.
-  public enum Button: UInt32, Sendable {
+  package enum Button: UInt32, Sendable {
     /// The left button (BTN_LEFT).
     case left = 0x110
     /// The right button (BTN_RIGHT).
@@ -31,7 +31,7 @@ public final class VirtualInput {
 
   /// Connects to a compositor and creates the devices; `width` and `height` are
   /// the extent of absolute motion (the output's size in logical pixels).
-  public init(socketPath: String, width: Int, height: Int) throws {
+  package init(socketPath: String, width: Int, height: Int) throws {
     display = try Display(name: socketPath)
     registry = try Registry(display: display)
     seat = try registry.bind(WlSeat.self)
@@ -79,7 +79,7 @@ public final class VirtualInput {
   }
 
   /// Moves the pointer to a point in output pixels.
-  public func move(x: Int, y: Int) throws {
+  package func move(x: Int, y: Int) throws {
     pointer.motionAbsolute(
       time: time, x: UInt32(max(0, x)), y: UInt32(max(0, y)), xExtent: width, yExtent: height)
     pointer.frame()
@@ -87,7 +87,7 @@ public final class VirtualInput {
   }
 
   /// Moves the pointer to a point and clicks a button there.
-  public func click(x: Int, y: Int, button: Button = .left) throws {
+  package func click(x: Int, y: Int, button: Button = .left) throws {
     try move(x: x, y: y)
     pointer.button(time: time, button: button.rawValue, state: .pressed)
     pointer.frame()
@@ -98,7 +98,7 @@ public final class VirtualInput {
 
   /// Presses and releases the key that produces `keysym` (an XKB keysym such as 0xff1b, Escape),
   /// with the named modifiers held (XKB names such as "Mod4" for Super, "Shift", "Control").
-  public func press(keysym: UInt32, modifiers: [String] = []) throws {
+  package func press(keysym: UInt32, modifiers: [String] = []) throws {
     guard let code = keycode(for: keysym) else {
       throw HarnessError("no key produces keysym 0x\(String(keysym, radix: 16))")
     }

@@ -7,22 +7,22 @@ import Glibc
 /// then `interface@id.message(arguments)`. The number is the realtime clock in
 /// microseconds modulo 2^32, printed as milliseconds and microseconds, taken when
 /// the request is marshalled or the event dispatched (not when it is read).
-public struct WaylandDebugMessage: Equatable, Sendable {
+package struct WaylandDebugMessage: Equatable, Sendable {
   /// The realtime clock in microseconds, modulo 2^32 (see `WaylandDebugClock`).
-  public var stamp: UInt32
+  package var stamp: UInt32
   /// A request sent by the client (`->`), rather than an event it received.
-  public var isRequest: Bool
+  package var isRequest: Bool
   /// The interface, as `wl_surface`.
-  public var interface: String
+  package var interface: String
   /// The object's id.
-  public var objectID: UInt32
+  package var objectID: UInt32
   /// The request or event, as `commit`.
-  public var name: String
+  package var name: String
   /// The arguments as printed, without the parentheses.
-  public var arguments: String
+  package var arguments: String
 
   /// Parses one line; nil for anything else (a client's own messages on standard error).
-  public init?(line: Substring) {
+  package init?(line: Substring) {
     var rest = line[...]
     guard rest.first == "[", let close = rest.firstIndex(of: "]") else { return nil }
     let number = rest[rest.index(after: rest.startIndex)..<close]
@@ -52,21 +52,21 @@ public struct WaylandDebugMessage: Equatable, Sendable {
 
 /// libwayland's debug clock: realtime microseconds modulo 2^32 (it wraps every
 /// 71.6 minutes), so differences are taken modulo 2^32 too.
-public enum WaylandDebugClock {
+package enum WaylandDebugClock {
   /// The stamp libwayland would print now.
-  public static func now() -> UInt32 {
+  package static func now() -> UInt32 {
     var time = timespec()
     clock_gettime(CLOCK_REALTIME, &time)
     return stamp(seconds: Int64(time.tv_sec), nanoseconds: Int64(time.tv_nsec))
   }
 
   /// The stamp of a realtime clock reading.
-  public static func stamp(seconds: Int64, nanoseconds: Int64) -> UInt32 {
+  package static func stamp(seconds: Int64, nanoseconds: Int64) -> UInt32 {
     UInt32(truncatingIfNeeded: seconds &* 1_000_000 &+ nanoseconds / 1000)
   }
 
   /// Microseconds from `start` to `end`, negative when `end` came first (within ±35 minutes).
-  public static func microseconds(from start: UInt32, to end: UInt32) -> Int64 {
+  package static func microseconds(from start: UInt32, to end: UInt32) -> Int64 {
     Int64(Int32(bitPattern: end &- start))
   }
 }
@@ -75,9 +75,9 @@ public enum WaylandDebugClock {
 /// layer-surface configures, commits (with or without a buffer attached since the
 /// surface's previous commit), frame callbacks and surface destruction. Fed one
 /// chunk of the log at a time, as the file grows.
-public struct SurfaceActivity: Sendable {
+package struct SurfaceActivity: Sendable {
   /// What happened.
-  public enum Kind: Equatable, Sendable {
+  package enum Kind: Equatable, Sendable {
     /// `wl_display.get_registry`, the first thing a client does once connected.
     case connected
     /// A `zwlr_layer_surface_v1.configure` event (the id is the layer surface's).
@@ -92,16 +92,16 @@ public struct SurfaceActivity: Sendable {
   }
 
   /// One event, with the surface it belongs to.
-  public struct Event: Equatable, Sendable {
+  package struct Event: Equatable, Sendable {
     /// libwayland's stamp (`WaylandDebugClock`).
-    public var stamp: UInt32
+    package var stamp: UInt32
     /// The surface's id (the layer surface's for `configure`, 1 for `connected`).
-    public var surface: UInt32
+    package var surface: UInt32
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
 
     /// An event.
-    public init(stamp: UInt32, surface: UInt32, kind: Kind) {
+    package init(stamp: UInt32, surface: UInt32, kind: Kind) {
       self.stamp = stamp
       self.surface = surface
       self.kind = kind
@@ -109,29 +109,29 @@ public struct SurfaceActivity: Sendable {
   }
 
   /// One frame callback and what followed it on its surface.
-  public struct Frame: Equatable, Sendable {
+  package struct Frame: Equatable, Sendable {
     /// When the callback's `done` was dispatched.
-    public var done: UInt32
+    package var done: UInt32
     /// The surface.
-    public var surface: UInt32
+    package var surface: UInt32
     /// Microseconds from `done` to the surface's next commit (nil: none followed).
-    public var renderMicroseconds: Int64?
+    package var renderMicroseconds: Int64?
     /// Commits of the surface from `done` to the surface's next frame callback
     /// `done` (nil when no later callback is in the log yet).
-    public var commitsBeforeNextFrame: Int?
+    package var commitsBeforeNextFrame: Int?
   }
 
   /// Every event so far, in the log's order.
-  public private(set) var events: [Event] = []
+  package private(set) var events: [Event] = []
   private var attached: Set<UInt32> = []
   private var frameCallbacks: [UInt32: UInt32] = [:]
   private var pending: [UInt8] = []
 
   /// An empty record.
-  public init() {}
+  package init() {}
 
   /// Reads a chunk of the log; a line cut at the end of the chunk waits for the next.
-  public mutating func read(_ bytes: some Sequence<UInt8>) {
+  package mutating func read(_ bytes: some Sequence<UInt8>) {
     for byte in bytes {
       if byte == UInt8(ascii: "\n") {
         let line = String(decoding: pending, as: UTF8.self)
@@ -144,7 +144,7 @@ public struct SurfaceActivity: Sendable {
   }
 
   /// Takes one message into account.
-  public mutating func record(_ message: WaylandDebugMessage) {
+  package mutating func record(_ message: WaylandDebugMessage) {
     let stamp = message.stamp
     switch (message.isRequest, message.interface, message.name) {
     case (true, "wl_display", "get_registry"):
@@ -182,18 +182,18 @@ public struct SurfaceActivity: Sendable {
   }
 
   /// The first event accepted by `matches` at or after `start`.
-  public func first(atOrAfter start: UInt32, where matches: (Event) -> Bool) -> Event? {
+  package func first(atOrAfter start: UInt32, where matches: (Event) -> Bool) -> Event? {
     events.first { WaylandDebugClock.microseconds(from: start, to: $0.stamp) >= 0 && matches($0) }
   }
 
   /// The first frame with content (a commit after an attach) at or after `start`.
-  public func firstContentCommit(atOrAfter start: UInt32) -> Event? {
+  package func firstContentCommit(atOrAfter start: UInt32) -> Event? {
     first(atOrAfter: start) { $0.kind == .commit(withBuffer: true) }
   }
 
   /// The frame callbacks whose `done` came from `start` to `end`, each with the time to
   /// its surface's next commit and the commits before its surface's next callback.
-  public func frames(from start: UInt32, to end: UInt32) -> [Frame] {
+  package func frames(from start: UInt32, to end: UInt32) -> [Frame] {
     var result: [Frame] = []
     for (index, event) in events.enumerated() where event.kind == .frameDone {
       guard WaylandDebugClock.microseconds(from: start, to: event.stamp) >= 0,

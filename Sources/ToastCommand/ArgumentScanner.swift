@@ -115,7 +115,7 @@ func helpOrVersion(in arguments: [String]) -> Invocation? {
 }
 
 /// Whether the command line asks for no file, another file or the default one.
-public enum ConfigChoice: Equatable, Sendable {
+package enum ConfigChoice: Equatable, Sendable {
   /// `--no-config`.
   case none
   /// `--config PATH`.
@@ -126,7 +126,7 @@ public enum ConfigChoice: Equatable, Sendable {
 
 /// The configuration file the arguments ask for (the last `--config` or
 /// `--no-config` wins), found before the rest is parsed.
-public func configChoice(in arguments: [String]) -> ConfigChoice {
+package func configChoice(in arguments: [String]) -> ConfigChoice {
   var choice = ConfigChoice.standard
   visitOptions(in: arguments) { option, inlineValue, index in
     switch (option.name, inlineValue) {

@@ -5,9 +5,9 @@ import ToastModel
 
 /// The command side: hands content to the owner of the display's toasts,
 /// becoming that owner (in a background process) when there is none.
-public final class Client {
+package final class Client {
   /// What a delivery came to.
-  public enum Result: Equatable {
+  package enum Result: Equatable {
     /// The owner took the content (and, for the first command, showed its first frame).
     case accepted
     /// The toast ended this way (only when waiting).
@@ -24,10 +24,10 @@ public final class Client {
   private var printedNotices: Set<String> = []
   /// How long a hand-over may take in all (finding or starting the owner,
   /// connecting, sending and hearing the answer) before the command gives up.
-  public var replyTimeout: Duration = .seconds(10)
+  package var replyTimeout: Duration = .seconds(10)
 
   /// A client for the display in `WAYLAND_DISPLAY`.
-  public init(rendezvous: Rendezvous, linger: Double = 1) {
+  package init(rendezvous: Rendezvous, linger: Double = 1) {
     self.rendezvous = rendezvous
     self.linger = linger
   }
@@ -39,7 +39,7 @@ public final class Client {
   /// Shows `toast` with `tag`: hands it to the running owner, or starts one.
   /// Returns once the owner accepted it (an owner this command started: once a
   /// frame with the toast is committed), or with `wait`, once the toast is gone.
-  public func show(_ toast: Toast, tag: String, wait: Bool) throws(CommandError) -> Result {
+  package func show(_ toast: Toast, tag: String, wait: Bool) throws(CommandError) -> Result {
     let deadline = MonotonicTime.now + replyTimeout
     // The owner runs in `/`: a relative icon path is the command's.
     var toast = toast
@@ -87,7 +87,7 @@ public final class Client {
 
   /// Sends a request that needs no new owner (`hide`, `status`); nil when no
   /// owner runs.
-  public func request(_ request: OwnerRequest) throws(CommandError) -> OwnerReply? {
+  package func request(_ request: OwnerRequest) throws(CommandError) -> OwnerReply? {
     let deadline = MonotonicTime.now + replyTimeout
     let fd: Int32?
     do {
@@ -145,7 +145,7 @@ public final class Client {
   /// wins the election, then turns into `wl-toast-owner`, which keeps running
   /// after its last toast. Returns only by throwing: when an owner already
   /// runs, or the owner program cannot be started.
-  public func becomeResidentOwner() throws(CommandError) -> Never {
+  package func becomeResidentOwner() throws(CommandError) -> Never {
     let election: Rendezvous.Election
     do {
       try rendezvous.prepareDirectory()

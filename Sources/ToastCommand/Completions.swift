@@ -1,7 +1,7 @@
 import ToastModel
 
 /// A shell that `wl-toast completions` writes a script for.
-public enum Shell: String, Equatable, Sendable, CaseIterable {
+package enum Shell: String, Equatable, Sendable, CaseIterable {
   /// GNU bash (bash-completion's directory, or `source` it).
   case bash
   /// zsh (a `#compdef` function for `$fpath`).
@@ -74,7 +74,7 @@ private func operands(of first: String) -> [String] {
 /// parser knows: every option, the values of those with a short list, file
 /// names for paths, the presets of the configuration file (asked of
 /// `wl-toast presets` as the user types) and the subcommands.
-public func completionScript(for shell: Shell) -> String {
+package func completionScript(for shell: Shell) -> String {
   switch shell {
   case .bash: bashScript()
   case .zsh: zshScript()

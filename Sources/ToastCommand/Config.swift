@@ -9,31 +9,31 @@ import ToastModel
 ///
 /// Reading never fails on a bad line: each is reported as `FILE:LINE: message`
 /// in ``problems`` and skipped, and the rest loads.
-public struct Config: Equatable, Sendable {
+package struct Config: Equatable, Sendable {
   /// One `key = value` line.
-  public struct Entry: Equatable, Sendable {
+  package struct Entry: Equatable, Sendable {
     /// The key: an option's name without its dashes.
-    public var key: String
+    package var key: String
     /// The value as written (without surrounding quotes).
-    public var value: String
+    package var value: String
     /// The line it is on, from 1.
-    public var line: Int
+    package var line: Int
   }
 
   /// The file's path, for messages.
-  public let path: String
+  package let path: String
   /// The `[default]` section's lines, in order.
-  public private(set) var defaults: [Entry] = []
+  package private(set) var defaults: [Entry] = []
   /// Each `[preset NAME]` section's lines, by name.
-  public private(set) var presets: [String: [Entry]] = [:]
+  package private(set) var presets: [String: [Entry]] = [:]
   /// What was wrong with the file, one `FILE:LINE: message` line each.
-  public internal(set) var problems: [String] = []
+  package internal(set) var problems: [String] = []
 
   /// The preset names, sorted.
-  public var presetNames: [String] { presets.keys.sorted() }
+  package var presetNames: [String] { presets.keys.sorted() }
 
   /// Parses the text of the file at `path`.
-  public init(text: String, path: String) {
+  package init(text: String, path: String) {
     self.path = path
     enum Section {
       case none
@@ -106,7 +106,7 @@ public struct Config: Equatable, Sendable {
 
   /// Where the file is: `$XDG_CONFIG_HOME/wl-toast/config`, or
   /// `~/.config/wl-toast/config`; nil when neither variable is set.
-  public static var defaultPath: String? {
+  package static var defaultPath: String? {
     if let config = environment("XDG_CONFIG_HOME"), config.hasPrefix("/") {
       return config + "/wl-toast/config"
     }
@@ -114,11 +114,11 @@ public struct Config: Equatable, Sendable {
   }
 
   /// The longest file read, in bytes.
-  public static let maximumSize = 1 << 20
+  package static let maximumSize = 1 << 20
 
   /// Reads the file at `path`; nil when there is none (ENOENT), an error
   /// message when it cannot be read.
-  public static func load(path: String) -> Result<Config?, ConfigError> {
+  package static func load(path: String) -> Result<Config?, ConfigError> {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
       if errno == ENOENT { return .success(nil) }
@@ -141,14 +141,14 @@ public struct Config: Equatable, Sendable {
 }
 
 /// A configuration file that exists but cannot be read.
-public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The file.
-  public var path: String
+  package var path: String
   /// Why.
-  public var reason: String
+  package var reason: String
 
   /// `cannot read PATH: REASON`.
-  public var description: String { "cannot read \(path): \(reason)" }
+  package var description: String { "cannot read \(path): \(reason)" }
 }
 
 /// An environment variable's value, nil when unset or empty.

@@ -49,7 +49,7 @@ private func item(for entry: Config.Entry) throws(UsageError) -> (Option, Option
 extension Config {
   /// The configuration with every entry checked by the rules of the command
   /// line: a bad key or value moves to ``problems`` as `FILE:LINE: message`.
-  public func checked() -> Config {
+  package func checked() -> Config {
     var checked = self
     func keep(_ entries: [Entry]) -> [Entry] {
       entries.filter { entry in

@@ -1,23 +1,23 @@
 import ToastModel
 
 /// How the command hands a toast over and what it waits for.
-public struct ShowOptions: Equatable, Sendable {
+package struct ShowOptions: Equatable, Sendable {
   /// The tag: one toast per tag, updated in place by later commands.
-  public var tag: String
+  package var tag: String
   /// Stay until the toast is gone and exit with its outcome.
-  public var wait: Bool
+  package var wait: Bool
   /// Also print the outcome (`expired`, `hidden`, `dismissed`, `replaced`); implies ``wait``.
-  public var printOutcome: Bool
+  package var printOutcome: Bool
   /// Read standard input, each line updating the toast, in this format; nil
   /// for no reading.
-  public var follow: FollowFormat?
+  package var follow: FollowFormat?
   /// How long an owner with no toast left stays, in seconds.
-  public var linger: Double
+  package var linger: Double
   /// Draw the toast into a PNG file instead of showing it (`--render-png`).
-  public var render: RenderRequest?
+  package var render: RenderRequest?
 
   /// The defaults: tag `default`, no waiting, no following, a one-second linger.
-  public init(
+  package init(
     tag: String = Toast.defaultTag, wait: Bool = false, printOutcome: Bool = false,
     follow: FollowFormat? = nil,
     linger: Double = 1
@@ -31,7 +31,7 @@ public struct ShowOptions: Equatable, Sendable {
 }
 
 /// What a `wl-toast` command line asks for.
-public enum Invocation: Equatable, Sendable {
+package enum Invocation: Equatable, Sendable {
   /// Show this toast (or update the one with the same tag).
   case show(Toast, ShowOptions)
   /// Hide the toast with a tag, at once or after some seconds (`wl-toast hide`).
@@ -54,4 +54,4 @@ public enum Invocation: Equatable, Sendable {
 }
 
 /// What `wl-toast --version` prints.
-public let versionText = "wl-toast \(Toast.version)"
+package let versionText = "wl-toast \(Toast.version)"

@@ -283,13 +283,13 @@ extension OptionInput {
 }
 
 /// The names of every configuration key, in the order of the options.
-public var configKeys: [String] {
+package var configKeys: [String] {
   Option.all.filter { $0.scope.contains(.config) }.map { $0.name }
 }
 
 /// The names of every option of `wl-toast` (without their dashes), in the
 /// order of `--help`.
-public var optionNames: [String] { Option.all.map { $0.name } }
+package var optionNames: [String] { Option.all.map { $0.name } }
 
 // MARK: - Values of the command's own options
 

@@ -6,7 +6,7 @@ import ToastModel
 /// line, including mistakes, unless they follow `--` or are the value of an
 /// option (`--font --help`); otherwise the result is the toast to show or the
 /// first mistake found.
-public func parseArguments(_ arguments: [String], config: Config? = nil) -> Result<
+package func parseArguments(_ arguments: [String], config: Config? = nil) -> Result<
   Invocation, UsageError
 > {
   if let request = helpOrVersion(in: arguments) { return .success(request) }

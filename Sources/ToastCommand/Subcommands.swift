@@ -90,7 +90,7 @@ extension Subcommand {
 }
 
 /// Whether the first argument names a subcommand (which reads no configuration file).
-public func isSubcommand(_ word: String) -> Bool { Subcommand.firstWords.contains(word) }
+package func isSubcommand(_ word: String) -> Bool { Subcommand.firstWords.contains(word) }
 
 /// Parses the arguments after a subcommand's first word (`first`): its
 /// options (only its own), its target (`watch sway`) and its operand.

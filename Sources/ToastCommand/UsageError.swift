@@ -1,7 +1,7 @@
 import ToastModel
 
 /// A command line that `wl-toast` cannot run; always ``ExitCode/usage``.
-public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// An option no command has, and the subcommand it was given to, if any.
   case unknownOption(String, command: String?)
   /// A value given to an option that takes none.
@@ -33,7 +33,7 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// What is wrong, without the program name, such as
   /// `--timeout: expected seconds from 0 to 86400, or auto, got '-1'`.
-  public var message: String {
+  package var message: String {
     switch self {
     case .unknownOption(let name, let command):
       "\(command.map { "\($0): " } ?? "")unknown option \(Toast.quoted(name))"
@@ -64,5 +64,5 @@ public enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   /// One line for standard error: `wl-toast: ` and the message.
-  public var description: String { "wl-toast: \(message)" }
+  package var description: String { "wl-toast: \(message)" }
 }

@@ -2,7 +2,7 @@ import SystemSupport
 
 /// Why a command could not hand its toast over or hear how it ended. The case
 /// decides the exit status (``exitCode``).
-public enum CommandError: Error, Equatable, CustomStringConvertible {
+package enum CommandError: Error, Equatable, CustomStringConvertible {
   /// The owner refused the content as a usage error (such as invalid markup).
   case refused(String)
   /// The owner could not carry out the request (such as a lost compositor).
@@ -27,7 +27,7 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
   case ownerRunning(String)
 
   /// One line without the program name.
-  public var description: String {
+  package var description: String {
     switch self {
     case .refused(let reason), .failed(let reason): reason
     case .rendezvous(let error): error.description
@@ -43,7 +43,7 @@ public enum CommandError: Error, Equatable, CustomStringConvertible {
   }
 
   /// The exit status of `wl-toast` for this error.
-  public var exitCode: Int32 {
+  package var exitCode: Int32 {
     switch self {
     case .refused: ExitCode.usage
     default: ExitCode.error

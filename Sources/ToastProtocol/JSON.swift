@@ -3,7 +3,7 @@
 /// ``parse(_:maximumDepth:)`` reads strict RFC 8259 JSON and ``serialized``
 /// writes compact JSON with sorted object keys, so that equal values give
 /// equal text.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
   /// `null`.
   case null
   /// `true` or `false`.
@@ -31,7 +31,7 @@ public enum JSONValue: Equatable, Sendable {
   ///   - text: The JSON text.
   ///   - maximumDepth: How many arrays and objects may be open at once.
   /// - Throws: A ``JSONError`` with the byte offset where the text went wrong.
-  public static func parse(_ text: String, maximumDepth: Int = 32) throws(JSONError) -> JSONValue {
+  package static func parse(_ text: String, maximumDepth: Int = 32) throws(JSONError) -> JSONValue {
     var parser = Parser(bytes: Array(text.utf8), maximumDepth: maximumDepth)
     let value = try parser.parseValue()
     parser.skipWhitespace()
@@ -45,7 +45,7 @@ public enum JSONValue: Equatable, Sendable {
   /// (`"`, `\`, control characters as `\uXXXX`, `\n`, `\t` and the like);
   /// numbers that are whole and |x| < 2^53 printed without `.0`; non-finite
   /// numbers written as `null`.
-  public var serialized: String {
+  package var serialized: String {
     switch self {
     case .null: return "null"
     case .bool(let bool): return bool ? "true" : "false"
@@ -64,49 +64,49 @@ public enum JSONValue: Equatable, Sendable {
   }
 
   /// The member of an object, or nil (also nil for non-objects).
-  public subscript(key: String) -> JSONValue? {
+  package subscript(key: String) -> JSONValue? {
     guard case .object(let members) = self else { return nil }
     return members[key]
   }
 
   /// The string, or nil if this is not a string.
-  public var stringValue: String? {
+  package var stringValue: String? {
     guard case .string(let string) = self else { return nil }
     return string
   }
 
   /// The number, or nil if this is not a number.
-  public var doubleValue: Double? {
+  package var doubleValue: Double? {
     guard case .number(let number) = self else { return nil }
     return number
   }
 
   /// The Boolean, or nil if this is not `true` or `false`.
-  public var boolValue: Bool? {
+  package var boolValue: Bool? {
     guard case .bool(let bool) = self else { return nil }
     return bool
   }
 
   /// Whether this is `null`.
-  public var isNull: Bool { self == .null }
+  package var isNull: Bool { self == .null }
 }
 
 /// Why a text is not valid JSON: a message and the byte offset where it was
 /// noticed.
-public struct JSONError: Error, Equatable, CustomStringConvertible {
+package struct JSONError: Error, Equatable, CustomStringConvertible {
   /// What is wrong, such as `expected ':' after an object key`.
-  public var message: String
+  package var message: String
   /// The offset in the UTF-8 bytes of the text where the problem was noticed.
-  public var offset: Int
+  package var offset: Int
 
   /// Creates an error with a message and the byte offset it refers to.
-  public init(_ message: String, offset: Int) {
+  package init(_ message: String, offset: Int) {
     self.message = message
     self.offset = offset
   }
 
   /// One line, such as `invalid JSON at byte 7: expected ':' after an object key`.
-  public var description: String { "invalid JSON at byte \(offset): \(message)" }
+  package var description: String { "invalid JSON at byte \(offset): \(message)" }
 }
 
 /// The string quoted and escaped.

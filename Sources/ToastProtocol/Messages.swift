@@ -1,7 +1,7 @@
 import ToastModel
 
 /// Why a message, reply or `--follow` line was not understood.
-public enum MessageError: Error, Equatable, CustomStringConvertible {
+package enum MessageError: Error, Equatable, CustomStringConvertible {
   /// Not JSON.
   case syntax(JSONError)
   /// A setting's value outside its ``Toast/Limits``.
@@ -16,7 +16,7 @@ public enum MessageError: Error, Equatable, CustomStringConvertible {
   case notAMessage(String)
 
   /// One line without the program name.
-  public var description: String {
+  package var description: String {
     switch self {
     case .syntax(let error): error.description
     case .invalidValue(let invalid): invalid.description
@@ -30,10 +30,10 @@ public enum MessageError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The largest message the owner reads; anything longer is refused.
-public let maximumMessageSize = 65_536
+package let maximumMessageSize = 65_536
 
 /// What a command asks of the owner, one message per request.
-public enum OwnerRequest: Equatable, Sendable {
+package enum OwnerRequest: Equatable, Sendable {
   /// Show a toast with a tag, or update the one showing in place; `wait` keeps
   /// the connection for the outcome; `whenShown` asks for the answer only once
   /// a frame with the content is committed (what the command that started the
@@ -45,7 +45,7 @@ public enum OwnerRequest: Equatable, Sendable {
   case status(tag: String)
 
   /// The message as JSON text.
-  public var encoded: String {
+  package var encoded: String {
     var object: [String: JSONValue] = ["v": .number(1)]
     switch self {
     case .show(let tag, let toast, let wait, let whenShown):
@@ -66,7 +66,7 @@ public enum OwnerRequest: Equatable, Sendable {
   }
 
   /// Reads a message; throws a one-line reason for anything malformed.
-  public init(decoding text: String) throws(MessageError) {
+  package init(decoding text: String) throws(MessageError) {
     let value = try decodeJSON(text)
     guard case .object(let fields) = value, value["v"]?.doubleValue == 1 else {
       throw .notAMessage("not a wl-toast version 1 message")
@@ -109,7 +109,7 @@ public enum OwnerRequest: Equatable, Sendable {
 extension DrawnSurface {
   /// The report as JSON: `{"output": "DP-1", "scale": 1.5, "size": [184, 144],
   /// "buffer": [276, 216], "frames": 1}`.
-  public var json: JSONValue {
+  package var json: JSONValue {
     .object([
       "output": output.map(JSONValue.string) ?? .null, "scale": .number(scale),
       "size": .array([.number(Double(width)), .number(Double(height))]),
@@ -119,7 +119,7 @@ extension DrawnSurface {
   }
 
   /// Reads a report written by ``json``; nil when it is not one.
-  public init?(_ json: JSONValue) {
+  package init?(_ json: JSONValue) {
     func pair(_ key: String) -> (Int, Int)? {
       guard case .array(let items)? = json[key], items.count == 2,
         let first = items[0].doubleValue.flatMap({ Int(exactly: $0) }),
@@ -138,7 +138,7 @@ extension DrawnSurface {
 }
 
 /// What the owner answers.
-public enum OwnerReply: Equatable, Sendable {
+package enum OwnerReply: Equatable, Sendable {
   /// The request was carried out.
   case accepted
   /// The request failed; the reason in one line.
@@ -160,7 +160,7 @@ public enum OwnerReply: Equatable, Sendable {
   case notice(String)
 
   /// The reply itself, or the error a failure or refusal stands for.
-  public func checked() throws(CommandError) -> OwnerReply {
+  package func checked() throws(CommandError) -> OwnerReply {
     switch self {
     case .failed(let reason): throw .failed(reason)
     case .refused(let reason): throw .refused(reason)
@@ -169,7 +169,7 @@ public enum OwnerReply: Equatable, Sendable {
   }
 
   /// The reply as JSON text.
-  public var encoded: String {
+  package var encoded: String {
     switch self {
     case .accepted:
       return JSONValue.object(["ok": .bool(true)]).serialized
@@ -194,7 +194,7 @@ public enum OwnerReply: Equatable, Sendable {
   }
 
   /// Reads a reply.
-  public init(decoding text: String) throws(MessageError) {
+  package init(decoding text: String) throws(MessageError) {
     let value = try decodeJSON(text)
     if let outcome = value["outcome"]?.stringValue.flatMap(ToastOutcome.init(rawValue:)) {
       self = .outcome(outcome)
@@ -228,7 +228,7 @@ public enum OwnerReply: Equatable, Sendable {
 
 extension Toast.Color {
   /// `#RRGGBBAA`.
-  public var hex: String {
+  package var hex: String {
     let channels = [red, green, blue, alpha].map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
     return "#"
       + channels.map { value -> String in

@@ -2,18 +2,18 @@ import SystemSupport
 import ToastModel
 
 /// A preview drawn into a PNG file without a compositor (`--render-png`).
-public struct RenderRequest: Equatable, Sendable {
+package struct RenderRequest: Equatable, Sendable {
   /// The PNG file to write.
-  public var path: String
+  package var path: String
   /// Pixels per logical pixel (`--scale`, 1 to 4, fractions allowed).
-  public var scale: Double
+  package var scale: Double
   /// The logical size of the output the toast is laid out for (`--size`).
-  public var outputWidth: Int
+  package var outputWidth: Int
   /// The logical size of the output the toast is laid out for (`--size`).
-  public var outputHeight: Int
+  package var outputHeight: Int
 
   /// A request with the defaults: scale 1, a 1280x720 output.
-  public init(path: String, scale: Double = 1, outputWidth: Int = 1280, outputHeight: Int = 720) {
+  package init(path: String, scale: Double = 1, outputWidth: Int = 1280, outputHeight: Int = 720) {
     self.path = path
     self.scale = scale
     self.outputWidth = outputWidth
@@ -21,53 +21,53 @@ public struct RenderRequest: Equatable, Sendable {
   }
 
   /// The scales a preview may be drawn at.
-  public static let scales: ClosedRange<Double> = 1...4
+  package static let scales: ClosedRange<Double> = 1...4
   /// The output sizes a preview may be laid out for, each side.
-  public static let sizes: ClosedRange<Int> = 64...16_384
+  package static let sizes: ClosedRange<Int> = 64...16_384
 }
 
 /// What `wl-toast watch sway` shows besides binding modes.
-public struct SwayWatchOptions: Equatable, Sendable {
+package struct SwayWatchOptions: Equatable, Sendable {
   /// Whether to show a toast ("Workspace 3") when the focus moves to another workspace.
-  public var workspaces: Bool = false
+  package var workspaces: Bool = false
 
   /// Creates options; by default only binding modes are shown.
-  public init(workspaces: Bool = false) {
+  package init(workspaces: Bool = false) {
     self.workspaces = workspaces
   }
 }
 
 /// What `wl-toast watch river` shows besides modes.
-public struct RiverWatchOptions: Equatable, Sendable {
+package struct RiverWatchOptions: Equatable, Sendable {
   /// Whether to show a toast ("Tag 2") when an output's focused tags change.
-  public var focusedTags: Bool
+  package var focusedTags: Bool
   /// Whether to show a toast when a view on some tag becomes urgent.
-  public var urgent: Bool
+  package var urgent: Bool
   /// Names for tags, by tag number (``tagNumbers``), used instead of the number.
-  public var tagNames: [Int: String]
+  package var tagNames: [Int: String]
 
   /// Creates options; by default only modes are shown and tags go by number.
-  public init(focusedTags: Bool = false, urgent: Bool = false, tagNames: [Int: String] = [:]) {
+  package init(focusedTags: Bool = false, urgent: Bool = false, tagNames: [Int: String] = [:]) {
     self.focusedTags = focusedTags
     self.urgent = urgent
     self.tagNames = tagNames
   }
 
   /// The numbers of river's tags.
-  public static let tagNumbers: ClosedRange<Int> = 1...32
+  package static let tagNumbers: ClosedRange<Int> = 1...32
   /// The most characters (Unicode scalars) a tag's name may have.
-  public static let tagNameLength = 64
+  package static let tagNameLength = 64
 
   /// Whether `name` may name a tag: 1 to ``tagNameLength`` characters, no
   /// control characters and no comma (which separates the names of `--tag-names`).
-  public static func isTagName(_ name: String) -> Bool {
+  package static func isTagName(_ name: String) -> Bool {
     !name.isEmpty && name.unicodeScalars.count <= tagNameLength && !name.contains(",")
       && !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
   }
 }
 
 /// A compositor to follow, and what to show of it (`wl-toast watch`).
-public enum WatchRequest: Equatable, Sendable {
+package enum WatchRequest: Equatable, Sendable {
   /// sway's binding modes, through its IPC socket.
   case sway(SwayWatchOptions)
   /// river's modes and tags, through its status protocol.
@@ -84,7 +84,7 @@ public enum WatchRequest: Equatable, Sendable {
 ///     wl-toast-owner watch sway [workspaces]
 ///     wl-toast-owner watch river [focused-tags] [urgent] [N=NAME ...]
 ///     wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON
-public enum OwnerLaunch: Equatable, Sendable {
+package enum OwnerLaunch: Equatable, Sendable {
   /// Serve toasts on a listener won in the election, until `linger` seconds
   /// after the last one (nil: a resident owner, which never lingers out).
   case serve(Rendezvous.Listener, linger: Double?)
@@ -96,10 +96,10 @@ public enum OwnerLaunch: Equatable, Sendable {
   case render(RenderRequest, Toast)
 
   /// The linger `serve` takes for an owner that stays after its last toast.
-  public static let resident = "resident"
+  package static let resident = "resident"
 
   /// The owner program's arguments (without its path).
-  public var arguments: [String] {
+  package var arguments: [String] {
     switch self {
     case .serve(let listener, let linger):
       [
@@ -124,7 +124,7 @@ public enum OwnerLaunch: Equatable, Sendable {
 
   /// Reads the owner program's arguments, by the rules the command checked
   /// them with; the error is one line (without the program's name).
-  public init(arguments: [String]) throws(OwnerLaunchError) {
+  package init(arguments: [String]) throws(OwnerLaunchError) {
     let rest = Array(arguments.dropFirst())
     switch (arguments.first, rest.count) {
     case ("serve", 4):
@@ -190,12 +190,12 @@ public enum OwnerLaunch: Equatable, Sendable {
 
 /// An owner command line that ``OwnerLaunch`` cannot read: one line, always
 /// ``ExitCode/usage``.
-public struct OwnerLaunchError: Error, Equatable, CustomStringConvertible {
+package struct OwnerLaunchError: Error, Equatable, CustomStringConvertible {
   /// What is wrong, without the program's name.
-  public var description: String
+  package var description: String
 
   init(_ description: String) { self.description = description }
 }
 
 /// The path of `wl-toast-owner`: beside this program (as installed and as built).
-public func ownerProgram() -> String { programBesideExecutable("wl-toast-owner") }
+package func ownerProgram() -> String { programBesideExecutable("wl-toast-owner") }

@@ -3,7 +3,7 @@ import Glibc
 import SystemSupport
 
 /// Why the per-user socket could not be used.
-public enum RendezvousError: Error, Equatable, CustomStringConvertible {
+package enum RendezvousError: Error, Equatable, CustomStringConvertible {
   /// A system call on a path failed: what was being done, the path, the errno.
   case system(String, path: String, errno: Int32)
   /// The socket's path does not fit in `sockaddr_un`.
@@ -21,7 +21,7 @@ public enum RendezvousError: Error, Equatable, CustomStringConvertible {
   case lockBusy(String)
 
   /// One line without the program name.
-  public var description: String {
+  package var description: String {
     switch self {
     case .system(let what, let path, let code): "cannot \(what) \(path): \(Errno(rawValue: code))"
     case .pathTooLong(let path): "the socket path \(path) is too long"
@@ -46,17 +46,17 @@ public enum RendezvousError: Error, Equatable, CustomStringConvertible {
 ///
 /// Nothing that is not the user's own socket in the user's own 0700 directory is
 /// ever followed, and peers on both sides are checked with `SO_PEERCRED`.
-public struct Rendezvous: Sendable {
+package struct Rendezvous: Sendable {
   /// The private directory.
-  public let directory: String
+  package let directory: String
   /// The socket of the owner for this display.
-  public let socketPath: String
+  package let socketPath: String
   /// The lock file that elects one owner.
-  public let lockPath: String
+  package let lockPath: String
 
   /// The rendezvous for the Wayland display `display` (or `WAYLAND_DISPLAY`)
   /// in the user's runtime directory `runtimeDirectory` (or `XDG_RUNTIME_DIR`).
-  public init(display: String? = nil, runtimeDirectory: String? = nil) throws(RendezvousError) {
+  package init(display: String? = nil, runtimeDirectory: String? = nil) throws(RendezvousError) {
     let name =
       display ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap {
         $0.isEmpty ? nil : $0
@@ -79,7 +79,7 @@ public struct Rendezvous: Sendable {
   }
 
   /// Creates the private directory if needed and checks that it is ours and private.
-  public func prepareDirectory() throws(RendezvousError) {
+  package func prepareDirectory() throws(RendezvousError) {
     if mkdir(directory, 0o700) == 0 {
       // 0700 whatever the umask: a mode-000 directory would lock the user out.
       chmod(directory, 0o700)
@@ -115,7 +115,7 @@ public struct Rendezvous: Sendable {
   /// Connects to a running owner; nil when there is none (no socket, or a stale
   /// one). The socket is non-blocking. An owner whose backlog is full (stopped,
   /// or overloaded) is tried again until `deadline`, then given up on.
-  public func connect(until deadline: MonotonicTime = .now) throws(RendezvousError) -> Int32? {
+  package func connect(until deadline: MonotonicTime = .now) throws(RendezvousError) -> Int32? {
     try prepareDirectory()
     guard try inspectSocket() == .ours else { return nil }
     let fd = socket(
@@ -149,7 +149,7 @@ public struct Rendezvous: Sendable {
   }
 
   /// The outcome of an election.
-  public enum Election {
+  package enum Election {
     /// An owner runs: a connected socket to it.
     case connected(Int32)
     /// This process won: a listening socket; become the owner.
@@ -160,16 +160,16 @@ public struct Rendezvous: Sendable {
   /// election lock, which the owner holds for as long as it runs: while it
   /// does, no other process can become the display's owner, even if its socket
   /// file is removed.
-  public struct Listener: Equatable, Sendable {
+  package struct Listener: Equatable, Sendable {
     /// The listening descriptor.
-    public let fd: Int32
+    package let fd: Int32
     /// The inode of the socket file it is bound to.
-    public let inode: UInt64
+    package let inode: UInt64
     /// The locked election lock file, or -1.
-    public let lockFD: Int32
+    package let lockFD: Int32
 
     /// A listener handed over from another process.
-    public init(fd: Int32, inode: UInt64, lockFD: Int32 = -1) {
+    package init(fd: Int32, inode: UInt64, lockFD: Int32 = -1) {
       self.fd = fd
       self.inode = inode
       self.lockFD = lockFD
@@ -177,7 +177,7 @@ public struct Rendezvous: Sendable {
 
     /// Whether `fd` is a listening sequential-packet socket, the only kind an
     /// owner serves on (not `/dev/null`, a closed descriptor or a stream).
-    public static func isListeningSocket(_ fd: Int32) -> Bool {
+    package static func isListeningSocket(_ fd: Int32) -> Bool {
       var type: Int32 = 0
       var listening: Int32 = 0
       var size = socklen_t(MemoryLayout<Int32>.size)
@@ -190,7 +190,7 @@ public struct Rendezvous: Sendable {
   /// Connects to the owner or, when there is none, becomes it: under an exclusive
   /// lock, so that commands started at once end with exactly one owner.
   /// Waits no longer than `deadline` for a busy owner or another command's lock.
-  public func connectOrListen(until deadline: MonotonicTime) throws(RendezvousError) -> Election {
+  package func connectOrListen(until deadline: MonotonicTime) throws(RendezvousError) -> Election {
     // An owner holds the lock for as long as it runs: while the lock is busy,
     // an owner is starting (or running without its socket); try to reach it.
     var acquired: Int32?
@@ -249,14 +249,14 @@ public struct Rendezvous: Sendable {
 
   /// Removes the socket if it is still the one `listener` is bound to (a newer
   /// owner's socket stays).
-  public func removeSocket(of listener: Listener) {
+  package func removeSocket(of listener: Listener) {
     var info = stat()
     if lstat(socketPath, &info) == 0, UInt64(info.st_ino) == listener.inode { unlink(socketPath) }
   }
 
   /// Everything an owner leaves when it ends: its socket, then, while it still
   /// holds it, the lock file, so that neither piles up; then the lock goes.
-  public func retire(_ listener: Listener) {
+  package func retire(_ listener: Listener) {
     removeSocket(of: listener)
     close(listener.fd)
     guard listener.lockFD >= 0 else { return }
@@ -274,7 +274,7 @@ private func isFile(_ fd: Int32, at path: String) -> Bool {
 }
 
 /// The uid of the process at the other end of a Unix socket, or nil.
-public func peerUID(_ fd: Int32) -> uid_t? {
+package func peerUID(_ fd: Int32) -> uid_t? {
   let uid = wlt_peer_uid(fd)
   return uid < 0 ? nil : uid_t(uid)
 }
@@ -298,7 +298,7 @@ func hex(_ value: UInt64) -> String {
 /// may have since. `answer` turns each request's text into the reply (a usage
 /// error in the content wins over the failure). Returns once no command has
 /// connected for a moment.
-public func refuseClients(of listener: Rendezvous.Listener, answer: (String) -> OwnerReply) {
+package func refuseClients(of listener: Rendezvous.Listener, answer: (String) -> OwnerReply) {
   while true {
     var waiting = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
     guard retryingOnInterrupt({ poll(&waiting, 1, 200) }) > 0 else { return }

@@ -9,26 +9,26 @@ import ToastModel
 /// ``all`` is the table; the option parser, the configuration checks, the
 /// completions, `--help`, the socket protocol's JSON and the follow-line rules
 /// all read it.
-public struct ToastField: Sendable {
+package struct ToastField: Sendable {
   /// The name shared by the option (`--NAME`), the configuration key and the JSON field.
-  public let name: String
+  package let name: String
   /// What the value stands for in `--help` (`SECONDS|auto`); nil for a flag.
-  public let valueName: String?
+  package let valueName: String?
   /// One line for completion menus.
-  public let summary: String
+  package let summary: String
   /// The text `--help` prints beside the option: made when asked for, so
   /// that a command that prints no help does not build it.
   package let helpText: @Sendable () -> String
   /// The values the option takes, when they are a short list (for completions).
-  public let choices: [String]
+  package let choices: [String]
   /// Whether the value is a file's path (for completions).
-  public let takesPath: Bool
+  package let takesPath: Bool
   /// Whether a `--follow=json` line may set it: what the toast says, never how
   /// it takes input or covers the screen.
-  public let isFollowable: Bool
+  package let isFollowable: Bool
   /// Whether it is an option; false for the message (`text`), which the
   /// command line takes as its words.
-  public let isOption: Bool
+  package let isOption: Bool
 
   /// Sets the value from a word (nil for a flag and the message).
   package let parse: (@Sendable (inout Toast, String) throws(Toast.InvalidValue) -> Void)?
@@ -40,15 +40,15 @@ public struct ToastField: Sendable {
   package let encode: @Sendable (Toast) -> JSONValue
 
   /// Whether the option takes no value.
-  public var isFlag: Bool { valueName == nil }
+  package var isFlag: Bool { valueName == nil }
 
   /// The text `--help` prints beside the option.
-  public var help: String { helpText() }
+  package var help: String { helpText() }
 }
 
 extension ToastField {
   /// Every setting of a toast, in the order `--help` lists them.
-  public static let all: [ToastField] = [
+  package static let all: [ToastField] = [
     ToastField(
       message: "text", summary: "the message",
       get: { $0.text }, set: { toast, text in toast.text = Toast.truncated(text) }),
@@ -459,7 +459,7 @@ package func decimal(_ text: String) -> Double? {
 }
 
 /// How `--follow` reads the lines of standard input.
-public enum FollowFormat: String, Equatable, Sendable, CaseIterable {
+package enum FollowFormat: String, Equatable, Sendable, CaseIterable {
   /// Each line is the new message, even one that looks like JSON.
   case text
   /// Each line is a JSON object setting some of ``Toast/followFields``.
@@ -470,7 +470,7 @@ public enum FollowFormat: String, Equatable, Sendable, CaseIterable {
 
 extension Toast {
   /// The toast as a JSON object: every field of ``ToastField/all``, progress in percent.
-  public var json: JSONValue {
+  package var json: JSONValue {
     var object: [String: JSONValue] = [:]
     object.reserveCapacity(ToastField.all.count)
     for field in ToastField.all { object[field.name] = field.encode(self) }
@@ -480,7 +480,7 @@ extension Toast {
   /// Sets the fields present in a JSON object (as ``json`` writes them, or a
   /// `--follow` line's subset), by the rules of ``Toast/Limits``; throws naming
   /// the first bad field (in the order of their names), changing nothing.
-  public mutating func apply(_ json: JSONValue) throws(MessageError) {
+  package mutating func apply(_ json: JSONValue) throws(MessageError) {
     guard case .object(let fields) = json else {
       throw .notAMessage("expected a JSON object")
     }
@@ -493,13 +493,13 @@ extension Toast {
   }
 
   /// The fields a JSON `--follow` line may set (``ToastField/isFollowable``).
-  public static let followFields: Set<String> = Set(
+  package static let followFields: Set<String> = Set(
     ToastField.all.filter { $0.isFollowable }.map { $0.name })
 
   /// Applies one `--follow` line. As text (the default), the line is the new
   /// message, whatever it looks like; as JSON, it is an object that may set
   /// ``followFields`` only.
-  public mutating func apply(followLine line: String, format: FollowFormat = .text)
+  package mutating func apply(followLine line: String, format: FollowFormat = .text)
     throws(MessageError)
   {
     switch format {

@@ -1,99 +1,99 @@
 /// One protocol file: a named set of interfaces.
-public struct ProtocolSpec: Equatable, Sendable {
+package struct ProtocolSpec: Equatable, Sendable {
   /// The protocol's name attribute, such as `wlr_layer_shell_unstable_v1`.
-  public var name: String
+  package var name: String
   /// The interfaces in file order.
-  public var interfaces: [InterfaceSpec]
+  package var interfaces: [InterfaceSpec]
 }
 
 /// One interface with its requests, events and enums.
-public struct InterfaceSpec: Equatable, Sendable {
+package struct InterfaceSpec: Equatable, Sendable {
   /// The wire name, such as `zwlr_layer_surface_v1`.
-  public var name: String
+  package var name: String
   /// The highest version the file describes.
-  public var version: UInt32
+  package var version: UInt32
   /// The interface's documentation.
-  public var description: Description?
+  package var description: Description?
   /// Requests in file order; the index is the opcode.
-  public var requests: [MessageSpec]
+  package var requests: [MessageSpec]
   /// Events in file order; the index is the opcode.
-  public var events: [MessageSpec]
+  package var events: [MessageSpec]
   /// Enums declared by the interface.
-  public var enums: [EnumSpec]
+  package var enums: [EnumSpec]
 }
 
 /// A request or an event.
-public struct MessageSpec: Equatable, Sendable {
+package struct MessageSpec: Equatable, Sendable {
   /// The wire name, such as `set_size`.
-  public var name: String
+  package var name: String
   /// Whether the message destroys the object (`type="destructor"`).
-  public var isDestructor: Bool
+  package var isDestructor: Bool
   /// The version that introduced the message.
-  public var since: UInt32
+  package var since: UInt32
   /// The message's documentation.
-  public var description: Description?
+  package var description: Description?
   /// Arguments in wire order.
-  public var arguments: [ArgumentSpec]
+  package var arguments: [ArgumentSpec]
 }
 
 /// The wire type of an argument.
-public enum ArgumentKind: String, Equatable, Sendable {
+package enum ArgumentKind: String, Equatable, Sendable {
   case int, uint, fixed, string, object
   case newID = "new_id"
   case array, fd
 }
 
 /// One argument of a message.
-public struct ArgumentSpec: Equatable, Sendable {
+package struct ArgumentSpec: Equatable, Sendable {
   /// The wire name.
-  public var name: String
+  package var name: String
   /// The wire type.
-  public var kind: ArgumentKind
+  package var kind: ArgumentKind
   /// The interface of an object or new_id argument, when the file names one.
-  public var interface: String?
+  package var interface: String?
   /// Whether null is allowed (`allow-null="true"`).
-  public var allowNull: Bool
+  package var allowNull: Bool
   /// The enum the value belongs to: `name` or `interface.name`.
-  public var enumName: String?
+  package var enumName: String?
   /// The argument's one-line summary.
-  public var summary: String?
+  package var summary: String?
 }
 
 /// An enum or bitfield of an interface.
-public struct EnumSpec: Equatable, Sendable {
+package struct EnumSpec: Equatable, Sendable {
   /// The enum's name within its interface.
-  public var name: String
+  package var name: String
   /// Whether entries combine as bits.
-  public var isBitfield: Bool
+  package var isBitfield: Bool
   /// The enum's documentation.
-  public var description: Description?
+  package var description: Description?
   /// The entries in file order.
-  public var entries: [EntrySpec]
+  package var entries: [EntrySpec]
 }
 
 /// One named value of an enum.
-public struct EntrySpec: Equatable, Sendable {
+package struct EntrySpec: Equatable, Sendable {
   /// The entry's name.
-  public var name: String
+  package var name: String
   /// The entry's value.
-  public var value: UInt32
+  package var value: UInt32
   /// The entry's one-line summary.
-  public var summary: String?
+  package var summary: String?
   /// The version that introduced the entry.
-  public var since: UInt32
+  package var since: UInt32
 }
 
 /// A description element: a summary line and an optional body.
-public struct Description: Equatable, Sendable {
+package struct Description: Equatable, Sendable {
   /// The one-line summary.
-  public var summary: String
+  package var summary: String
   /// The body text, as written in the file.
-  public var body: String
+  package var body: String
 }
 
 extension ProtocolSpec {
   /// Reads a protocol from the text of its XML file.
-  public init(xml: String) throws(ScannerError) {
+  package init(xml: String) throws(ScannerError) {
     let root = try parseXML(xml)
     guard root.name == "protocol" else {
       throw ScannerError("the root element is <\(root.name)>, not <protocol>", line: root.line)

@@ -1,14 +1,14 @@
 /// Swift spellings of protocol names.
-public enum Naming {
+package enum Naming {
   /// The type name of an interface or enum: `zwlr_layer_surface_v1` becomes
   /// `ZwlrLayerSurfaceV1`.
-  public static func typeName(_ name: String) -> String {
+  package static func typeName(_ name: String) -> String {
     escaped(words(name).map(capitalized).joined())
   }
 
   /// The name of a method, argument, event case or enum entry: `set_size` becomes
   /// `setSize`, `90` becomes `_90`, a keyword is put in backticks.
-  public static func memberName(_ name: String) -> String {
+  package static func memberName(_ name: String) -> String {
     let parts = words(name)
     guard let first = parts.first else { return "_" }
     return escaped(first.lowercased() + parts.dropFirst().map(capitalized).joined())
@@ -16,7 +16,7 @@ public enum Naming {
 
   /// The member name without keyword escaping, for use after a dot or in labels
   /// where Swift accepts keywords.
-  public static func bareMemberName(_ name: String) -> String {
+  package static func bareMemberName(_ name: String) -> String {
     let member = memberName(name)
     return member.hasPrefix("`") ? String(member.dropFirst().dropLast()) : member
   }

@@ -2,44 +2,44 @@
 ///
 /// Protocol files use a small, regular part of XML, so the scanner carries its
 /// own parser for it instead of depending on a full XML library.
-public struct XMLElement: Equatable, Sendable {
+package struct XMLElement: Equatable, Sendable {
   /// The element's tag name.
-  public var name: String
+  package var name: String
   /// The element's attributes, by name.
-  public var attributes: [String: String]
+  package var attributes: [String: String]
   /// Child elements in document order.
-  public var children: [XMLElement]
+  package var children: [XMLElement]
   /// The concatenated character data directly inside this element.
-  public var text: String
+  package var text: String
   /// The 1-based line on which the element starts.
-  public var line: Int
+  package var line: Int
 
   /// The first child element with the given name.
-  public func child(_ name: String) -> XMLElement? {
+  package func child(_ name: String) -> XMLElement? {
     children.first { $0.name == name }
   }
 
   /// All child elements with the given name, in document order.
-  public func children(_ name: String) -> [XMLElement] {
+  package func children(_ name: String) -> [XMLElement] {
     children.filter { $0.name == name }
   }
 }
 
 /// A failure to read a protocol file, with the line it happened on.
-public struct ScannerError: Error, Equatable, CustomStringConvertible {
+package struct ScannerError: Error, Equatable, CustomStringConvertible {
   /// What went wrong, in words a user can act on.
-  public var message: String
+  package var message: String
   /// The 1-based line in the input, when known.
-  public var line: Int?
+  package var line: Int?
 
   /// Creates an error with a message and an optional line.
-  public init(_ message: String, line: Int? = nil) {
+  package init(_ message: String, line: Int? = nil) {
     self.message = message
     self.line = line
   }
 
   /// The message, after its line number when there is one.
-  public var description: String {
+  package var description: String {
     if let line { return "line \(line): \(message)" }
     return message
   }
@@ -50,7 +50,7 @@ public struct ScannerError: Error, Equatable, CustomStringConvertible {
 /// Supports elements, attributes, character data, comments, processing
 /// instructions, a DOCTYPE line, CDATA sections and the predefined and numeric
 /// entities.
-public func parseXML(_ text: String) throws(ScannerError) -> XMLElement {
+package func parseXML(_ text: String) throws(ScannerError) -> XMLElement {
   var parser = XMLParser(bytes: normalizingLineEnds(Array(text.utf8)))
   return try parser.parseDocument()
 }
