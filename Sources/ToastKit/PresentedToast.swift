@@ -33,10 +33,7 @@ final class PresentedToast {
   var isExiting: Bool { isGone || exitOutcome != nil }
   /// Called once when the toast is gone, with how it ended, and a reason when
   /// it could not be shown (it ends as hidden).
-  var onGone: ((ToastOutcome, _ failure: String?) -> Void)?
-  /// Called with a line for the user when the toast ends for a reason they
-  /// should hear (its output went away).
-  var onNotice: ((String) -> Void)?
+  var onGone: ((ToastOutcome, _ failure: ToastFailure?) -> Void)?
   /// Called after each committed frame.
   var onFrame: (() -> Void)?
 
@@ -51,7 +48,7 @@ final class PresentedToast {
   /// toast whose named output does not exist ends as hidden with the reason.
   func start() {
     if case .named(let name) = toast.output, session.output(named: name) == nil {
-      fail(Self.unknownOutput(name, among: session.outputNames))
+      fail(.unknownOutput(name, among: session.outputNames))
       return
     }
     if let grace = toast.grace, grace > 0 {
@@ -74,12 +71,6 @@ final class PresentedToast {
 
   deinit {
     tearDown()
-  }
-
-  /// The reason given for an output name that does not exist.
-  static func unknownOutput(_ name: String, among names: [String]) -> String {
-    let known = names.isEmpty ? "none" : names.joined(separator: ", ")
-    return "no output named \(Toast.quoted(name)) (outputs: \(known))"
   }
 
   /// Whether the toast waits to appear: for its grace time, or for an output.
@@ -113,8 +104,11 @@ final class PresentedToast {
     view.destroy()
     switch toast.output {
     case .named(let name):
-      if exitOutcome == nil { onNotice?("output \(Toast.quoted(name)) went away; toast hidden") }
-      finish(exitOutcome ?? .hidden)
+      if let exitOutcome {
+        finish(exitOutcome)
+      } else {
+        fail(.outputRemoved(name))
+      }
     case .automatic, .all:
       if exitOutcome != nil && views.isEmpty {
         finish(exitOutcome ?? .hidden)
@@ -151,7 +145,7 @@ final class PresentedToast {
       for view in views { view.destroy() }
       views.removeAll()
       if case .named(let name) = toast.output, session.output(named: name) == nil {
-        fail(Self.unknownOutput(name, among: session.outputNames))
+        fail(.unknownOutput(name, among: session.outputNames))
         return
       }
       syncViews()
@@ -266,7 +260,7 @@ final class PresentedToast {
       case .committed: committed = true
       case .failed(let reason):
         // No buffer for this toast (too large, no shared memory): it alone ends.
-        fail(reason)
+        fail(.cannotDraw(reason))
         return
       }
     }
@@ -280,7 +274,7 @@ final class PresentedToast {
   }
 
   /// Ends the toast because it cannot be shown; the others stay.
-  private func fail(_ reason: String) {
+  private func fail(_ reason: ToastFailure) {
     guard !isGone else { return }
     tearDown()
     onGone?(.hidden, reason)

@@ -55,18 +55,10 @@ public final class ToastPresenter {
   public var onCompletion: ((_ tag: String, _ outcome: ToastOutcome) -> Void)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
   package var onFrame: ((String) -> Void)?
-  /// Called when a toast could not be shown, with its tag and why, before its
-  /// completion (as hidden); the other toasts stay.
-  package var onFailure: ((_ tag: String, _ reason: String) -> Void)?
-  /// Called with a line for the user when a toast ends for a reason they
-  /// should hear (its named output went away), before its completion.
-  package var onNotice: ((_ tag: String, _ message: String) -> Void)?
-  /// Called with a line for the user when a toast shows without its icon,
-  /// because the icon is not in the icon themes or its file cannot be read
-  /// (`icon 'x' not found in Adwaita, hicolor; the toast shows without it`).
-  /// It is called during the `show`, `showOrUpdate` or `update` call that
-  /// asked for the icon; the toast shows all the same, without it.
-  public var onWarning: ((_ tag: String, _ message: String) -> Void)?
+  /// Called when a toast ends without being shown to its end, with its tag
+  /// and why (its output does not exist or went away, it cannot be drawn),
+  /// before its completion (as hidden); the other toasts stay.
+  public var onFailure: ((_ tag: String, _ failure: ToastFailure) -> Void)?
 
   /// Connects to the compositor named by `display` (a socket name or path), or by
   /// `WAYLAND_DISPLAY`, and binds what toasts need.
@@ -155,11 +147,11 @@ public final class ToastPresenter {
     surfaces[tag]?.isWaitingToAppear ?? false
   }
 
-  /// The reason a toast for `output` cannot show, or nil when it can: a named
-  /// output that does not exist. The message lists the outputs that do.
-  public func problem(with output: Toast.OutputChoice) -> String? {
+  /// Why a toast for `output` cannot show, or nil when it can: a named output
+  /// that does not exist (with the outputs that do).
+  public func problem(with output: Toast.OutputChoice) -> ToastFailure? {
     guard case .named(let name) = output, session.output(named: name) == nil else { return nil }
-    return PresentedToast.unknownOutput(name, among: session.outputNames)
+    return .unknownOutput(name, among: session.outputNames)
   }
 
   /// The toast on screen with `tag`, if any.
@@ -169,24 +161,31 @@ public final class ToastPresenter {
   /// (`ToastOutcome.replaced`) and the new one enters. A banner shown over a
   /// banner is the exception, as in its design: it takes the new text and width
   /// without sliding in again.
-  public func show(_ toast: Toast, tag: String = Toast.defaultTag) {
-    let toast = withShowableIcon(toast.normalized(), tag: tag)
+  ///
+  /// - Returns: What of the toast cannot be shown (its icon); it shows without it.
+  @discardableResult
+  public func show(_ toast: Toast, tag: String = Toast.defaultTag) -> [ToastWarning] {
+    let (toast, warnings) = showable(toast.normalized())
     if let current = surfaces[tag], !current.isExiting, current.toast.style == .banner,
       toast.style == .banner, current.toast.isModal == toast.isModal
     {
       current.update(toast)
       announceChange(of: current)
-      return
+      return warnings
     }
     surfaces[tag]?.hide(.replaced, animated: false)
     present(toast, tag: tag)
+    return warnings
   }
 
   /// Changes the toast on screen with `tag` to `toast` in place (no new surface,
   /// no entry animation, the timeout starts again), or shows `toast` as new when
   /// none is on screen: what a key held down wants.
-  public func showOrUpdate(_ toast: Toast, tag: String = Toast.defaultTag) {
-    let toast = withShowableIcon(toast.normalized(), tag: tag)
+  ///
+  /// - Returns: What of the toast cannot be shown (its icon); it shows without it.
+  @discardableResult
+  public func showOrUpdate(_ toast: Toast, tag: String = Toast.defaultTag) -> [ToastWarning] {
+    let (toast, warnings) = showable(toast.normalized())
     if let current = surfaces[tag], !current.isExiting {
       current.update(toast)
       announceChange(of: current)
@@ -194,30 +193,37 @@ public final class ToastPresenter {
       surfaces[tag]?.hide(.replaced, animated: false)
       present(toast, tag: tag)
     }
+    return warnings
   }
 
   /// Changes the toast on screen with `tag` in place (text, progress, spinner,
   /// timeout…); does nothing when none is on screen.
-  public func update(tag: String = Toast.defaultTag, _ change: (inout Toast) -> Void) {
-    guard let current = surfaces[tag], !current.isExiting else { return }
+  ///
+  /// - Returns: What of the changed toast cannot be shown (its icon).
+  @discardableResult
+  public func update(tag: String = Toast.defaultTag, _ change: (inout Toast) -> Void)
+    -> [ToastWarning]
+  {
+    guard let current = surfaces[tag], !current.isExiting else { return [] }
     var toast = current.toast
     change(&toast)
-    current.update(withShowableIcon(toast.normalized(), tag: tag))
+    let (shown, warnings) = showable(toast.normalized())
+    current.update(shown)
     announceChange(of: current)
+    return warnings
   }
 
   /// `toast`, or when its icon cannot be shown (not found, unreadable,
-  /// corrupt), `toast` without it after telling ``onWarning`` why. The icon
-  /// is loaded at the highest scale of the outputs, which the first frame
-  /// draws at, so that the frame finds it loaded.
-  private func withShowableIcon(_ toast: Toast, tag: String) -> Toast {
-    guard toast.icon != nil else { return toast }
+  /// corrupt), `toast` without it and the warning that says why. The icon is
+  /// loaded at the highest scale of the outputs, which the first frame draws
+  /// at, so that the frame finds it loaded.
+  private func showable(_ toast: Toast) -> (Toast, [ToastWarning]) {
+    guard toast.icon != nil else { return (toast, []) }
     let scale = session.outputs.map(\.renderScale).max() ?? .one
-    guard let problem = toast.iconProblem(scale: scale.factor) else { return toast }
-    onWarning?(tag, problem)
+    guard let problem = toast.iconProblem(scale: scale.factor) else { return (toast, []) }
     var shown = toast
     shown.icon = nil
-    return shown
+    return (shown, [.iconLeftOut(problem)])
   }
 
   /// Hides the toast with `tag`, fading it out unless `animated` is false.
@@ -284,7 +290,6 @@ public final class ToastPresenter {
       if let failure { onFailure?(tag, failure) }
       onCompletion?(tag, outcome)
     }
-    surface.onNotice = { [unowned self] message in onNotice?(tag, message) }
     surfaces[tag] = surface
     appeared += 1
     let id = appeared

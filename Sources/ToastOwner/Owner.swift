@@ -10,7 +10,7 @@ import Wayland
 /// it listens on the rendezvous socket, applies each command's content to the
 /// toast with its tag, answers status questions, tells waiting commands how
 /// their toast ended, and exits a little after its last toast is gone.
-public final class Owner {
+package final class Owner {
   private let presenter: ToastPresenter
   private let rendezvous: Rendezvous
   private let listener: Rendezvous.Listener
@@ -36,12 +36,10 @@ public final class Owner {
   static let requestTimeout: Duration = .seconds(10)
   private var listening: EventLoop.Token?
   private var failure: String?
-  /// The command whose content is being shown: it hears the warnings about it.
-  private var requester: Int32?
 
   /// Connects to the compositor and starts listening on `listener`; the owner
   /// ends `linger` seconds after its last toast, or never (nil, a resident owner).
-  public init(
+  package init(
     rendezvous: Rendezvous, listener: Rendezvous.Listener, linger: Double?,
     display: String? = nil
   ) throws(ToastError) {
@@ -50,24 +48,21 @@ public final class Owner {
     self.listener = listener
     self.linger = linger
     presenter.onCompletion = { [unowned self] tag, outcome in finished(tag, outcome) }
-    // A toast that cannot be shown fails its own commands only.
-    presenter.onFailure = { [unowned self] tag, reason in
-      for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
-        send(.failed("cannot show the toast: \(reason)"), to: waiter.fd)
+    presenter.onFailure = { [unowned self] tag, failure in
+      switch failure {
+      case .outputRemoved:
+        // Its waiting commands say so, then hear the outcome (hidden).
+        for fd in waiters[tag] ?? [] { send(.notice(failure.description), to: fd) }
+      case .unknownOutput, .cannotDraw:
+        // A toast that cannot be shown fails its own commands only.
+        for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
+          send(.failed("cannot show the toast: \(failure)"), to: waiter.fd)
+        }
+        for fd in waiters.removeValue(forKey: tag) ?? [] {
+          send(.failed("cannot show the toast: \(failure)"), to: fd)
+          drop(fd)
+        }
       }
-      for fd in waiters.removeValue(forKey: tag) ?? [] {
-        send(.failed("cannot show the toast: \(reason)"), to: fd)
-        drop(fd)
-      }
-    }
-    // A toast without its icon (missing, unreadable): the command that asked
-    // for it says so before it hears that its content was accepted.
-    presenter.onWarning = { [unowned self] _, message in
-      if let requester { send(.notice(message), to: requester) }
-    }
-    // A toast whose output went away: its waiting commands say so, then hear the outcome.
-    presenter.onNotice = { [unowned self] tag, message in
-      for fd in waiters[tag] ?? [] { send(.notice(message), to: fd) }
     }
     presenter.onFrame = { [unowned self] tag in
       traceFrame(tag)
@@ -102,14 +97,14 @@ public final class Owner {
   }
 
   /// Why the owner refuses to show `toast` (a usage error), or nil.
-  public static func problem(with toast: Toast) -> String? {
+  package static func problem(with toast: Toast) -> String? {
     guard toast.isMarkup, let problem = TextBlock.markupError(toast.text) else { return nil }
     return "--markup: the message is not valid Pango markup: \(problem)"
   }
 
   /// Runs until the last toast is gone and the linger has passed, or the
   /// compositor connection fails; returns the exit status.
-  public func run() -> Int32 {
+  package func run() -> Int32 {
     // The command that started the owner is waiting in the backlog already,
     // its request sent: take it now rather than after a first sleep.
     acceptClients()
@@ -226,9 +221,11 @@ public final class Owner {
       // started the owner (`wl-toast … && grim` sees it, a daemon's too); an
       // update of a showing one at once.
       let isNew = !presenter.isPresenting(tag: tag)
-      requester = fd
-      presenter.showOrUpdate(toast, tag: tag)
-      requester = nil
+      // A toast without its icon (missing, unreadable): the command says so
+      // before it hears that its content was accepted.
+      for warning in presenter.showOrUpdate(toast, tag: tag) {
+        send(.notice(warning.description), to: fd)
+      }
       // Not to be shown yet (its grace time, or no output): the command does not wait.
       if (whenShown || isNew) && !presenter.isWaitingToAppear(tag: tag) {
         frameWaiters[tag, default: []].append(FrameWaiter(fd: fd, keep: wait))

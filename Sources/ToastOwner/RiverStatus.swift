@@ -6,12 +6,12 @@ import Wayland
 ///
 /// The events arrive while the connection's events are dispatched (by the
 /// presenter's event loop when it shares the connection).
-public final class RiverStatus {
+package final class RiverStatus {
   /// The highest version of zriver_status_manager_v1 spoken (river 0.3 offers 4).
-  public static let highestVersion: UInt32 = 4
+  package static let highestVersion: UInt32 = 4
 
   /// The version bound: 3 and up report modes, 2 and up urgent tags.
-  public let version: UInt32
+  package let version: UInt32
   private let registry: Registry
   private let manager: ZriverStatusManagerV1
   private var outputs: [UInt32: (output: WlOutput, status: ZriverOutputStatusV1)] = [:]
@@ -23,7 +23,7 @@ public final class RiverStatus {
   ///
   /// - Throws: ``WaylandError/missingGlobal(interface:)`` when the compositor
   ///   does not offer zriver_status_manager_v1 (it is not river).
-  public init(display: Display, onEvent: @escaping (RiverStatusEvent) -> Void) throws(WaylandError)
+  package init(display: Display, onEvent: @escaping (RiverStatusEvent) -> Void) throws(WaylandError)
   {
     self.onEvent = onEvent
     registry = try Registry(display: display)

@@ -3,7 +3,7 @@ import ToastProtocol
 /// One report of river's status protocol (river-status-unstable-v1), as the
 /// watcher needs it. Outputs are told apart by a number of the caller's
 /// choosing (the wl_output global's name).
-public enum RiverStatusEvent: Equatable, Sendable {
+package enum RiverStatusEvent: Equatable, Sendable {
   /// The tags an output shows, one bit per tag (bit 0 is tag 1). River sends
   /// it once for each output when the client starts watching, then on changes.
   case focusedTags(output: UInt32, tags: UInt32)
@@ -20,7 +20,7 @@ public enum RiverStatusEvent: Equatable, Sendable {
 }
 
 /// What `wl-toast watch river` does with its toasts after an event.
-public enum RiverWatchAction: Equatable, Sendable {
+package enum RiverWatchAction: Equatable, Sendable {
   /// Shows `text` as a banner with `tag`, replacing what that tag shows; a
   /// sticky one stays until hidden, another hides after a second.
   case show(text: String, tag: String, sticky: Bool)
@@ -39,26 +39,26 @@ public enum RiverWatchAction: Equatable, Sendable {
 /// ``RiverWatchOptions/urgent``, a tag that gains an urgent view shows
 /// "Urgent: Tag 3". The first report of each output only sets the starting
 /// point: nothing shows for the state river is in when watching starts.
-public struct RiverWatcher {
+package struct RiverWatcher {
   /// The tag of the mode banner.
-  public static let modeTag = "river-mode"
+  package static let modeTag = "river-mode"
   /// The tag of the focused-tags and urgent toasts.
-  public static let tagsTag = "river-tags"
+  package static let tagsTag = "river-tags"
 
   /// What to show.
-  public let options: RiverWatchOptions
+  package let options: RiverWatchOptions
   /// The mode shown, nil while river is in `normal` (or `locked`).
-  public private(set) var activeMode: String?
+  package private(set) var activeMode: String?
   private var focused: [UInt32: UInt32] = [:]
   private var urgent: [UInt32: UInt32] = [:]
 
   /// Creates a watcher; nothing is shown until the first event.
-  public init(options: RiverWatchOptions = RiverWatchOptions()) {
+  package init(options: RiverWatchOptions = RiverWatchOptions()) {
     self.options = options
   }
 
   /// Takes one event and returns what to do, or nil to leave the toasts as they are.
-  public mutating func handle(_ event: RiverStatusEvent) -> RiverWatchAction? {
+  package mutating func handle(_ event: RiverStatusEvent) -> RiverWatchAction? {
     switch event {
     case .mode(let name):
       return handleMode(name)
@@ -97,14 +97,14 @@ public struct RiverWatcher {
 }
 
 /// The tag numbers (1 to 32) whose bits are set in `mask`, in ascending order.
-public func tagNumbers(_ mask: UInt32) -> [Int] {
+package func tagNumbers(_ mask: UInt32) -> [Int] {
   (0..<32).filter { mask & (1 << UInt32($0)) != 0 }.map { $0 + 1 }
 }
 
 /// Names the tags of `mask` for a toast: "Tag 2", "Tags 1+3", each tag by its
 /// name from `names` when it has one ("web", "web+code", "Tags web+3": the word
 /// "Tag" only while a number shows); "All tags" for all 32 and "No tags" for none.
-public func tagText(_ mask: UInt32, names: [Int: String] = [:]) -> String {
+package func tagText(_ mask: UInt32, names: [Int: String] = [:]) -> String {
   if mask == 0 { return "No tags" }
   if mask == .max && names.isEmpty { return "All tags" }
   let numbers = tagNumbers(mask)
@@ -116,7 +116,7 @@ public func tagText(_ mask: UInt32, names: [Int: String] = [:]) -> String {
 
 /// The 32-bit tag sets of a `view_tags` event's array (native byte order, as
 /// libwayland passes it); trailing bytes that make no whole value are ignored.
-public func viewTagSets(_ bytes: [UInt8]) -> [UInt32] {
+package func viewTagSets(_ bytes: [UInt8]) -> [UInt32] {
   stride(from: 0, to: bytes.count - bytes.count % 4, by: 4).map { start in
     bytes[start..<(start + 4)].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
   }

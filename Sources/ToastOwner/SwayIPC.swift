@@ -4,7 +4,7 @@ import ToastProtocol
 
 /// A failure to talk to sway over its IPC socket, with a one-line message
 /// What went wrong talking to sway over its IPC socket.
-public enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `SWAYSOCK` is not set and no path was given.
   case noSocket
   /// The socket path is empty.
@@ -25,7 +25,7 @@ public enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
   case subscriptionRefused(String, reply: String)
 
   /// One line without the program name.
-  public var description: String {
+  package var description: String {
     switch self {
     case .noSocket: "SWAYSOCK is not set: is sway running?"
     case .emptySocketPath: "cannot connect to sway: the IPC socket path is empty"
@@ -42,24 +42,24 @@ public enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// The message and event types of the sway (i3) IPC protocol that wl-toast uses.
-public enum SwayIPCMessageType {
+package enum SwayIPCMessageType {
   /// Runs the payload as sway commands.
-  public static let runCommand: UInt32 = 0
+  package static let runCommand: UInt32 = 0
   /// Asks for the list of workspaces.
-  public static let getWorkspaces: UInt32 = 1
+  package static let getWorkspaces: UInt32 = 1
   /// Subscribes to the events named in the payload, a JSON array of names.
-  public static let subscribe: UInt32 = 2
+  package static let subscribe: UInt32 = 2
   /// Asks for sway's version.
-  public static let getVersion: UInt32 = 7
+  package static let getVersion: UInt32 = 7
   /// The bit set in the type of every event (as opposed to a reply).
-  public static let eventBit: UInt32 = 0x8000_0000
+  package static let eventBit: UInt32 = 0x8000_0000
   /// A workspace event: focus changed, a workspace was created, emptied, renamed...
-  public static let workspaceEvent: UInt32 = 0x8000_0000
+  package static let workspaceEvent: UInt32 = 0x8000_0000
   /// A binding mode event: the mode changed.
-  public static let modeEvent: UInt32 = 0x8000_0002
+  package static let modeEvent: UInt32 = 0x8000_0002
 
   /// Whether a message of this type is an event rather than the reply to a request.
-  public static func isEvent(_ type: UInt32) -> Bool {
+  package static func isEvent(_ type: UInt32) -> Bool {
     type & eventBit != 0
   }
 }
@@ -67,16 +67,16 @@ public enum SwayIPCMessageType {
 /// The frame of every sway IPC message: the magic `i3-ipc`, the payload's
 /// length and the message type (both 32-bit, native byte order), then the
 /// payload (JSON, or a command).
-public enum SwayIPCFrame {
+package enum SwayIPCFrame {
   /// The six bytes every frame starts with.
-  public static let magic: [UInt8] = Array("i3-ipc".utf8)
+  package static let magic: [UInt8] = Array("i3-ipc".utf8)
   /// The size of the header: the magic, the length and the type.
-  public static let headerSize = 14
+  package static let headerSize = 14
   /// The longest payload accepted from sway, in bytes (16 MiB).
-  public static let maximumPayloadSize = 16 * 1024 * 1024
+  package static let maximumPayloadSize = 16 * 1024 * 1024
 
   /// The bytes of one message.
-  public static func encode(type: UInt32, payload: String) -> [UInt8] {
+  package static func encode(type: UInt32, payload: String) -> [UInt8] {
     let body = Array(payload.utf8)
     var bytes = magic
     bytes.reserveCapacity(headerSize + body.count)
@@ -89,19 +89,19 @@ public enum SwayIPCFrame {
 
 /// Splits the bytes read from a sway IPC socket into messages, however the
 /// reads cut them.
-public struct SwayIPCDecoder {
+package struct SwayIPCDecoder {
   private var buffer: [UInt8] = []
   /// Where the first byte not yet decoded is in `buffer`.
   private var start = 0
 
   /// Creates a decoder with nothing buffered.
-  public init() {}
+  package init() {}
 
   /// The number of bytes received but not yet returned as a message.
-  public var bufferedByteCount: Int { buffer.count - start }
+  package var bufferedByteCount: Int { buffer.count - start }
 
   /// Adds bytes read from the socket.
-  public mutating func append(_ bytes: [UInt8]) {
+  package mutating func append(_ bytes: [UInt8]) {
     if start > 0 && start >= buffer.count / 2 {
       buffer.removeFirst(start)
       start = 0
@@ -115,7 +115,7 @@ public struct SwayIPCDecoder {
   /// start with `i3-ipc`, or a payload longer than
   /// ``SwayIPCFrame/maximumPayloadSize``. The stream cannot be resynchronised,
   /// so every later call throws too.
-  public mutating func next() throws(SwayIPCError) -> (type: UInt32, payload: String)? {
+  package mutating func next() throws(SwayIPCError) -> (type: UInt32, payload: String)? {
     let available = buffer.count - start
     let magic = SwayIPCFrame.magic
     for index in 0..<min(available, magic.count) where buffer[start + index] != magic[index] {
@@ -149,18 +149,18 @@ public struct SwayIPCDecoder {
 /// Requests and replies go through ``request(type:payload:)``; after a
 /// subscription, events arrive on ``fileDescriptor``: wait for it with `poll()`
 /// and take them with ``readAvailable()``.
-public final class SwayIPCConnection {
+package final class SwayIPCConnection {
   /// The socket, for `poll()`; closed when the connection is released.
-  public let fileDescriptor: Int32
+  package let fileDescriptor: Int32
   /// The path of the socket.
-  public let socketPath: String
+  package let socketPath: String
   private var decoder = SwayIPCDecoder()
   /// Events that arrived while ``request(type:payload:)`` waited for its reply.
   private var pending: [(type: UInt32, payload: String)] = []
   private var closed = false
 
   /// Connects to sway at `socketPath`, or at `$SWAYSOCK` when it is nil.
-  public init(socketPath: String?) throws(SwayIPCError) {
+  package init(socketPath: String?) throws(SwayIPCError) {
     let path: String
     if let socketPath {
       path = socketPath
@@ -194,10 +194,10 @@ public final class SwayIPCConnection {
   /// Whether messages are already decoded and waiting, so that
   /// ``readAvailable()`` returns them without the socket becoming readable
   /// (events that arrived during ``request(type:payload:)``).
-  public var hasBufferedMessages: Bool { !pending.isEmpty }
+  package var hasBufferedMessages: Bool { !pending.isEmpty }
 
   /// Sends one message.
-  public func send(type: UInt32, payload: String) throws(SwayIPCError) {
+  package func send(type: UInt32, payload: String) throws(SwayIPCError) {
     let bytes = SwayIPCFrame.encode(type: type, payload: payload)
     var sent = 0
     while sent < bytes.count {
@@ -218,7 +218,7 @@ public final class SwayIPCConnection {
   ///
   /// Throws when sway has closed the connection (once the messages that came
   /// before the end have been returned) or sent something that is not IPC.
-  public func readAvailable() throws(SwayIPCError) -> [(type: UInt32, payload: String)] {
+  package func readAvailable() throws(SwayIPCError) -> [(type: UInt32, payload: String)] {
     var messages = pending
     pending.removeAll()
     while !closed {
@@ -239,7 +239,7 @@ public final class SwayIPCConnection {
   /// Sends a request and waits for its reply, returning the reply's payload.
   ///
   /// Events that arrive meanwhile are kept for ``readAvailable()``.
-  public func request(type: UInt32, payload: String) throws(SwayIPCError) -> String {
+  package func request(type: UInt32, payload: String) throws(SwayIPCError) -> String {
     try send(type: type, payload: payload)
     while true {
       while let message = try decoder.next() {
@@ -261,7 +261,7 @@ public final class SwayIPCConnection {
 
   /// Subscribes to the named events (`mode`, `workspace`, ...), checking that
   /// sway answers `{"success": true}`.
-  public func subscribe(to events: [String]) throws(SwayIPCError) {
+  package func subscribe(to events: [String]) throws(SwayIPCError) {
     let payload = JSONValue.array(events.map { .string($0) }).serialized
     let reply = try request(type: SwayIPCMessageType.subscribe, payload: payload)
     let success: Bool?

@@ -1,7 +1,7 @@
 import ToastProtocol
 
 /// What `wl-toast watch sway` does with the toast after an event.
-public enum SwayWatchAction: Equatable, Sendable {
+package enum SwayWatchAction: Equatable, Sendable {
   /// Shows `text`, replacing what is shown; a sticky toast stays until hidden,
   /// another one hides after the usual timeout.
   case show(text: String, sticky: Bool)
@@ -16,25 +16,25 @@ public enum SwayWatchAction: Equatable, Sendable {
 /// ends; returning to `default` hides it. With ``SwayWatchOptions/workspaces``,
 /// focusing a workspace shows "Workspace NAME" briefly, except while a mode is
 /// shown (the mode keeps priority). Events it cannot read are ignored.
-public struct SwayWatcher {
+package struct SwayWatcher {
   /// What to show.
-  public let options: SwayWatchOptions
+  package let options: SwayWatchOptions
   /// The binding mode sway is in, nil for `default` (or before any mode event).
-  public private(set) var activeMode: String?
+  package private(set) var activeMode: String?
 
   /// Creates a watcher; nothing is shown until the first event.
-  public init(options: SwayWatchOptions = SwayWatchOptions()) {
+  package init(options: SwayWatchOptions = SwayWatchOptions()) {
     self.options = options
   }
 
   /// The events to subscribe to: `["mode"]`, plus `"workspace"` when workspaces are shown.
-  public var subscriptions: [String] {
+  package var subscriptions: [String] {
     options.workspaces ? ["mode", "workspace"] : ["mode"]
   }
 
   /// Takes one event (its type with the event bit, and its JSON payload) and
   /// returns what to do, or nil to leave the toast as it is.
-  public mutating func handle(eventType: UInt32, payload: String) -> SwayWatchAction? {
+  package mutating func handle(eventType: UInt32, payload: String) -> SwayWatchAction? {
     switch eventType {
     case SwayIPCMessageType.modeEvent:
       return handleMode(payload)

@@ -6,7 +6,7 @@ import ToastProtocol
 /// (and, when asked, workspace changes) as toasts, until sway exits or a signal.
 ///
 /// Returns the exit status; errors are one line on standard error.
-public func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
+package func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
   var watcher = SwayWatcher(options: options)
   let connection: SwayIPCConnection
   let presenter: ToastPresenter
@@ -70,7 +70,7 @@ public func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
 /// tags) as toasts, until river goes away (status 0) or a signal arrives.
 ///
 /// Returns the exit status; errors are one line on standard error.
-public func runRiverWatch(_ options: RiverWatchOptions) -> Int32 {
+package func runRiverWatch(_ options: RiverWatchOptions) -> Int32 {
   var watcher = RiverWatcher(options: options)
   let presenter: ToastPresenter
   do {

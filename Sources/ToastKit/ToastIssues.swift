@@ -1,0 +1,39 @@
+/// Why a toast shows, but not all of it: ``ToastPresenter/show(_:tag:)``,
+/// ``ToastPresenter/showOrUpdate(_:tag:)`` and ``ToastPresenter/update(tag:_:)``
+/// return these for the toast they were given.
+public enum ToastWarning: Equatable, Sendable, CustomStringConvertible {
+  /// The toast's icon cannot be shown (not in the icon themes, unreadable,
+  /// or not an image), so the toast shows without it; the reason as a line,
+  /// such as `icon 'x' not found in Adwaita, hicolor; the toast shows without it`.
+  case iconLeftOut(String)
+
+  /// One line for the user.
+  public var description: String {
+    switch self {
+    case .iconLeftOut(let reason): reason
+    }
+  }
+}
+
+/// Why a toast ended without being shown to its end, reported to
+/// ``ToastPresenter/onFailure`` with its tag before its completion (as
+/// ``ToastModel/ToastOutcome/hidden``); the other toasts stay.
+public enum ToastFailure: Equatable, Sendable, CustomStringConvertible {
+  /// The output the toast names does not exist: its name and the outputs that do.
+  case unknownOutput(String, among: [String])
+  /// The output the toast was on went away (a toast on a named output ends with it).
+  case outputRemoved(String)
+  /// The toast could not be drawn (a buffer too large to share, Cairo refused it).
+  case cannotDraw(String)
+
+  /// One line for the user.
+  public var description: String {
+    switch self {
+    case .unknownOutput(let name, let names):
+      "no output named \(Toast.quoted(name)) (outputs: "
+        + (names.isEmpty ? "none" : names.joined(separator: ", ")) + ")"
+    case .outputRemoved(let name): "output \(Toast.quoted(name)) went away; toast hidden"
+    case .cannotDraw(let reason): reason
+    }
+  }
+}
