@@ -1,0 +1,189 @@
+import Glibc
+import SystemSupport
+import TestSupport
+import ToastCommand
+
+// The report: the Markdown table, its notes, the machine, and the JSON.
+
+@MainActor func report() {
+
+  stopEverything()
+
+  /// The rows in order: key, title, unit, decimals.
+  let rows: [(String, String, String, Int)] = [
+    ("first", "first toast, nothing running: exec → frame with content", "ms", 1),
+    ("first-start", "… of which exec → get_registry (process start)", "ms", 2),
+    ("first-roundtrips", "… get_registry → first configure", "ms", 2),
+    ("first-draw", "… configure → frame committed", "ms", 2),
+    ("first-trace", "first toast by wl-toast's own frame trace (check)", "ms", 1),
+    ("first-quiet", "first toast without WAYLAND_DEBUG, by the frame trace", "ms", 1),
+    ("first-a11y", "… the same beside an accessibility bus, no screen reader on", "ms", 1),
+    ("first-reader", "… the same with a screen reader on", "ms", 1),
+    ("announced", "… first frame → the screen reader hears the announcement", "ms", 1),
+    ("cpu-update-silent", "owner's CPU per update, no screen reader", "ms", 2),
+    ("cpu-update-announced", "owner's CPU per update, announced to a screen reader", "ms", 2),
+    ("first-exit", "first toast: exec → command exits", "ms", 1),
+    ("resident", "first toast, owner/daemon already running", "ms", 1),
+    ("resident-exit", "… exec → command exits", "ms", 1),
+    ("update", "update of a showing toast: exec → new frame", "ms", 1),
+    ("update-reached", "… of which exec → the showing process's first commit", "ms", 2),
+    ("update-exit", "update: exec → command exits", "ms", 1),
+    ("rss-showing", "peak RSS of the showing process", "MiB", 1),
+    ("rss-update", "peak RSS of an update command", "MiB", 1),
+    ("frame-spinner-1", "render per frame, HUD spinner, scale 1", "ms", 2),
+    ("frame-spinner-2", "render per frame, HUD spinner, scale 2", "ms", 2),
+    ("frame-banner", "render per frame, banner slide", "ms", 2),
+    ("commits-per-frame", "commits per frame callback (all frames above)", "count", 0),
+    ("wakeups", "wake-ups while static (context switches in 2 s)", "count", 0),
+    ("wakeups-idle", "wake-ups of a resident owner, nothing shown (2 s)", "count", 0),
+    ("version", "--version: exec → exit", "ms", 1),
+    ("size-showing", "binary size, showing program", "KiB", 0),
+    ("stripped-showing", "… stripped", "KiB", 0),
+    ("libraries-showing", "shared libraries (ldd), showing program", "count", 0),
+    ("size-update", "binary size, update command", "KiB", 0),
+    ("stripped-update", "… stripped", "KiB", 0),
+    ("libraries-update", "shared libraries (ldd), update command", "count", 0),
+  ]
+  var ordered: [Figure] = []
+  for (key, title, unit, decimals) in rows {
+    var figure = Figure(key, title, unit: unit, decimals: decimals)
+    figure.samples = figures[key]?.samples ?? [:]
+    ordered.append(figure)
+  }
+
+  let notes = [
+    "wl-toast: the showing process is wl-toast-owner, the update command is wl-toast; "
+      + "frames from the owner's WAYLAND_DEBUG log (WL_TOAST_OWNER_LOG); already running = "
+      + "a wl-toast daemon (resident owner) waiting with nothing shown.",
+    "wob: first toast = exec of wob with a value waiting on its standard input; "
+      + "update = a value written to its standard input (no process started: write → frame).",
+    "swaynag: first toast = exec of swaynag -m; it has no update.",
+    "mako: first toast = notify-send with no mako running, the bus starting mako (D-Bus "
+      + "activation); already running = notify-send to a running mako with nothing shown; "
+      + "update = notify-send --replace-id; its update command and --version are notify-send's.",
+    "Screen readers: wl-toast's rows beside an accessibility bus use at-spi2-core's bus "
+      + "launcher and registry on a private session bus; the screen reader is a libatspi "
+      + "listener (python3-gi) registered for object:announcement; CPU per update is the "
+      + "owner's threads' schedstat over the updates, spaced 0.2 s apart.",
+    "Every frame time: exec (read right before posix_spawn) → the first wl_surface.commit "
+      + "after a wl_surface.attach in the client's WAYLAND_DEBUG log, realtime clock.",
+  ]
+
+  /// The ratios issue 10's budgets are stated in, from the medians above.
+  @MainActor func issueRatios() -> [String] {
+    func median(_ key: String, _ tool: String) -> Double? {
+      ordered.first { $0.key == key }?.summary(tool)?.median
+    }
+    var lines: [String] = []
+    func add(_ text: String, _ ours: Double?, _ theirs: Double?, budget: String) {
+      guard let ours, let theirs, theirs > 0 else { return }
+      lines.append("\(text): \(fixed(ours / theirs, 2))× (budget \(budget))")
+    }
+    add(
+      "issue 10: first toast ÷ swaynag's first toast", median("first", "wl-toast"),
+      median("first", "swaynag"), budget: "≤ 0.8")
+    add(
+      "issue 10: update ÷ wob's first toast (cold start)", median("update", "wl-toast"),
+      median("first", "wob"), budget: "≤ 1.0")
+    add(
+      "issue 10: first toast with a resident owner ÷ wob's first toast",
+      median("resident", "wl-toast"), median("first", "wob"), budget: "≤ 1.0")
+    add(
+      "issue 10: owner's peak RSS ÷ swaynag's", median("rss-showing", "wl-toast"),
+      median("rss-showing", "swaynag"), budget: "≤ 1.0")
+    add(
+      "issue 10: update command's peak RSS ÷ 4 MiB", median("rss-update", "wl-toast"), 4,
+      budget: "≤ 1.0")
+    add(
+      "issue 10: HUD frame at scale 2 ÷ 2 ms", median("frame-spinner-2", "wl-toast"), 2,
+      budget: "≤ 1.0")
+    add(
+      "issue 12: first toast beside an accessibility bus, no screen reader ÷ without one",
+      median("first-a11y", "wl-toast"), median("first-quiet", "wl-toast"),
+      budget: "no start-up cost: within the noise of 1.0")
+    add(
+      "issue 12: first toast with a screen reader on ÷ without one",
+      median("first-reader", "wl-toast"), median("first-quiet", "wl-toast"),
+      budget: "none; the announcement follows the first frame")
+    return lines
+  }
+
+  // How many frame callbacks the frame rows rest on.
+  let perFrame = figures["commits-per-frame"]?.samples["wl-toast"] ?? []
+  let framesCounted =
+    "commits per frame callback: \(perFrame.count) callbacks followed by another, "
+    + "\(perFrame.filter { $0 == 1 }.count) of them with exactly one commit; frames timed: "
+    + ["frame-spinner-1", "frame-spinner-2", "frame-banner"].map {
+      "\($0) \(figures[$0]?.samples["wl-toast"]?.count ?? 0)"
+    }.joined(separator: ", ")
+
+  // The owner's trace against its WAYLAND_DEBUG log, round by round.
+  var agreement = "no trace"
+  if let debug = figures["first"]?.samples["wl-toast"],
+    let trace = figures["first-trace"]?.samples["wl-toast"], debug.count == trace.count,
+    !debug.isEmpty
+  {
+    let differences = zip(trace, debug).map { $0 - $1 }
+    let summary = Summary(differences)
+    agreement =
+      "WL_TOAST_TRACE − WAYLAND_DEBUG commit: median \(fixed(summary.median * 1000, 0)) µs, "
+      + "\(fixed(summary.minimum * 1000, 0)) to \(fixed(summary.maximum * 1000, 0)) µs"
+  }
+
+  /// The first line of a file, for the machine's description.
+  @MainActor func field(_ path: String, _ name: String) -> String {
+    guard let data = readFile(path) else { return "?" }
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n")
+    where line.hasPrefix(name) {
+      if let separator = line.firstIndex(where: { $0 == ":" || $0 == "=" }) {
+        return String(
+          line[line.index(after: separator)...].drop { $0 == " " || $0 == "\t" || $0 == "\"" }
+            .prefix { $0 != "\"" })
+      }
+    }
+    return "?"
+  }
+  var system = utsname()
+  uname(&system)
+  let kernel = withUnsafeBytes(of: system.release) { raw in
+    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+  }
+  var context: [(String, String)] = [
+    ("cpu", field("/proc/cpuinfo", "model name")),
+    ("cores", String(sysconf(Int32(_SC_NPROCESSORS_ONLN)))),
+    ("memory", field("/proc/meminfo", "MemTotal")),
+    ("kernel", kernel),
+    ("os", field("/etc/os-release", "PRETTY_NAME")),
+    ("binaries", directory),
+    ("trace-agreement", agreement),
+    ("load-average-before", loadBefore),
+    ("load-average-after", loadAverage()),
+  ]
+  for package in ["sway", "libwayland-client0", "wob", "mako-notifier", "libnotify-bin"] {
+    let version = try? runCommand(
+      ["dpkg-query", "-W", "-f", "${Version}", package], environment: currentEnvironment())
+    context.append((package, version?.output ?? "?"))
+  }
+
+  print("")
+  print(table(ordered))
+  print("")
+  for note in notes { print("- " + note) }
+  print("- " + agreement + ".")
+  print("- " + framesCounted)
+  for line in issueRatios() { print("- " + line) }
+  print("- Machine: " + context.prefix(5).map { "\($0.0) \($0.1)" }.joined(separator: "; "))
+  print("- Load average (1, 5, 15 min) before: \(loadBefore); after: \(loadAverage())")
+  if let jsonPath {
+    let text = json(
+      ordered, rounds: rounds, context: context,
+      notes: notes + [agreement, framesCounted] + issueRatios())
+    let slash = jsonPath.lastIndex(of: "/").map { String(jsonPath[..<$0]) }
+    if let slash, !slash.isEmpty {
+      _ = try? runCommand(["mkdir", "-p", slash], environment: currentEnvironment())
+    }
+    must("writing \(jsonPath)") { try writeFile(jsonPath, text) }
+    print("JSON: \(jsonPath)")
+  }
+
+}
