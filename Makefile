@@ -133,6 +133,7 @@ leaks: EXTRA_PACKAGES = $(CHECK_PACKAGES)
 leaks: deps
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-owner
+	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-rig
 	scripts/leaks.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" \
 	  $(LEAK_UPDATES) $(LEAK_A11Y_UPDATES)
 
@@ -141,6 +142,7 @@ leaks: deps
 soak: deps
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast
 	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-owner
+	$(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --product wl-toast-rig
 	scripts/soak.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c $(CONFIG) --show-bin-path)" $(SOAK_SECONDS)
 
 # wl-toast beside wob, swaynag and mako on one embedded headless sway, ROUNDS rounds

@@ -128,6 +128,10 @@ let package = Package(
       dependencies: ["TestSupport", "ToastKit", "ToastRendering", "ToastProtocol"],
       swiftSettings: strict),
 
+    // The harness's headless sway and screen reader's desktop for the scripts
+    // (`make leaks`, `make soak`): one way to start them, the tests' own.
+    .executableTarget(
+      name: "wl-toast-rig", dependencies: ["TestSupport", "SystemSupport"], swiftSettings: strict),
     .executableTarget(
       name: "wl-toast-bench",
       dependencies: ["TestSupport", "SystemSupport", "CSystem", "ToastCommand", "ToastProtocol"],

@@ -5,20 +5,22 @@
 #
 #   scripts/leaks.sh BIN-DIR [UPDATES [SCREEN-READER-UPDATES]]
 #
-# BIN-DIR holds the built wl-toast and wl-toast-owner. wl-toast starts the
+# BIN-DIR holds the built wl-toast, wl-toast-owner and wl-toast-rig, which starts
+# the headless sway and the screen reader's desktop as the tests start theirs
+# (scripts/rig.sh). wl-toast starts the
 # wl-toast-owner beside itself, so a copy of wl-toast goes into a directory
 # whose wl-toast-owner is a script that execs valgrind on the real one.
 #
-# Two runs, one owner each, on the same sway; each sends `--tag t --progress N`
+# Two runs, one owner each, each on a sway of its own; each sends `--tag t --progress N`
 # updates, then `hide`; the owner leaves after its linger and valgrind writes its
 # report:
 #
 #   1. UPDATES (default 10000) with no session bus at all: the owner's AT-SPI
 #      code only learns that there is none. Report: out/leaks/valgrind.log.
 #   2. SCREEN-READER-UPDATES (default 2000; 0 skips the run) with a screen
-#      reader on: a private session bus, at-spi2-core's bus launcher and
-#      registry, org.a11y.Status.ScreenReaderEnabled set, and a libatspi
-#      listener (scripts/atspi-listener.py) registered for object:announcement,
+#      reader on (wl-toast-rig --screen-reader: a private session bus,
+#      at-spi2-core's bus launcher and registry, org.a11y.Status.ScreenReaderEnabled
+#      set, and a libatspi listener registered for object:announcement),
 #      which asks the owner about each toast it hears of. The owner must say
 #      "screen-readers": "connected" before the updates, and the listener must
 #      hear announcements. Then the accessibility bus crashes just as one more
@@ -44,8 +46,8 @@ a11y_updates=${3:-2000}
 suppressed_limit=${LEAK_SUPPRESSED_LIMIT:-65536}
 repository=$(cd "$(dirname "$0")/.." && pwd)
 out="$repository/out/leaks"
-# shellcheck source=scripts/headless-sway.sh
-. "$repository/scripts/headless-sway.sh"
+# shellcheck source=scripts/rig.sh
+. "$repository/scripts/rig.sh"
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -91,7 +93,7 @@ end_rig() {
     # shellcheck disable=SC2086
     [ -n "$pids" ] && kill -KILL $pids 2> /dev/null || true
   fi
-  stop_sway
+  stop_rig
   rm -rf "$rig"
   # Children of this shell that were ended (the daemons started with &).
   wait 2> /dev/null || true
@@ -99,9 +101,9 @@ end_rig() {
 trap end_rig EXIT
 # A run's own commands: no bus of the caller's session reaches the owner.
 unset DBUS_SESSION_BUS_ADDRESS AT_SPI_BUS_ADDRESS
-start_sway
+start_rig "$bin/wl-toast-rig"
 
-programs="$SWAY_DIR/programs"
+programs="$rig/programs"
 mkdir "$programs"
 cp "$bin/wl-toast" "$programs/wl-toast"
 # Valgrind 3.19 (Debian 12) cannot read the toolchain's DWARF 5: the owner it runs
@@ -226,67 +228,13 @@ check_report "$out/valgrind.log" || status=1
 
 ((a11y_updates > 0)) || exit $status
 
-# 2. A screen reader on a private desktop, as Sources/TestSupport/AccessibilityBus.swift
-# builds one for the tests: a session bus of our own (no service activation), the
-# launcher (org.a11y.Bus; it starts the accessibility bus's dbus-daemon, with its
-# socket in XDG_RUNTIME_DIR), the registry, and a screen reader's listener.
+# 2. A screen reader on a private desktop: a second rig, with --screen-reader.
 echo "leaks: $a11y_updates updates of one toast, the owner under valgrind, a screen reader on"
-session="unix:path=$rig/bus"
-sed -e "s|@ADDRESS@|$session|" -e "s|@SERVICEDIR@||" "$repository/scripts/private-bus.conf" \
-  > "$rig/bus.conf"
-desktop=(env -u DISPLAY -u WAYLAND_DISPLAY DBUS_SESSION_BUS_ADDRESS="$session"
-  XDG_RUNTIME_DIR="$rig" GSETTINGS_BACKEND=memory NO_AT_BRIDGE=1)
-
-# has_owner BUS NAME: whether NAME has an owner on BUS.
-has_owner() {
-  dbus-send --bus="$1" --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
-    org.freedesktop.DBus.NameHasOwner "string:$2" 2> /dev/null | grep -q 'boolean true'
-}
-# alive PID WHAT: fails (and says so) when PID has exited.
-alive() {
-  kill -0 "$1" 2> /dev/null && return 0
-  echo "leaks: $2 exited; its log:" >&2
-  tail -20 "$3" >&2
-  return 1
-}
-session_up() { alive "$daemon" dbus-daemon "$rig/dbus.log" && has_owner "$session" org.freedesktop.DBus; }
-launcher_up() {
-  alive "$launcher" at-spi-bus-launcher "$rig/launcher.log" && has_owner "$session" org.a11y.Bus
-}
-registry_up() {
-  alive "$registry" at-spi2-registryd "$rig/registry.log" \
-    && has_owner "$accessibility" org.a11y.atspi.Registry
-}
-heard="$out/screen-reader-heard.jsonl"
-listener_ready() {
-  alive "$listener" "the listener (python3-gi, gir1.2-atspi-2.0)" "$rig/listener.log" \
-    && [ "$(head -1 "$heard" 2> /dev/null)" = '{"type": "ready"}' ]
-}
 a11y_run() {
-  "${desktop[@]}" dbus-daemon --nofork --nopidfile --config-file="$rig/bus.conf" \
-    > "$rig/dbus.log" 2>&1 &
-  daemon=$!
-  wait_until "private session bus" 15 session_up
-  "${desktop[@]}" /usr/libexec/at-spi-bus-launcher > "$rig/launcher.log" 2>&1 &
-  launcher=$!
-  wait_until "org.a11y.Bus from at-spi-bus-launcher (package at-spi2-core)" 15 launcher_up
-  accessibility=$(dbus-send --bus="$session" --print-reply=literal --dest=org.a11y.Bus \
-    /org/a11y/bus org.a11y.Bus.GetAddress | sed 's/^ *//')
-  "${desktop[@]}" /usr/libexec/at-spi2-registryd --use-gnome-session=false \
-    > "$rig/registry.log" 2>&1 &
-  registry=$!
-  wait_until "org.a11y.atspi.Registry from at-spi2-registryd" 15 registry_up
-  # A screen reader says it is on (as Orca does when it starts).
-  dbus-send --bus="$session" --print-reply --dest=org.a11y.Bus /org/a11y/bus \
-    org.freedesktop.DBus.Properties.Set string:org.a11y.Status string:ScreenReaderEnabled \
-    variant:boolean:true > /dev/null
-  "${desktop[@]}" /usr/bin/python3 "$repository/scripts/atspi-listener.py" "$heard" \
-    object:announcement > "$rig/listener.log" 2>&1 &
-  listener=$!
-  wait_until "ready line from the AT-SPI listener" 20 listener_ready
-  echo "  accessibility bus $accessibility; the listener hears object:announcement"
-
-  export DBUS_SESSION_BUS_ADDRESS="$session"
+  stop_rig
+  start_rig "$bin/wl-toast-rig" --screen-reader
+  heard=$WL_TOAST_RIG_HEARD
+  echo "  accessibility bus $WL_TOAST_RIG_ACCESSIBILITY_BUS; the listener hears object:announcement"
   RUN_BEFORE_UPDATES=screen_reader_connected
   RUN_AFTER_UPDATES=after_screen_reader_updates
   run_owner valgrind-screen-reader "$a11y_updates"
@@ -324,19 +272,9 @@ listener_caught_up() {
 # released: this found a leak of the rest's GVariant), and then says "failed"
 # (or "no-screen-reader", when the launcher left with its bus).
 crash_accessibility_bus() {
-  local pid daemons="" command state
-  for pid in $(rig_processes); do
-    if [ "$pid" != "$daemon" ] && [ "$(cat "/proc/$pid/comm" 2> /dev/null)" = dbus-daemon ]; then
-      daemons="$daemons $pid"
-    fi
-  done
-  if [ -z "$daemons" ]; then
-    echo "leaks: no accessibility bus daemon (the launcher's dbus-daemon) found" >&2
-    return 1
-  fi
+  local command state
   kill -STOP "$RUN_OWNER"
-  # shellcheck disable=SC2086
-  kill -KILL $daemons
+  crash_rig_accessibility_bus
   "$toast" --tag t --timeout 0 --progress 100 "Update as the accessibility bus crashed" &
   command=$!
   sleep 0.5
@@ -357,6 +295,9 @@ after_screen_reader_updates() {
   crash_accessibility_bus
 }
 a11y_run
+heard_copy="$out/screen-reader-heard.jsonl"
+cp "$heard" "$heard_copy"
+heard=$heard_copy
 # The ready line is no event; an "unreadable" source is one the owner did not answer for.
 announcements=$(jq -s '[.[] | select(.type == "object:announcement")] | length' "$heard")
 unreadable=$(jq -s '[.[] | select(.type == "object:announcement")

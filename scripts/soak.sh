@@ -4,6 +4,9 @@
 #
 #   scripts/soak.sh BIN-DIR [SECONDS]
 #
+# BIN-DIR holds the built wl-toast, wl-toast-owner and wl-toast-rig (which starts
+# the headless sway, as the tests start theirs).
+#
 # Three drivers send, with small random delays, updates of a few tags (HUD and
 # banner, progress, spinner, markup, CJK and emoji text), hides (some with
 # --after), status questions, --wait commands (some replaced by a newer toast with
@@ -22,8 +25,8 @@ duration=${2:-600}
 rss_limit=${SOAK_RSS_LIMIT_KIB:-1024}
 repository=$(cd "$(dirname "$0")/.." && pwd)
 out="$repository/out/soak"
-# shellcheck source=scripts/headless-sway.sh
-. "$repository/scripts/headless-sway.sh"
+# shellcheck source=scripts/rig.sh
+. "$repository/scripts/rig.sh"
 
 toast="$bin/wl-toast"
 export FONTCONFIG_FILE="$repository/Tests/Fonts/fonts.conf" LC_ALL=C.UTF-8
@@ -38,10 +41,10 @@ children=()
 cleanup() {
   for pid in "${children[@]}"; do kill "$pid" 2> /dev/null || true; done
   for pid in "${children[@]}"; do wait "$pid" 2> /dev/null || true; done
-  stop_sway
+  stop_rig
 }
 trap cleanup EXIT
-start_sway
+start_rig "$bin/wl-toast-rig"
 
 # One command: a status other than those listed (0 unless given) is a failure,
 # logged with the command and its standard error. No command may take 30 s.

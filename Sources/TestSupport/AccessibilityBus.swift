@@ -214,6 +214,9 @@ package final class AtspiListener {
 
   deinit { process.terminate() }
 
+  /// The file it writes a JSON line to for each event it hears.
+  package var path: String { output }
+
   /// Every line written so far (the first is `{"type": "ready"}`).
   package func lines() -> [String] {
     guard let data = readFile(output) else { return [] }
