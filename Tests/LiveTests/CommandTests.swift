@@ -126,7 +126,7 @@ struct CommandTests {
       "--wait", "--no-animation", "--linger", "30", "--timeout", "0", "Until killed",
     ])
     let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
-    try desk.screenshot("the HUD box") { $0.boundingBox(of: boxColor, tolerance: 3) != nil }
+    try desk.waitUntilDrawn()
     // The toast lives in the background owner: stop that one.
     let owner = try #require(try desk.status()?.owner)
     kill(owner, SIGTERM)
@@ -145,8 +145,7 @@ struct CommandTests {
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--dismiss", "tap", "Esc",
     ])
-    let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
-    try desk.screenshot("the tap toast's box") { $0.boundingBox(of: boxColor, tolerance: 3) != nil }
+    try desk.waitUntilDrawn()
     try desk.input.press(keysym: 0xff1b)
     #expect(command.wait(timeout: 5) == 2)
   }

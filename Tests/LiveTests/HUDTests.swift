@@ -134,9 +134,7 @@ struct HUDTests {
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--modal", "--dismiss", "tap", "Anywhere",
     ])
-    try desk.screenshot("the modal HUD box") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil
-    }
+    try desk.waitUntilDrawn()
     try desk.input.click(x: 50, y: 50)
     #expect(command.wait(timeout: 5) == 2)
   }

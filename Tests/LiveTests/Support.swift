@@ -34,6 +34,19 @@ extension TestDesk where Compositor == HeadlessSway, Input == VirtualInput {
     try statusLine(tag: tag).map(parseStatus)
   }
 
+  /// Waits until the owner has committed a frame of the toast with `tag`, by
+  /// `wl-toast status`'s `drawn` list (no screenshot: for tests that need the
+  /// toast on screen, not its pixels); returns how its surfaces are drawn.
+  @discardableResult
+  func waitUntilDrawn(tag: String = "default", timeout: Double = 5) throws -> [DrawnSurface] {
+    var drawn: [DrawnSurface] = []
+    try waitUntil("a frame of the toast '\(tag)' (status: \(drawn))", timeout: timeout) {
+      drawn = try status(tag: tag)?.drawn ?? []
+      return drawn.contains { $0.frames >= 1 }
+    }
+    return drawn
+  }
+
   /// Where the owner stands with screen readers (`wl-toast status`'s
   /// `screen-readers`), asked through the toast with `tag`; nil when none shows.
   func screenReaderState(tag: String = "default") throws -> String? {
