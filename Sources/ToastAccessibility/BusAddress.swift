@@ -99,14 +99,14 @@ package struct BusAddress: Equatable, Sendable {
 
   /// A non-blocking stream socket connected to the first socket of the address
   /// that accepts; nil when none does.
-  func connect() -> Int32? {
+  func connect() -> FileDescriptor? {
     for socket in sockets {
       if let fd = Self.connect(to: socket) { return fd }
     }
     return nil
   }
 
-  private static func connect(to socket: Socket) -> Int32? {
+  private static func connect(to socket: Socket) -> FileDescriptor? {
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes: [UInt8]
@@ -124,21 +124,21 @@ package struct BusAddress: Equatable, Sendable {
     let length =
       MemoryLayout.offset(of: \sockaddr_un.sun_path)! + bytes.count
       + (bytes.first == 0 ? 0 : 1)
-    let fd = Glibc.socket(
-      AF_UNIX,
-      Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { return nil }
+    guard
+      let fd = FileDescriptor(
+        returnedBy: Glibc.socket(
+          AF_UNIX,
+          Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            | Int32(SOCK_NONBLOCK.rawValue), 0))
+    else { return nil }
+    let raw = fd.rawValue
     let result = withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-        retryingOnInterrupt { Glibc.connect(fd, address, socklen_t(length)) }
+        retryingOnInterrupt { Glibc.connect(raw, address, socklen_t(length)) }
       }
     }
     // A Unix socket connects at once or not at all (EAGAIN: a full backlog).
-    guard result == 0 else {
-      close(fd)
-      return nil
-    }
+    guard result == 0 else { return nil }
     return fd
   }
 }

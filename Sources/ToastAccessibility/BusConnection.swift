@@ -23,7 +23,8 @@ final class BusConnection {
   }
 
   private let loop: EventLoop
-  private var fd: Int32
+  /// The socket; nil once the connection is closed.
+  private var socket: FileDescriptor?
   private var watch: EventLoop.Token?
   private var watchesWrites = false
   private var input = BusInput()
@@ -32,7 +33,8 @@ final class BusConnection {
   private var replies: [UInt32: (Result<BusMessage, CallError>) -> Void] = [:]
   /// This connection's unique name on the bus (`:1.42`), once `Hello` answered.
   private(set) var uniqueName: String?
-  private(set) var isClosed = false
+  /// Whether the connection has closed.
+  var isClosed: Bool { socket?.rawValue == nil }
 
   /// Called once the bus has answered `Hello`.
   var onReady: (() -> Void)?
@@ -48,8 +50,9 @@ final class BusConnection {
   /// Connects to the bus at `address` and starts authenticating; nil when no
   /// socket of the address accepts.
   init?(address: BusAddress, loop: EventLoop) {
-    guard let fd = address.connect() else { return nil }
-    self.fd = fd
+    guard let connected = address.connect() else { return nil }
+    let fd = connected.rawValue
+    socket = consume connected
     self.loop = loop
     // The credentials go with the socket; the uid in hex digits of its decimal text.
     let uid = Array(String(getuid()).utf8).map { byte in
@@ -117,11 +120,9 @@ final class BusConnection {
   /// for an answer hear that it closed; `onClose` is called unless `notifying` is false.
   func close(notifying: Bool = true) {
     guard !isClosed else { return }
-    isClosed = true
     if let watch { loop.remove(watch) }
     watch = nil
-    Glibc.close(fd)
-    fd = -1
+    socket = nil  // closes it
     let waiting = replies
     replies.removeAll()
     for (_, reply) in waiting.sorted(by: { $0.key < $1.key }) {
@@ -152,7 +153,7 @@ final class BusConnection {
   }
 
   private func flush() {
-    while !output.isEmpty && !isClosed {
+    while !output.isEmpty, let fd = socket?.rawValue {
       let sent = output.withUnsafeBytes { buffer in
         retryingOnInterrupt {
           Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
@@ -167,7 +168,7 @@ final class BusConnection {
     }
     // Watch for room to write only while something waits to be written.
     let wantsWrites = !output.isEmpty
-    guard !isClosed, wantsWrites != watchesWrites else { return }
+    guard let fd = socket?.rawValue, wantsWrites != watchesWrites else { return }
     if let watch { loop.remove(watch) }
     watchesWrites = wantsWrites
     watch = loop.addSource(
@@ -177,7 +178,7 @@ final class BusConnection {
 
   private func read() {
     var buffer = [UInt8](repeating: 0, count: 16_384)
-    while !isClosed {
+    while let fd = socket?.rawValue {
       let count = retryingOnInterrupt { recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) }
       if count < 0 && errno == EAGAIN { break }
       guard count > 0 else {

@@ -16,7 +16,8 @@ package final class Client {
 
   private let rendezvous: Rendezvous
   private let linger: Double
-  private var connection: Int32?
+  /// The connection to the owner, kept for the next request (`--follow`).
+  private var connection: FileDescriptor?
   /// The owner this command started, while it has not answered yet.
   private var startedOwner: pid_t?
   /// The notices printed so far: each is printed once (a `--follow` command
@@ -32,10 +33,6 @@ package final class Client {
     self.linger = linger
   }
 
-  deinit {
-    if let connection { close(connection) }
-  }
-
   /// Shows `toast` with `tag`: hands it to the running owner, or starts one.
   /// Returns once the owner accepted it (an owner this command started: once a
   /// frame with the toast is committed), or with `wait`, once the toast is gone.
@@ -46,23 +43,20 @@ package final class Client {
     toast.icon = toast.icon.map(absoluteIconPath)
     for _ in 0..<3 {
       var request = OwnerRequest.show(tag: tag, toast: toast, wait: wait)
-      let fd: Int32
-      if let connection {
-        fd = connection
-      } else {
-        switch try elect(until: deadline) {
+      if connection?.rawValue == nil {
+        let election = try elect(until: deadline)
+        switch consume election {
         case .connected(let socket):
-          fd = socket
+          connection = consume socket
         case .owner(let listener):
           request = .show(tag: tag, toast: toast, wait: wait, whenShown: true)
-          fd = try startOwner(listener: listener)
+          connection = try startOwner(listener: listener)
         }
-        connection = fd
       }
+      guard let fd = connection?.rawValue else { continue }
       guard var reply = try exchange(request, on: fd, until: deadline) else {
         if startedOwner != nil { throw .ownerGone("before showing the toast") }
         // The owner may be exiting just now: then it closes without an answer; try again.
-        close(fd)
         connection = nil
         continue
       }
@@ -89,15 +83,16 @@ package final class Client {
   /// owner runs.
   package func request(_ request: OwnerRequest) throws(CommandError) -> OwnerReply? {
     let deadline = MonotonicTime.now + replyTimeout
-    let fd: Int32?
+    let connected: FileDescriptor?
     do {
-      fd = try rendezvous.connect(until: deadline)
+      connected = try rendezvous.connect(until: deadline)
     } catch {
       throw .rendezvous(error)
     }
-    guard let fd else { return nil }
-    defer { close(fd) }
-    return try exchange(request, on: fd, until: deadline)
+    guard let fd = connected else { return nil }
+    let reply = try exchange(request, on: fd.rawValue, until: deadline)
+    try? fd.close()  // nothing more is sent on it: a failed close loses nothing
+    return reply
   }
 
   // MARK: - Owner election
@@ -113,8 +108,8 @@ package final class Client {
   /// Becomes the first client of a new owner: connects to the socket this
   /// command won (the connection waits in its backlog), then forks the owner,
   /// which accepts it like any other. Returns the connection.
-  private func startOwner(listener: Rendezvous.Listener) throws(CommandError) -> Int32 {
-    let connected: Int32?
+  private func startOwner(listener: Rendezvous.Listener) throws(CommandError) -> FileDescriptor {
+    let connected: FileDescriptor?
     do {
       connected = try rendezvous.connect()
     } catch {
@@ -130,13 +125,12 @@ package final class Client {
     if pid == 0 { runOwner(listener: listener) }
     guard pid > 0 else {
       let code = errno
-      close(fd)
       rendezvous.retire(listener)
       throw .system("start the owner", errno: code)
     }
     // The owner has the listener and holds the lock now.
     close(listener.fd)
-    close(listener.lockFD)
+    if let lock = listener.lockFD { close(lock) }
     startedOwner = pid
     return fd
   }
@@ -154,9 +148,8 @@ package final class Client {
       throw .rendezvous(error)
     }
     let listener: Rendezvous.Listener
-    switch election {
-    case .connected(let fd):
-      close(fd)
+    switch consume election {
+    case .connected:
       throw .ownerRunning(rendezvous.socketPath)
     case .owner(let won):
       listener = won
@@ -164,7 +157,7 @@ package final class Client {
     // Standard error stays: the compositor's log (or the terminal) hears the owner.
     _ = chdir("/")
     wlt_set_cloexec(listener.fd, 0)
-    wlt_set_cloexec(listener.lockFD, 0)
+    if let lock = listener.lockFD { wlt_set_cloexec(lock, 0) }
     let arguments = [ownerProgram()] + OwnerLaunch.serve(listener, linger: nil).arguments
     execProgram(arguments)
     let code = errno
@@ -186,9 +179,9 @@ package final class Client {
     }
     // Keep nothing of the caller's but the listener and the lock: an inherited
     // pipe would keep a caller's `$(...)` or test harness waiting.
-    wlt_close_other_fds(listener.fd, listener.lockFD)
+    wlt_close_other_fds(listener.fd, listener.lockFD ?? listener.fd)
     wlt_set_cloexec(listener.fd, 0)
-    wlt_set_cloexec(listener.lockFD, 0)
+    if let lock = listener.lockFD { wlt_set_cloexec(lock, 0) }
     let arguments = [ownerProgram()] + OwnerLaunch.serve(listener, linger: linger).arguments
     execProgram(arguments)
     // No owner program: tell whoever is waiting, then leave the socket to the next command.

@@ -104,7 +104,7 @@ package enum OwnerLaunch: Equatable, Sendable {
     case .serve(let listener, let linger):
       [
         "serve", String(listener.fd), String(listener.inode),
-        linger.map { String($0) } ?? Self.resident, String(listener.lockFD),
+        linger.map { String($0) } ?? Self.resident, listener.lockFD.map { String($0) } ?? "-1",
       ]
     case .activated:
       ["activated"]
@@ -141,7 +141,10 @@ package enum OwnerLaunch: Equatable, Sendable {
       guard let fd = Int32(rest[0]), fd >= 0, let inode = UInt64(rest[1]),
         let lockFD = Int32(rest[3])
       else { throw OwnerLaunchError("serve: expected LISTEN-FD INODE LINGER|resident LOCK-FD") }
-      self = .serve(Rendezvous.Listener(fd: fd, inode: inode, lockFD: lockFD), linger: linger)
+      // -1: no election lock (none is written by the command; kept for the shell).
+      self = .serve(
+        Rendezvous.Listener(fd: fd, inode: inode, lockFD: lockFD >= 0 ? lockFD : nil),
+        linger: linger)
     case ("activated", 0):
       self = .activated
     case ("watch", _) where rest.first == "sway" && rest.count <= 2:

@@ -115,19 +115,19 @@ package struct Rendezvous: Sendable {
   /// Connects to a running owner; nil when there is none (no socket, or a stale
   /// one). The socket is non-blocking. An owner whose backlog is full (stopped,
   /// or overloaded) is tried again until `deadline`, then given up on.
-  package func connect(until deadline: MonotonicTime = .now) throws(RendezvousError) -> Int32? {
+  package func connect(until deadline: MonotonicTime = .now) throws(RendezvousError)
+    -> FileDescriptor?
+  {
     try prepareDirectory()
     guard try inspectSocket() == .ours else { return nil }
-    let fd = socket(
-      AF_UNIX,
-      Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw .system("create a socket for", socketPath) }
+    guard let fd = FileDescriptor(returnedBy: packetSocket()) else {
+      throw .system("create a socket for", socketPath)
+    }
     while true {
       // The path fits: init checked its length.
-      if retryingOnInterrupt({ withUnixAddress(socketPath) { Glibc.connect(fd, $0, $1) } ?? -1 })
-        == 0
-      {
+      if retryingOnInterrupt({
+        withUnixAddress(socketPath) { Glibc.connect(fd.rawValue, $0, $1) } ?? -1
+      }) == 0 {
         break
       }
       let code = errno
@@ -135,23 +135,27 @@ package struct Rendezvous: Sendable {
         pause(for: .milliseconds(5))
         continue
       }
-      close(fd)
       if code == ECONNREFUSED || code == ENOENT { return nil }
       if code == EAGAIN { throw .ownerBusy(socketPath) }
       errno = code
       throw .system("connect to", socketPath)
     }
-    guard peerUID(fd) == getuid() else {
-      close(fd)
-      throw .foreignOwner(socketPath)
-    }
+    guard peerUID(fd.rawValue) == getuid() else { throw .foreignOwner(socketPath) }
     return fd
   }
 
+  /// A new non-blocking sequential-packet Unix socket, or -1.
+  private func packetSocket() -> Int32 {
+    socket(
+      AF_UNIX,
+      Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        | Int32(SOCK_NONBLOCK.rawValue), 0)
+  }
+
   /// The outcome of an election.
-  package enum Election {
+  package enum Election: ~Copyable {
     /// An owner runs: a connected socket to it.
-    case connected(Int32)
+    case connected(FileDescriptor)
     /// This process won: a listening socket; become the owner.
     case owner(Listener)
   }
@@ -165,11 +169,11 @@ package struct Rendezvous: Sendable {
     package let fd: Int32
     /// The inode of the socket file it is bound to.
     package let inode: UInt64
-    /// The locked election lock file, or -1.
-    package let lockFD: Int32
+    /// The locked election lock file; nil for a socket systemd passed (no election).
+    package let lockFD: Int32?
 
     /// A listener handed over from another process.
-    package init(fd: Int32, inode: UInt64, lockFD: Int32 = -1) {
+    package init(fd: Int32, inode: UInt64, lockFD: Int32? = nil) {
       self.fd = fd
       self.inode = inode
       self.lockFD = lockFD
@@ -193,57 +197,49 @@ package struct Rendezvous: Sendable {
   package func connectOrListen(until deadline: MonotonicTime) throws(RendezvousError) -> Election {
     // An owner holds the lock for as long as it runs: while the lock is busy,
     // an owner is starting (or running without its socket); try to reach it.
-    var acquired: Int32?
-    while acquired == nil {
+    // The lock is released when it closes: on any way out but winning.
+    let lock: FileDescriptor
+    while true {
       if let fd = try connect(until: deadline) { return .connected(fd) }
-      acquired = try tryLockElection()
-      if acquired == nil {
-        guard MonotonicTime.now < deadline else { throw .lockBusy(lockPath) }
-        pause(for: .milliseconds(5))
+      if let acquired = try tryLockElection() {
+        lock = acquired
+        break
       }
+      guard MonotonicTime.now < deadline else { throw .lockBusy(lockPath) }
+      pause(for: .milliseconds(5))
     }
-    guard let lock = acquired else { throw .lockBusy(lockPath) }
-    var won = false
-    defer { if !won { close(lock) } }  // closing releases the lock
     if let fd = try connect(until: deadline) { return .connected(fd) }
     // No owner answers: whatever socket is left is stale.
     if try inspectSocket() == .ours { unlink(socketPath) }
     // Non-blocking: the owner accepts every pending connection, then returns to its loop.
-    let fd = socket(
-      AF_UNIX,
-      Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        | Int32(SOCK_NONBLOCK.rawValue), 0)
-    guard fd >= 0 else { throw .system("create a socket for", socketPath) }
+    guard let fd = FileDescriptor(returnedBy: packetSocket()) else {
+      throw .system("create a socket for", socketPath)
+    }
     let previous = umask(0o177)
-    let bound = withUnixAddress(socketPath) { bind(fd, $0, $1) } ?? -1
+    let bound = withUnixAddress(socketPath) { bind(fd.rawValue, $0, $1) } ?? -1
     umask(previous)
     var info = stat()
-    guard bound == 0, listen(fd, 64) == 0, lstat(socketPath, &info) == 0 else {
-      let error = RendezvousError.system("listen on", socketPath)
-      close(fd)
-      throw error
+    guard bound == 0, listen(fd.rawValue, 64) == 0, lstat(socketPath, &info) == 0 else {
+      throw .system("listen on", socketPath)
     }
-    won = true
-    return .owner(Listener(fd: fd, inode: UInt64(info.st_ino), lockFD: lock))
+    return .owner(Listener(fd: fd.take(), inode: UInt64(info.st_ino), lockFD: lock.take()))
   }
 
   /// Opens and locks the election lock file without waiting; nil when another
   /// process holds it. A file an owner removed as it ended is never the one
   /// locked: only the one now at the path counts.
-  private func tryLockElection() throws(RendezvousError) -> Int32? {
+  private func tryLockElection() throws(RendezvousError) -> FileDescriptor? {
     while true {
-      let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-      guard lock >= 0 else { throw .system("open", lockPath) }
-      fchmod(lock, 0o600)  // whatever the umask
-      guard retryingOnInterrupt({ flock(lock, LOCK_EX | LOCK_NB) }) == 0 else {
-        let code = errno
-        close(lock)
-        if code == EWOULDBLOCK { return nil }
-        errno = code
+      guard
+        let lock = FileDescriptor(
+          returnedBy: open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600))
+      else { throw .system("open", lockPath) }
+      fchmod(lock.rawValue, 0o600)  // whatever the umask
+      guard retryingOnInterrupt({ flock(lock.rawValue, LOCK_EX | LOCK_NB) }) == 0 else {
+        if errno == EWOULDBLOCK { return nil }
         throw .system("lock", lockPath)
       }
-      if isFile(lock, at: lockPath) { return lock }
-      close(lock)
+      if isFile(lock.rawValue, at: lockPath) { return lock }
     }
   }
 
@@ -259,9 +255,9 @@ package struct Rendezvous: Sendable {
   package func retire(_ listener: Listener) {
     removeSocket(of: listener)
     close(listener.fd)
-    guard listener.lockFD >= 0 else { return }
-    if isFile(listener.lockFD, at: lockPath) { unlink(lockPath) }
-    close(listener.lockFD)
+    guard let lock = listener.lockFD else { return }
+    if isFile(lock, at: lockPath) { unlink(lockPath) }
+    close(lock)
   }
 }
 

@@ -68,7 +68,7 @@ func serve(_ listener: Rendezvous.Listener, linger: Double?) -> Never {
   } catch {
     refuseClients(of: listener) { _ in .failed(error.description) }
     close(listenFD)
-    close(lockFD)
+    if let lockFD { close(lockFD) }
     exit(ExitCode.error)
   }
   let status: Int32
@@ -112,7 +112,7 @@ func activatedListener() -> Rendezvous.Listener? {
   guard Rendezvous.Listener.isListeningSocket(fd) else { return nil }
   _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
   _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-  return Rendezvous.Listener(fd: fd, inode: 0, lockFD: -1)
+  return Rendezvous.Listener(fd: fd, inode: 0)
 }
 
 /// Draws `toast` as `request` asks into a PNG file; returns the exit status.

@@ -107,7 +107,7 @@ struct HardeningTests {
     #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "Intact"]).status == 0)
     let surfaces = try #require(try desk.status(tag: "a")).surfaces
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
-    let fd = try #require(try rendezvous.connect())
+    let fd = try connectToOwner(rendezvous)
     defer { close(fd) }
     let toast = #"{"text":"x"}"#
     for (message, reason) in [
@@ -149,7 +149,7 @@ struct HardeningTests {
       try desk.runToEnd(["--linger", "0", "--timeout", "0.3", "--no-animation", "Brief"]).status
         == 0)
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
-    let idle = try #require(try rendezvous.connect(), "the owner is running")
+    let idle = try connectToOwner(rendezvous)
     defer { close(idle) }
     // The toast expires; the connection never sends; the owner still leaves.
     try waitUntil("the owner to leave despite an idle connection", timeout: 20) {

@@ -68,6 +68,15 @@ func parseStatus(_ line: String) throws -> (
   )
 }
 
+/// A connection to the running owner, its descriptor the caller's to close;
+/// throws when no owner runs.
+func connectToOwner(_ rendezvous: Rendezvous) throws -> Int32 {
+  guard let connection = try rendezvous.connect() else {
+    throw HarnessError("no owner runs at \(rendezvous.socketPath)")
+  }
+  return connection.take()
+}
+
 /// Sends raw bytes to the owner on a connected socket and returns its answer
 /// (waiting up to 5 s for it).
 func exchangeRaw(_ bytes: [UInt8], on fd: Int32) throws -> String {

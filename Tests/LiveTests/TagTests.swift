@@ -192,7 +192,7 @@ struct TagTests {
     let desk = try Desk()
     #expect(try desk.runToEnd(["--timeout", "0", "Intact"]).status == 0)
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
-    let fd = try #require(try rendezvous.connect())
+    let fd = try connectToOwner(rendezvous)
     defer { close(fd) }
     for garbage in [
       "not json", "{\"v\":1,\"op\":\"show\",\"tag\":\"default\",\"toast\":{\"progress\":\"x\"}}",

@@ -12,7 +12,7 @@ struct OwnerLaunchTests {
     toast.isAnimated = false
     return [
       .serve(Rendezvous.Listener(fd: 5, inode: 123_456, lockFD: 6), linger: 1),
-      .serve(Rendezvous.Listener(fd: 3, inode: 0, lockFD: -1), linger: 0.25),
+      .serve(Rendezvous.Listener(fd: 3, inode: 0), linger: 0.25),
       .serve(Rendezvous.Listener(fd: 7, inode: 9, lockFD: 8), linger: nil),
       .activated,
       .watch(.sway(SwayWatchOptions())),
