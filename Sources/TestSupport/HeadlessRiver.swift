@@ -84,16 +84,8 @@ package final class HeadlessRiver: CapturedCompositor {
       touch '\(marker)'
 
       """, mode: 0o755)
-    var environment = currentEnvironment()
-    for key in ["WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK"] {
-      environment.removeValue(forKey: key)
-    }
-    environment["XDG_RUNTIME_DIR"] = directory
-    environment["HOME"] = directory
-    environment["WLR_BACKENDS"] = "headless"
+    var environment = headlessCompositorEnvironment(directory: directory)
     environment["WLR_HEADLESS_OUTPUTS"] = String(outputNames.count)
-    environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-    environment["WLR_RENDERER"] = "pixman"
     environment.merge(extra) { $1 }
     environment["PATH"] = programDirectory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
     let start = now()

@@ -58,15 +58,7 @@ package final class HeadlessSway: CapturedCompositor {
       chown(config, 65534, 65534)
     }
     chmod(directory, 0o700)
-    var environment = currentEnvironment()
-    for key in ["WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK"] {
-      environment.removeValue(forKey: key)
-    }
-    environment["XDG_RUNTIME_DIR"] = directory
-    environment["HOME"] = directory
-    environment["WLR_BACKENDS"] = "headless"
-    environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
-    environment["WLR_RENDERER"] = "pixman"
+    var environment = headlessCompositorEnvironment(directory: directory)
     if let outer {
       environment["WLR_BACKENDS"] = "wayland"
       environment["WLR_WL_OUTPUTS"] = String(outputs)
@@ -187,4 +179,21 @@ package final class HeadlessWeston {
     process.terminate()
     removeTree(directory)
   }
+}
+
+/// The environment a headless wlroots compositor of the tests (sway, river)
+/// runs with: none of the caller's displays, `directory` as its home and
+/// runtime directory, the headless backend with no input devices and the
+/// pixman renderer.
+func headlessCompositorEnvironment(directory: String) -> [String: String] {
+  var environment = currentEnvironment()
+  for key in ["WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK"] {
+    environment.removeValue(forKey: key)
+  }
+  environment["XDG_RUNTIME_DIR"] = directory
+  environment["HOME"] = directory
+  environment["WLR_BACKENDS"] = "headless"
+  environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
+  environment["WLR_RENDERER"] = "pixman"
+  return environment
 }
