@@ -1,0 +1,61 @@
+import ToastModel
+
+// A toast as JSON and back, and `--follow` lines: over the table of fields.
+
+/// How `--follow` reads the lines of standard input.
+package enum FollowFormat: String, Equatable, Sendable, CaseIterable {
+  /// Each line is the new message, even one that looks like JSON.
+  case text
+  /// Each line is a JSON object setting some of ``Toast/followFields``.
+  case json
+}
+
+extension Toast {
+  /// The toast as a JSON object: every field of ``ToastField/all``, progress in percent.
+  package var json: JSONValue {
+    var object: [String: JSONValue] = [:]
+    object.reserveCapacity(ToastField.all.count)
+    for field in ToastField.all { object[field.name] = field.encode(self) }
+    return .object(object)
+  }
+
+  /// Sets the fields present in a JSON object (as ``json`` writes them, or a
+  /// `--follow` line's subset), by the rules of ``Toast/Limits``; throws naming
+  /// the first bad field (in the order of their names), changing nothing.
+  package mutating func apply(_ json: JSONValue) throws(MessageError) {
+    guard case .object(let fields) = json else {
+      throw .notAMessage("expected a JSON object")
+    }
+    var toast = self
+    for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
+      guard let field = ToastField.named(key) else { throw .unknownField(key) }
+      try field.decode(&toast, value)
+    }
+    self = toast
+  }
+
+  /// The fields a JSON `--follow` line may set (``ToastField/isFollowable``).
+  package static let followFields: Set<String> = Set(
+    ToastField.all.filter { $0.isFollowable }.map { $0.name })
+
+  /// Applies one `--follow` line. As text (the default), the line is the new
+  /// message, whatever it looks like; as JSON, it is an object that may set
+  /// ``followFields`` only.
+  package mutating func apply(followLine line: String, format: FollowFormat = .text)
+    throws(MessageError)
+  {
+    switch format {
+    case .text:
+      text = Toast.truncated(line)
+    case .json:
+      let value = try decodeJSON(line)
+      guard case .object(let fields) = value else {
+        throw .notAMessage("expected a JSON object")
+      }
+      for key in fields.keys.sorted() where !Toast.followFields.contains(key) {
+        throw ToastField.named(key) == nil ? .unknownField(key) : .notFollowable(key)
+      }
+      try apply(value)
+    }
+  }
+}
