@@ -16,7 +16,19 @@ package final class Owner {
   private let listener: Rendezvous.Listener
   /// Seconds to stay after the last toast; nil for a resident owner.
   private let linger: Double?
-  private var clients: [Int32: EventLoop.Token] = [:]
+  /// A command's connection, watched by the loop; it closes when the owner
+  /// lets go of it (``drop(_:)``, or the owner's end).
+  private final class Connection {
+    let descriptor: FileDescriptor
+    let watch: EventLoop.Token
+
+    init(_ descriptor: consuming FileDescriptor, watch: EventLoop.Token) {
+      self.descriptor = descriptor
+      self.watch = watch
+    }
+  }
+  /// The connections, by descriptor number (what the waiters below keep).
+  private var clients: [Int32: Connection] = [:]
   /// Descriptors waiting for the outcome of the toast with a tag.
   private var waiters: [String: [Int32]] = [:]
   /// A command answered once a frame with its content is committed (the one
@@ -126,8 +138,7 @@ package final class Owner {
 
   private func acceptClients() {
     while true {
-      let fd = wlt_accept(listener.fd)
-      guard fd >= 0 else {
+      guard let accepted = FileDescriptor(returnedBy: wlt_accept(listener.fd)) else {
         switch errno {
         case EAGAIN, EINTR, ECONNABORTED:
           return
@@ -143,15 +154,14 @@ package final class Owner {
           return
         }
       }
-      // Only the user's own processes may talk to the owner.
-      guard peerUID(fd) == getuid() else {
-        close(fd)
-        continue
-      }
+      let fd = accepted.rawValue
+      // Only the user's own processes may talk to the owner (another's closes here).
+      guard peerUID(fd) == getuid() else { continue }
       cancelLinger()
-      clients[fd] = presenter.eventLoop.addSource(fd: fd) { [unowned self] events in
+      let watch = presenter.eventLoop.addSource(fd: fd) { [unowned self] events in
         readRequest(from: fd, events: events)
       }
+      clients[fd] = Connection(accepted, watch: watch)
       // A connection that sends nothing must not keep the owner for ever.
       requestDeadlines[fd] = presenter.eventLoop.addTimer(after: Self.requestTimeout) {
         [unowned self] in
@@ -277,14 +287,16 @@ package final class Owner {
   }
 
   private func drop(_ fd: Int32) {
-    if let token = clients.removeValue(forKey: fd) { presenter.eventLoop.remove(token) }
+    // Removing it from the loop and the table closes it, after the rest.
+    let connection = clients.removeValue(forKey: fd)
+    if let connection { presenter.eventLoop.remove(connection.watch) }
     if let deadline = requestDeadlines.removeValue(forKey: fd) {
       presenter.eventLoop.remove(deadline)
     }
     for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
     for tag in frameWaiters.keys { frameWaiters[tag]?.removeAll { $0.fd == fd } }
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
-    close(fd)
+    withExtendedLifetime(connection) {}
     scheduleLingerIfIdle()
   }
 
