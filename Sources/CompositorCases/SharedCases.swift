@@ -9,6 +9,10 @@ import ToastRendering
 package protocol FlatCompositor: TestCompositor, CapturedCompositor {
   /// The desktop's colour.
   static var background: RGB { get }
+  /// A desk with `outputs` outputs of 1280x720 side by side (HEADLESS-1, HEADLESS-2, …).
+  static func desk(outputs: Int) throws -> FlatDesk<Self>
+  /// A screenshot of one output, by name.
+  func screenshot(output name: String) throws -> Image
 }
 
 extension HeadlessSway: FlatCompositor {}
@@ -81,9 +85,21 @@ package enum SharedCase: String, CaseIterable, Sendable {
   case touchThrough
   case escapeDismissesAModalToast
   case updateInPlace
+  case namedAndAllOutputs
+  case unknownOutput
 
-  /// Runs the case on a new desk.
-  package func run<Compositor: FlatCompositor>(on desk: FlatDesk<Compositor>) throws {
+  /// Runs the case on a new desk of `Compositor` (with two outputs for the
+  /// cases of outputs).
+  package func run<Compositor: FlatCompositor>(on _: Compositor.Type) throws {
+    switch self {
+    case .namedAndAllOutputs: try Self.namedAndAllOutputs(try Compositor.desk(outputs: 2))
+    case .unknownOutput: try Self.unknownOutput(try Compositor.desk(outputs: 2))
+    default: try run(on: try Compositor.desk(outputs: 1))
+    }
+  }
+
+  /// Runs the case on `desk`.
+  private func run<Compositor: FlatCompositor>(on desk: FlatDesk<Compositor>) throws {
     switch self {
     case .hudPlacement: try Self.hudPlacement(desk)
     case .bannerPlacement: try Self.bannerPlacement(desk)
@@ -91,6 +107,54 @@ package enum SharedCase: String, CaseIterable, Sendable {
     case .touchThrough: try Self.touchThrough(desk)
     case .escapeDismissesAModalToast: try Self.escape(desk)
     case .updateInPlace: try Self.updateInPlace(desk)
+    case .namedAndAllOutputs: try Self.namedAndAllOutputs(desk)
+    case .unknownOutput: try Self.unknownOutput(desk)
+    }
+  }
+
+  /// `--output HEADLESS-2` shows the toast there alone; `--output all` on each.
+  private static func namedAndAllOutputs<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    let box = Looks.hudBox(Toast("Two"))
+    let color = Looks.hudColor(C.self)
+    func boxes() throws -> (one: Box?, two: Box?) {
+      (
+        try desk.compositor.screenshot(output: "HEADLESS-1").boundingBox(of: color, tolerance: 3),
+        try desk.compositor.screenshot(output: "HEADLESS-2").boundingBox(of: color, tolerance: 3)
+      )
+    }
+    var seen: (one: Box?, two: Box?) = (nil, nil)
+    let named = try desk.runToEnd([
+      "--output", "HEADLESS-2", "--no-animation", "--timeout", "0", "Two",
+    ])
+    #expect(named.status == 0, "\(named.errors)")
+    try waitUntil("the box on HEADLESS-2 at \(box), none on HEADLESS-1 (last: \(seen))") {
+      seen = try boxes()
+      return seen.one == nil && seen.two == box
+    }
+    #expect(try desk.runToEnd(["hide"]).status == 0)
+    try waitUntil("no box on either output (last: \(seen))") {
+      seen = try boxes()
+      return seen.one == nil && seen.two == nil
+    }
+    let all = try desk.runToEnd(["--output", "all", "--no-animation", "--timeout", "0", "Two"])
+    #expect(all.status == 0, "\(all.errors)")
+    try waitUntil("the box on both outputs at \(box) (last: \(seen))") {
+      seen = try boxes()
+      return seen.one == box && seen.two == box
+    }
+  }
+
+  /// An output that does not exist is a usage error naming the outputs that do,
+  /// from a new owner and from a running one.
+  private static func unknownOutput<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+    for _ in 0..<2 {
+      let result = try desk.runToEnd(["--output", "DP-9", "--no-animation", "Lost"])
+      #expect(result.status == 64)
+      // The outputs in the order the compositor announced them.
+      #expect(result.errors.hasPrefix("wl-toast: --output: no output named 'DP-9' (outputs: "))
+      #expect(result.errors.contains("HEADLESS-1") && result.errors.contains("HEADLESS-2"))
+      #expect(result.errors.split(separator: "\n").count == 1)
+      #expect(try desk.runToEnd(["--tag", "keep", "--timeout", "3", "Owner"]).status == 0)
     }
   }
 

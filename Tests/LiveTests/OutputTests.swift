@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import SystemSupport
 import TestSupport
@@ -26,12 +27,6 @@ struct OutputTests {
       width: Int(layout.box.width) * scale, height: Int(layout.box.height) * scale)
   }
 
-  /// A screenshot of one output of `sway`.
-  static func shot(of output: String, on sway: HeadlessSway) throws -> Image {
-    let rect = try #require(try sway.outputs()[output]?.rect)
-    return try sway.screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
-  }
-
   /// Runs `wl-toast` against `sway` to its end: status, standard output and error.
   static func run(_ arguments: [String], on sway: HeadlessSway) throws -> (
     status: Int32, output: String, errors: String
@@ -56,16 +51,16 @@ struct OutputTests {
         == 0)
     let box = Self.centredBox(Toast("Two"))
     try waitUntil("the box on \(second) at \(box), none on HEADLESS-1") {
-      let there = try Self.shot(of: second, on: desk.sway)
-      let here = try Self.shot(of: "HEADLESS-1", on: desk.sway)
+      let there = try desk.sway.screenshot(output: second)
+      let here = try desk.sway.screenshot(output: "HEADLESS-1")
       return there.boundingBox(of: Self.boxColor, tolerance: 3) == box
         && here.boundingBox(of: Self.boxColor, tolerance: 3) == nil
     }
     // An update that names no output keeps the toast where it is.
     #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Still two"]).status == 0)
     try waitUntil("the updated box still on \(second)") {
-      let there = try Self.shot(of: second, on: desk.sway)
-      let here = try Self.shot(of: "HEADLESS-1", on: desk.sway)
+      let there = try desk.sway.screenshot(output: second)
+      let here = try desk.sway.screenshot(output: "HEADLESS-1")
       return there.boundingBox(of: Self.boxColor, tolerance: 3)
         == Self.centredBox(Toast("Still two"))
         && here.boundingBox(of: Self.boxColor, tolerance: 3) == nil
@@ -76,9 +71,9 @@ struct OutputTests {
       try desk.runToEnd(["--output", "HEADLESS-1", "--no-animation", "--timeout", "0", "One"])
         .status == 0)
     try waitUntil("the box moved to HEADLESS-1") {
-      try Self.shot(of: "HEADLESS-1", on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3)
+      try desk.sway.screenshot(output: "HEADLESS-1").boundingBox(of: Self.boxColor, tolerance: 3)
         == Self.centredBox(Toast("One"))
-        && Self.shot(of: second, on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3) == nil
+        && desk.sway.screenshot(output: second).boundingBox(of: Self.boxColor, tolerance: 3) == nil
     }
   }
 
@@ -91,30 +86,16 @@ struct OutputTests {
     let one = Self.centredBox(Toast("Everywhere"))
     let two = Self.centredBox(Toast("Everywhere"), scale: 2)
     try waitUntil("the box on both outputs, each at its scale") {
-      try Self.shot(of: "HEADLESS-1", on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3)
+      try desk.sway.screenshot(output: "HEADLESS-1").boundingBox(of: Self.boxColor, tolerance: 3)
         == one
-        && Self.shot(of: second, on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3)
+        && desk.sway.screenshot(output: second).boundingBox(of: Self.boxColor, tolerance: 3)
           == two
     }
     let third = try desk.sway.addOutput(x: 1280 + 640)
     try waitUntil("the box on the new output \(third)") {
-      try Self.shot(of: third, on: desk.sway).boundingBox(of: Self.boxColor, tolerance: 3) == one
+      try desk.sway.screenshot(output: third).boundingBox(of: Self.boxColor, tolerance: 3) == one
     }
     #expect(try desk.status()?.surfaces == 1, "one toast, however many outputs")
-  }
-
-  @Test func anUnknownOutputIsAUsageErrorListingTheOutputs() throws {
-    let desk = try Desk()
-    try desk.sway.addOutput(x: 1280)
-    // Once from a new owner, once from the running one.
-    for _ in 0..<2 {
-      let result = try desk.runToEnd(["--output", "DP-9", "--no-animation", "Lost"])
-      #expect(result.status == 64)
-      #expect(
-        result.errors
-          == "wl-toast: --output: no output named 'DP-9' (outputs: HEADLESS-1, HEADLESS-2)\n")
-      #expect(try desk.runToEnd(["--tag", "keep", "--timeout", "3", "Owner"]).status == 0)
-    }
   }
 
   // MARK: - Scale
@@ -141,7 +122,7 @@ struct OutputTests {
     #expect(
       try desk.runToEnd(arguments + ["--no-animation", "--timeout", "0", "Crisp"]).status == 0)
     // One screenshot as soon as the command returns: the first frame.
-    let shot = try Self.shot(of: second, on: desk.sway)
+    let shot = try desk.sway.screenshot(output: second)
     let box = Self.centredBox(Toast("Crisp"), scale: 2)
     #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == box)
     let reference = composited(
@@ -171,7 +152,7 @@ struct OutputTests {
 
   /// The toast's box on an output of a nested sway (nil when none is there).
   static func box(on output: String, of nested: HeadlessSway) throws -> Box? {
-    try shot(of: output, on: nested).boundingBox(of: boxColor, tolerance: 3)
+    try nested.screenshot(output: output).boundingBox(of: boxColor, tolerance: 3)
   }
 
   /// Whether `output` of `nested` shows `text`'s HUD, centred (the outer sway
@@ -262,7 +243,7 @@ struct OutputTests {
     }
     let patient = Self.centredBox(Toast("Patient"), shift: -65)
     try waitUntil("both toasts back on \(lastSeen(name))") {
-      let shot = try Self.shot(of: name!, on: nested)
+      let shot = try nested.screenshot(output: name!)
       return shot.boundingBox(of: Self.boxColor, tolerance: 3)?.y == patient.y
     }
   }

@@ -7,6 +7,6 @@ import Testing
 struct SharedCasesOnSway {
   @Test(arguments: SharedCase.allCases)
   func onSway(_ shared: SharedCase) throws {
-    try shared.run(on: try Desk())
+    try shared.run(on: HeadlessSway.self)
   }
 }

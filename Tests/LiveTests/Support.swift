@@ -10,20 +10,6 @@ import ToastRendering
 typealias Desk = TestDesk<HeadlessSway, VirtualInput>
 
 extension TestDesk where Compositor == HeadlessSway, Input == VirtualInput {
-  /// Starts a headless sway and parks the pointer in the bottom-right corner:
-  /// away from every toast, and its cursor image (drawn into screenshots)
-  /// falls off the output.
-  convenience init() throws {
-    let sway = try HeadlessSway()
-    self.init(
-      sway,
-      input: try VirtualInput(
-        socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight))
-    try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
-  }
-
-  var sway: HeadlessSway { compositor }
-
   var center: (x: Int, y: Int) { (sway.outputWidth / 2, sway.outputHeight / 2) }
 
   /// What `wl-toast status` says of a tag: the toast's fields, the owner's pid and
@@ -192,40 +178,5 @@ extension Image {
   /// ``meanEdgeWidth(in:ground:pixel:)`` of this image.
   func meanEdgeWidth(in box: Box, ground: RGB) -> Double {
     LiveTests.meanEdgeWidth(in: box, ground: ground, pixel: pixel(x:y:))
-  }
-}
-
-extension HeadlessSway {
-  /// The outputs sway has, by name: their place and size in the layout
-  /// (logical pixels), and whether they are active.
-  func outputs() throws -> [String: (rect: Box, active: Bool, scale: Double)] {
-    let reply = try JSONValue.parse(swaymsg(["-t", "get_outputs"]))
-    var outputs: [String: (rect: Box, active: Bool, scale: Double)] = [:]
-    guard case .array(let items) = reply else { return outputs }
-    for item in items {
-      guard let name = item["name"]?.stringValue, let rect = item["rect"] else { continue }
-      func number(_ key: String) -> Int { Int(rect[key]?.doubleValue ?? 0) }
-      outputs[name] = (
-        Box(x: number("x"), y: number("y"), width: number("width"), height: number("height")),
-        item["active"]?.boolValue ?? false, item["scale"]?.doubleValue ?? 1
-      )
-    }
-    return outputs
-  }
-
-  /// Adds a headless output of 1280x720 at `x`, 0 with `scale`, and returns its name.
-  @discardableResult
-  func addOutput(x: Int, scale: Int = 1) throws -> String {
-    let before = Set(try outputs().keys)
-    try swaymsg(["create_output"])
-    var name: String?
-    try waitUntil("a new output") {
-      name = try outputs().keys.first { !before.contains($0) }
-      return name != nil
-    }
-    try swaymsg([
-      "output", name!, "mode", "1280x720", "position", String(x), "0", "scale", String(scale),
-    ])
-    return name!
   }
 }

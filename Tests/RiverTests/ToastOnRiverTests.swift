@@ -9,6 +9,6 @@ import Testing
 struct ToastOnRiverTests {
   @Test(arguments: SharedCase.allCases)
   func onRiver(_ shared: SharedCase) throws {
-    try shared.run(on: try RiverDesk())
+    try shared.run(on: HeadlessRiver.self)
   }
 }
