@@ -98,13 +98,22 @@ package enum OwnerLaunch: Equatable, Sendable {
   /// The linger `serve` takes for an owner that stays after its last toast.
   package static let resident = "resident"
 
+  /// `seconds` as a plain decimal number, as the command's rule reads it
+  /// (`0.00001`, never `1e-05`), to the nanosecond.
+  static func plainDecimal(_ seconds: Double) -> String {
+    let nanoseconds = Int64((seconds * 1e9).rounded())
+    let fraction = String(nanoseconds % 1_000_000_000)
+    return "\(nanoseconds / 1_000_000_000)."
+      + String(repeating: "0", count: 9 - fraction.count) + fraction
+  }
+
   /// The owner program's arguments (without its path).
   package var arguments: [String] {
     switch self {
     case .serve(let listener, let linger):
       [
         "serve", String(listener.fd), String(listener.inode),
-        linger.map { String($0) } ?? Self.resident, listener.lockFD.map { String($0) } ?? "-1",
+        linger.map(Self.plainDecimal) ?? Self.resident, listener.lockFD.map { String($0) } ?? "-1",
       ]
     case .activated:
       ["activated"]

@@ -159,6 +159,16 @@ struct HardeningTests {
     #expect(recv(idle, &buffer, buffer.count, 0) == 0, "the owner closed the idle connection")
   }
 
+  @Test func aLingerTooSmallForItsDescriptionStillStartsTheOwner() throws {
+    let desk = try Desk()
+    // 0.00001 reads as "1e-05" in Swift's description; the owner's line takes it plainly.
+    let result = try desk.runToEnd([
+      "--linger", "0.00001", "--no-animation", "--timeout", "0", "Tiny linger",
+    ])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(try desk.status()?.text == "Tiny linger")
+  }
+
   @Test(arguments: [
     // A closed descriptor, and standard input (/dev/null): neither is a listening socket.
     (["99", "1", "1", "-1"], ExitCode.error, "serve: descriptor 99 is not a listening socket"),
