@@ -88,18 +88,17 @@ package enum SharedCase: String, CaseIterable, Sendable {
   case namedAndAllOutputs
   case unknownOutput
 
-  /// Runs the case on a new desk of `Compositor` (with two outputs for the
-  /// cases of outputs).
-  package func run<Compositor: FlatCompositor>(on _: Compositor.Type) throws {
+  /// How many outputs the case's desk has.
+  private var outputs: Int {
     switch self {
-    case .namedAndAllOutputs: try Self.namedAndAllOutputs(try Compositor.desk(outputs: 2))
-    case .unknownOutput: try Self.unknownOutput(try Compositor.desk(outputs: 2))
-    default: try run(on: try Compositor.desk(outputs: 1))
+    case .namedAndAllOutputs, .unknownOutput: 2
+    default: 1
     }
   }
 
-  /// Runs the case on `desk`.
-  private func run<Compositor: FlatCompositor>(on desk: FlatDesk<Compositor>) throws {
+  /// Runs the case on a new desk of `Compositor`.
+  package func run<Compositor: FlatCompositor>(on _: Compositor.Type) throws {
+    let desk = try Compositor.desk(outputs: outputs)
     switch self {
     case .hudPlacement: try Self.hudPlacement(desk)
     case .bannerPlacement: try Self.bannerPlacement(desk)

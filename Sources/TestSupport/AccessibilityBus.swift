@@ -163,10 +163,8 @@ package final class AccessibilityBus {
   /// the directory as runtime directory (the launcher puts the accessibility
   /// bus's socket there), GSettings in memory, and the rig's mark.
   static func environment(directory: String, sessionAddress: String) -> [String: String] {
-    var environment = currentEnvironment()
-    for key in ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS"] {
-      environment.removeValue(forKey: key)
-    }
+    var environment = currentEnvironment(
+      without: ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS"])
     environment["DBUS_SESSION_BUS_ADDRESS"] = sessionAddress
     environment["XDG_RUNTIME_DIR"] = directory
     environment["GSETTINGS_BACKEND"] = "memory"

@@ -223,6 +223,14 @@ package func runTool(_ arguments: [String], environment: [String: String]) throw
 /// What a wait last saw, for its message: the value, or "nothing".
 package func lastSeen<Value>(_ value: Value?) -> String { value.map { "\($0)" } ?? "nothing" }
 
+/// This process's environment without `keys` (the caller's displays and buses,
+/// which a test's own compositor or bus must not inherit).
+package func currentEnvironment(without keys: [String]) -> [String: String] {
+  var environment = currentEnvironment()
+  for key in keys { environment.removeValue(forKey: key) }
+  return environment
+}
+
 /// The current environment as a dictionary.
 package func currentEnvironment() -> [String: String] {
   var result: [String: String] = [:]

@@ -186,10 +186,9 @@ package final class HeadlessWeston {
 /// runtime directory, the headless backend with no input devices and the
 /// pixman renderer.
 func headlessCompositorEnvironment(directory: String) -> [String: String] {
-  var environment = currentEnvironment()
-  for key in ["WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK"] {
-    environment.removeValue(forKey: key)
-  }
+  var environment = currentEnvironment(without: [
+    "WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK",
+  ])
   environment["XDG_RUNTIME_DIR"] = directory
   environment["HOME"] = directory
   environment["WLR_BACKENDS"] = "headless"

@@ -1,7 +1,7 @@
 import ToastModel
 
 /// Where an option may be given.
-struct OptionScope: OptionSet, Hashable, Sendable {
+struct OptionScope: OptionSet, Sendable {
   let rawValue: UInt16
 
   /// The command line of a toast (`wl-toast [OPTIONS] MESSAGE...`).
@@ -68,7 +68,7 @@ struct OptionValues: Sendable {
 
 /// An option of `wl-toast`, declared once in ``Option/all``: the parser, the
 /// configuration keys, `--help`, the man-page check and the completions read it.
-struct Option: Sendable, Hashable {
+struct Option: Sendable, Equatable {
   /// The name without its dashes: `--NAME` and, for an option of the file, its key.
   let name: String
   /// The one-letter form (`-h`), if any.
@@ -97,7 +97,6 @@ struct Option: Sendable, Hashable {
   var help: String? { helpText() }
 
   static func == (left: Option, right: Option) -> Bool { left.name == right.name }
-  func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 extension Option {
@@ -286,10 +285,6 @@ extension OptionInput {
 package var configKeys: [String] {
   Option.all.filter { $0.scope.contains(.config) }.map { $0.name }
 }
-
-/// The names of every option of `wl-toast` (without their dashes), in the
-/// order of `--help`.
-package var optionNames: [String] { Option.all.map { $0.name } }
 
 // MARK: - Values of the command's own options
 

@@ -287,16 +287,16 @@ package final class Owner {
   }
 
   private func drop(_ fd: Int32) {
-    // Removing it from the loop and the table closes it, after the rest.
-    let connection = clients.removeValue(forKey: fd)
-    if let connection { presenter.eventLoop.remove(connection.watch) }
+    // Out of the table, its Connection closes it.
+    if let connection = clients.removeValue(forKey: fd) {
+      presenter.eventLoop.remove(connection.watch)
+    }
     if let deadline = requestDeadlines.removeValue(forKey: fd) {
       presenter.eventLoop.remove(deadline)
     }
     for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
     for tag in frameWaiters.keys { frameWaiters[tag]?.removeAll { $0.fd == fd } }
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
-    withExtendedLifetime(connection) {}
     scheduleLingerIfIdle()
   }
 

@@ -39,9 +39,6 @@ package struct ToastField: Sendable {
   /// The value as JSON.
   package let encode: @Sendable (Toast) -> JSONValue
 
-  /// Whether the option takes no value.
-  package var isFlag: Bool { valueName == nil }
-
   /// The text `--help` prints beside the option.
   package var help: String { helpText() }
 }
