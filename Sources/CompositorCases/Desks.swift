@@ -40,11 +40,50 @@ extension TestDesk where Compositor == HeadlessRiver, Input == VirtualInput {
   package var river: HeadlessRiver { compositor }
 }
 
+/// A desk over a headless KWin at a scale, with a fake pointer and keyboard.
+package typealias KWinDesk = TestDesk<HeadlessKWin, KWinFakeInput>
+
+extension TestDesk where Compositor == HeadlessKWin, Input == KWinFakeInput {
+  /// Starts a headless KWin at `scale` with a fake pointer and keyboard made
+  /// before any client starts (KWin's fake device lives as long as its
+  /// connection), and parks the pointer in the bottom-right corner, away from
+  /// every toast.
+  package convenience init(width: Int = 1280, height: Int = 720, scale: Double) throws {
+    let kwin = try HeadlessKWin(width: width, height: height, scale: scale)
+    self.init(kwin, input: try KWinFakeInput(socketPath: kwin.socketPath))
+    try input.move(x: Double(kwin.logicalWidth - 1), y: Double(kwin.logicalHeight - 1))
+  }
+
+  /// The KWin.
+  package var kwin: HeadlessKWin { compositor }
+}
+
+extension HeadlessKWin {
+  /// A desk whose KWin is at scale 1.5, its one output covered by a desktop
+  /// surface of ``desktop`` on the background layer. `outputs` is at most 1.
+  package static func desk(outputs: Int) throws -> KWinDesk {
+    precondition(outputs <= outputLimit, "KWin's virtual backend makes one output")
+    let desk = try KWinDesk(scale: 1.5)
+    let kwin = desk.kwin
+    let argb = 0xff00_0000 | UInt32(desktop.red) << 16 | UInt32(desktop.green) << 8
+      | UInt32(desktop.blue)
+    let surface = try ColorSurface(
+      socketPath: kwin.socketPath, width: 0, height: 0, argb: argb, layer: .background,
+      anchor: [.top, .bottom, .left, .right])
+    guard try surface.pump(timeout: kwin.patience, until: { surface.isMapped }) else {
+      throw HarnessError("KWin did not map the desktop surface")
+    }
+    desk.fixtures.append(surface)
+    try kwin.screenshot("the desktop in \(desktop)") { $0.pixel(x: 0, y: 0) == desktop }
+    return desk
+  }
+}
+
 extension HeadlessSway {
   /// A desk whose sway has `outputs` outputs of 1280x720 side by side
   /// (HEADLESS-1, HEADLESS-2, …), added with `create_output`.
-  package static func desk(outputs: Int) throws -> FlatDesk<HeadlessSway> {
-    let desk = try FlatDesk<HeadlessSway>()
+  package static func desk(outputs: Int) throws -> CaseDesk<HeadlessSway> {
+    let desk = try CaseDesk<HeadlessSway>()
     for index in 1..<max(outputs, 1) { try desk.sway.addOutput(x: 1280 * index) }
     return desk
   }
@@ -61,8 +100,8 @@ extension HeadlessSway {
 extension HeadlessRiver {
   /// A desk whose river has `outputs` outputs of 1280x720 side by side
   /// (HEADLESS-1, HEADLESS-2, …), made by the headless backend at start.
-  package static func desk(outputs: Int) throws -> FlatDesk<HeadlessRiver> {
-    try FlatDesk<HeadlessRiver>(outputs: outputs)
+  package static func desk(outputs: Int) throws -> CaseDesk<HeadlessRiver> {
+    try CaseDesk<HeadlessRiver>(outputs: outputs)
   }
 }
 

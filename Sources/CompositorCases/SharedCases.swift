@@ -4,22 +4,83 @@ import ToastKit
 import ToastProtocol
 import ToastRendering
 
-/// A test compositor whose first output is 1280x720 at scale 1 and whose
-/// screenshots are its pixels over a plain desktop colour: sway and river.
-package protocol FlatCompositor: TestCompositor, CapturedCompositor {
-  /// The desktop's colour.
-  static var background: RGB { get }
+/// A test compositor the shared cases run on: sway, river and KWin. Its first
+/// output is 1280x720 logical pixels at ``scale`` over a plain desktop colour.
+package protocol CaseCompositor: TestCompositor {
+  /// The pointer and keyboard of its desks.
+  associatedtype Input: CaseInput
+  /// The desktop's colour on a desk of ``desk(outputs:)``.
+  static var desktop: RGB { get }
+  /// How many outputs its desks can have.
+  static var outputLimit: Int { get }
   /// A desk with `outputs` outputs of 1280x720 side by side (HEADLESS-1, HEADLESS-2, …).
-  static func desk(outputs: Int) throws -> FlatDesk<Self>
+  static func desk(outputs: Int) throws -> CaseDesk<Self>
+  /// Device pixels per logical pixel on the first output.
+  var scale: Double { get }
   /// A screenshot of one output, by name.
   func screenshot(output name: String) throws -> Image
+  /// A screenshot of the top `rows` logical rows of the first output, in device pixels.
+  func screenshot(topRows rows: Int) throws -> Image
 }
 
-extension HeadlessSway: FlatCompositor {}
-extension HeadlessRiver: FlatCompositor {}
+/// The pointer and keyboard a shared case drives, in logical coordinates.
+package protocol CaseInput {
+  /// Clicks the left button at a logical point.
+  func click(atX x: Int, y: Int) throws
+  /// Presses and releases Escape.
+  func pressEscape() throws
+}
 
-/// A desk over a ``FlatCompositor`` with a virtual pointer and keyboard.
-package typealias FlatDesk<Compositor: FlatCompositor> = TestDesk<Compositor, VirtualInput>
+extension VirtualInput: CaseInput {
+  package func click(atX x: Int, y: Int) throws { try click(x: x, y: y) }
+  package func pressEscape() throws { try press(keysym: 0xff1b) }
+}
+
+extension KWinFakeInput: CaseInput {
+  package func click(atX x: Int, y: Int) throws { try click(x: Double(x), y: Double(y)) }
+  package func pressEscape() throws { try press(.escape) }
+}
+
+extension HeadlessSway: CaseCompositor {
+  package typealias Input = VirtualInput
+  package static var desktop: RGB { background }
+  package static var outputLimit: Int { 8 }
+  package var scale: Double { 1 }
+  package func screenshot(topRows rows: Int) throws -> Image {
+    try screenshot(width: outputWidth, height: rows)
+  }
+}
+
+extension HeadlessRiver: CaseCompositor {
+  package typealias Input = VirtualInput
+  package static var desktop: RGB { background }
+  package static var outputLimit: Int { 8 }
+  package var scale: Double { 1 }
+  package func screenshot(topRows rows: Int) throws -> Image {
+    try screenshot(width: outputWidth, height: rows)
+  }
+}
+
+extension HeadlessKWin: CaseCompositor {
+  package typealias Input = KWinFakeInput
+  /// The colour of the desktop surface a case desk maps (KWin's own is black,
+  /// too close to the HUD's box to tell its edges).
+  package static var desktop: RGB { RGB(0x20, 0x40, 0x80) }
+  /// One: KWin's virtual backend makes one output.
+  package static var outputLimit: Int { 1 }
+  package func screenshot(output name: String) throws -> Image {
+    let output = try outputState().name
+    guard name == output else { throw HarnessError("no output \(name): KWin has \(output)") }
+    return try screenshot()
+  }
+  package func screenshot(topRows rows: Int) throws -> Image {
+    try screenshot(
+      deviceRegion: Box(x: 0, y: 0, width: deviceWidth, height: Int(Double(rows) * scale)))
+  }
+}
+
+/// A desk over a ``CaseCompositor`` with its pointer and keyboard.
+package typealias CaseDesk<Compositor: CaseCompositor> = TestDesk<Compositor, Compositor.Input>
 
 /// `top` drawn with its alpha (times `opacity`) over an opaque `bottom`, as
 /// the compositor blends it.
@@ -53,13 +114,19 @@ package enum Looks {
   }
 
   /// The HUD's box colour over the desktop of `Compositor`.
-  package static func hudColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
-    blend(Design.HUD.background, over: Compositor.background)
+  package static func hudColor<Compositor: CaseCompositor>(_: Compositor.Type) -> RGB {
+    blend(Design.HUD.background, over: Compositor.desktop)
   }
 
   /// The banner's pill colour over the desktop of `Compositor`.
-  package static func pillColor<Compositor: FlatCompositor>(_: Compositor.Type) -> RGB {
-    blend(Design.Banner.background, over: Compositor.background)
+  package static func pillColor<Compositor: CaseCompositor>(_: Compositor.Type) -> RGB {
+    blend(Design.Banner.background, over: Compositor.desktop)
+  }
+
+  /// A box in logical pixels, in the device pixels of `scale`.
+  package static func device(_ box: Box, scale: Double) -> Box {
+    func times(_ value: Int) -> Int { Int((Double(value) * scale).rounded()) }
+    return Box(x: times(box.x), y: times(box.y), width: times(box.width), height: times(box.height))
   }
 
   /// The rows at column `x` darker than `background` (the pill, even half faded in).
@@ -96,8 +163,13 @@ package enum SharedCase: String, CaseIterable, Sendable {
     }
   }
 
+  /// The cases a desk of `Compositor` can hold (as many outputs as they need).
+  package static func cases<Compositor: CaseCompositor>(for _: Compositor.Type) -> [SharedCase] {
+    allCases.filter { $0.outputs <= Compositor.outputLimit }
+  }
+
   /// Runs the case on a new desk of `Compositor`.
-  package func run<Compositor: FlatCompositor>(on _: Compositor.Type) throws {
+  package func run<Compositor: CaseCompositor>(on _: Compositor.Type) throws {
     let desk = try Compositor.desk(outputs: outputs)
     switch self {
     case .hudPlacement: try Self.hudPlacement(desk)
@@ -112,7 +184,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// `--output HEADLESS-2` shows the toast there alone; `--output all` on each.
-  private static func namedAndAllOutputs<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+  private static func namedAndAllOutputs<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     let box = Looks.hudBox(Toast("Two"))
     let color = Looks.hudColor(C.self)
     func boxes() throws -> (one: Box?, two: Box?) {
@@ -145,7 +217,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
 
   /// An output that does not exist is a usage error naming the outputs that do,
   /// from a new owner and from a running one.
-  private static func unknownOutput<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+  private static func unknownOutput<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     for _ in 0..<2 {
       let result = try desk.runToEnd(["--output", "DP-9", "--no-animation", "Lost"])
       #expect(result.status == 64)
@@ -158,105 +230,127 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// The HUD is centred, in the design's colours, with its text and shadow.
-  private static func hudPlacement<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+  private static func hudPlacement<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     let command = try desk.run(["--no-animation", "--timeout", "0", "Saved"])
     defer { command.terminate() }
     let color = Looks.hudColor(C.self)
-    let expected = Looks.hudBox(Toast("Saved"))
-    #expect(expected == Box(x: 560, y: 300, width: 160, height: 120), "centred on the output")
+    let logical = Looks.hudBox(Toast("Saved"))
+    #expect(logical == Box(x: 560, y: 300, width: 160, height: 120), "centred on the output")
+    let expected = Looks.device(logical, scale: desk.compositor.scale)
     var seen: Box?
     let shot = try desk.screenshot("the HUD box at \(expected) (last seen: \(lastSeen(seen)))") {
       seen = $0.boundingBox(of: color, tolerance: 3)
       return seen == expected
     }
     // A corner of the box shows the design's translucent dark grey over the desktop.
-    #expect(shot.pixel(x: expected.x + 12, y: expected.y + 12).isClose(to: color, tolerance: 3))
+    let inside = Looks.device(Box(x: 12, y: 12, width: 2, height: 2), scale: desk.compositor.scale)
+    #expect(
+      shot.pixel(x: expected.x + inside.x, y: expected.y + inside.y).isClose(
+        to: color, tolerance: 3))
     // White text in the middle of the box.
-    #expect(shot.brightPixels(in: expected.insetBy(20), than: color) > 50)
+    #expect(shot.brightPixels(in: expected.insetBy(inside.x + inside.width * 4), than: color) > 50)
     // The light shadow below and to the right, nothing to the left.
     let belowRight = shot.pixel(
-      x: expected.x + expected.width + 2, y: expected.y + expected.height + 2)
-    #expect(Int(belowRight.red) > Int(C.background.red) + 20)
-    #expect(shot.pixel(x: expected.x - 3, y: expected.y + 60) == C.background)
+      x: expected.x + expected.width + inside.width, y: expected.y + expected.height + inside.width)
+    #expect(Int(belowRight.red) > Int(C.desktop.red) + 20)
+    #expect(shot.pixel(x: expected.x - 3, y: expected.y + expected.height / 2) == C.desktop)
   }
 
   /// The banner slides down and rests below the top edge, fitted to its text.
-  private static func bannerPlacement<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+  private static func bannerPlacement<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     // The library in this process, so that frames come only while it dispatches.
     let presenter = try ToastPresenter(display: desk.compositor.socketPath)
+    let scale = desk.compositor.scale
     presenter.show(Toast("Hi", style: .banner, timeout: .untilDismissed))
     // Frames of the 0.8 s entry until one on screen shows the pill above its
     // resting place: a frame from the middle of the slide. (Watching the
     // screen, not the clock: on a slow machine a fixed delay can land after it.)
     var rows: ClosedRange<Int>?
-    try waitUntil("the pill to show above its resting place (last seen: \(lastSeen(rows)))") {
+    try waitUntil(
+      "the pill to show above its resting place (last seen: \(lastSeen(rows)))",
+      timeout: desk.compositor.patience
+    ) {
       try presenter.dispatch(timeout: .milliseconds(20))
-      let top = try desk.compositor.screenshot(width: 1280, height: 120)
-      rows = Looks.darkRows(top, x: 610, background: C.background)
-      return rows.map { $0.upperBound < 49 } ?? false
+      let top = try desk.compositor.screenshot(topRows: 120)
+      rows = Looks.darkRows(top, x: Int(610 * scale), background: C.desktop)
+      return rows.map { Double($0.upperBound) < 49 * scale } ?? false
     }
     // "Hi" gives the narrowest pill (100 + 20 wide), centred: x 580...699,
     // 10 px below the top edge, 40 px high; fully opaque at rest, exactly its
     // design colour from edge to edge.
     let resting = Looks.restingPill("Hi")
     #expect(resting == Box(x: 580, y: 10, width: 120, height: 40))
+    let onScreen = Looks.device(resting, scale: scale)
     var seen: Box?
-    try waitUntil("the opaque pill at rest, \(resting) (last seen: \(lastSeen(seen)))") {
+    try waitUntil(
+      "the opaque pill at rest, \(onScreen) (last seen: \(lastSeen(seen)))",
+      timeout: desk.compositor.patience
+    ) {
       try presenter.dispatch(timeout: .milliseconds(20))
-      seen = try desk.compositor.screenshot(width: 1280, height: 120)
+      seen = try desk.compositor.screenshot(topRows: 120)
         .boundingBox(of: Looks.pillColor(C.self), tolerance: 3)
-      return seen == resting
+      return seen == onScreen
     }
   }
 
-  /// A click on a tap toast dismisses it: `--wait` exits 2 and the box goes.
-  private static func tapDismisses<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
-    let command = try desk.run([
-      "--wait", "--no-animation", "--timeout", "0", "--dismiss", "tap", "Tap me",
-    ])
+  /// A click on a tap toast dismisses it: `--wait` exits 2, `--print-outcome`
+  /// says `dismissed` and the box goes.
+  private static func tapDismisses<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+    let log = desk.compositor.runtimeDirectory + "/dismissed.log"
+    let command = try desk.run(
+      [
+        "--wait", "--print-outcome", "--no-animation", "--timeout", "0", "--dismiss", "tap",
+        "Tap me",
+      ], logPath: log)
     let color = Looks.hudColor(C.self)
-    let box = Looks.hudBox(Toast("Tap me"))
+    let logical = Looks.hudBox(Toast("Tap me"))
+    let box = Looks.device(logical, scale: desk.compositor.scale)
     try desk.screenshot("the HUD box at \(box)") { $0.boundingBox(of: color, tolerance: 3) == box }
-    try desk.input.click(x: box.x + 10, y: box.y + 10)
-    #expect(command.wait(timeout: 5) == 2)
+    try desk.input.click(atX: logical.x + 10, y: logical.y + 10)
+    #expect(command.wait(timeout: desk.compositor.patience) == 2)
+    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) }
+    #expect(output == "dismissed\n", "standard output and error")
     try desk.screenshot("no HUD box left") { $0.boundingBox(of: color, tolerance: 3) == nil }
   }
 
   /// A toast without `--dismiss tap` lets a click reach the surface below, and stays.
-  private static func touchThrough<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+  private static func touchThrough<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     let below = try ColorSurface(
       socketPath: desk.compositor.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
       layer: .bottom)
-    #expect(try below.pump { below.isMapped })
+    #expect(try below.pump(timeout: desk.compositor.patience) { below.isMapped })
     let command = try desk.run(["--no-animation", "--timeout", "0", "Over"])
     defer { command.terminate() }
     let color = blend(Design.HUD.background, over: RGB(0x33, 0xaa, 0x33))
-    let box = Looks.hudBox(Toast("Over"))
+    let logical = Looks.hudBox(Toast("Over"))
+    let box = Looks.device(logical, scale: desk.compositor.scale)
     try desk.screenshot("the HUD box at \(box) over the green surface") {
       $0.boundingBox(of: color, tolerance: 3) == box
     }
-    try desk.input.click(x: box.x + 10, y: box.y + 10)
-    #expect(try below.pump { below.pointerEvents.contains(.button(code: 0x110, pressed: true)) })
+    try desk.input.click(atX: logical.x + 10, y: logical.y + 10)
+    #expect(
+      try below.pump(timeout: desk.compositor.patience) {
+        below.pointerEvents.contains(.button(code: 0x110, pressed: true)) })
     #expect(
       try desk.compositor.screenshot().boundingBox(of: color, tolerance: 3) == box, "it stays")
   }
 
   /// Escape dismisses a modal toast that dims the desktop: `--wait` exits 2.
-  private static func escape<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+  private static func escape<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc",
     ])
-    let dimmed = blend(Design.dim, over: C.background)
+    let dimmed = blend(Design.dim, over: C.desktop)
     try desk.screenshot("the desktop dimmed behind the modal toast") {
       $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3)
     }
-    try desk.input.press(keysym: 0xff1b)  // Escape
-    #expect(command.wait(timeout: 5) == 2)
+    try desk.input.pressEscape()
+    #expect(command.wait(timeout: desk.compositor.patience) == 2)
   }
 
   /// A second command with the tag redraws the toast in place: one surface,
   /// the same box, only the inside changed.
-  private static func updateInPlace<C: FlatCompositor>(_ desk: FlatDesk<C>) throws {
+  private static func updateInPlace<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     func show(_ percent: Int) throws {
       let result = try desk.runToEnd([
         "--tag", "volume", "--progress", String(percent), "--no-animation", "--timeout", "0",
@@ -268,7 +362,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
     try show(40)
     var first = Toast("Volume 40%")
     first.progress = 0.4
-    let box = Looks.hudBox(first)
+    let box = Looks.device(Looks.hudBox(first), scale: desk.compositor.scale)
     let before = try desk.screenshot("the HUD box at \(box)") {
       $0.boundingBox(of: color, tolerance: 3) == box
     }
@@ -276,7 +370,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
     var second = first
     second.text = "Volume 70%"
     second.progress = 0.7
-    #expect(Looks.hudBox(second) == box, "the same box: the bar and the text change")
+    #expect(Looks.hudBox(second) == Looks.hudBox(first), "the same box: the bar and the text change")
     try desk.screenshot("the bar and text redrawn inside \(box)") { shot in
       guard shot.boundingBox(of: color, tolerance: 3) == box,
         let changed = shot.difference(from: before)

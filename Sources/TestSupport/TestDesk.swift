@@ -68,6 +68,8 @@ package final class TestDesk<Compositor: TestCompositor, Input> {
   package let input: Input
   /// The environment `wl-toast` runs with: the compositor's clients', plus what a test adds.
   package var environment: [String: String]
+  /// Clients that live as long as the desk (a desktop surface).
+  package var fixtures: [AnyObject] = []
 
   /// A desk over a started compositor and its input.
   package init(_ compositor: Compositor, input: Input) {

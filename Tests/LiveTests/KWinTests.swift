@@ -8,36 +8,11 @@ import ToastRendering
 
 /// wl-toast on KDE's KWin 5.27: fractional scales (wp_fractional_scale_v1 and
 /// wp_viewporter), layer-shell v3 (no on-demand keyboard focus) and KWin's own
-/// screenshots and fake input. What a user sees, in device pixels.
+/// screenshots and fake input. What a user sees, in device pixels. (The shared
+/// cases, SharedCasesOnKWin, place the HUD and banner and click, touch and
+/// press Escape at 1.5.)
 @Suite(.serialized)
 struct KWinTests {
-  @Test func aHUDIsCentredAtScaleOneAndAHalf() throws {
-    let desk = try KWinDesk(scale: 1.5)
-    #expect(desk.kwin.deviceWidth == 1920 && desk.kwin.deviceHeight == 1080)
-    let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Hello"])
-    #expect(result.status == 0, "\(result.errors)")
-    let box = try desk.waitForHUD()
-    desk.expectCentred(box)
-    desk.expectMinimumHUDSize(box)
-  }
-
-  @Test func aClickDismissesATapToast() throws {
-    let desk = try KWinDesk(scale: 1.5)
-    let log = desk.kwin.runtimeDirectory + "/dismissed.log"
-    let command = try desk.run(
-      ["--dismiss", "tap", "--wait", "--print-outcome", "--no-animation", "--timeout", "0", "Hi"],
-      logPath: log)
-    let box = try desk.waitForHUD()
-    let center = desk.kwin.logicalCenter(of: box)
-    try desk.input.click(x: center.x, y: center.y)
-    #expect(command.wait(timeout: 10) == 2, "a dismissed toast exits 2")
-    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    #expect(output == "dismissed\n", "standard output and error: \(output)")
-    try waitUntil("the HUD to leave the screen", timeout: 30) {
-      try desk.hudBox(in: desk.kwin.screenshot()) == nil
-    }
-  }
-
   @Test func aToastStaysOnScreenWhenTheScaleChanges() throws {
     let desk = try KWinDesk(scale: 1.5)
     let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Rescaled"])
@@ -143,19 +118,7 @@ struct KWinTests {
   }
 }
 
-/// A headless KWin at a scale, with a fake pointer and keyboard made before any
-/// client starts (KWin's fake device lives as long as its connection).
-typealias KWinDesk = TestDesk<HeadlessKWin, KWinFakeInput>
-
 extension TestDesk where Compositor == HeadlessKWin, Input == KWinFakeInput {
-  convenience init(width: Int = 1280, height: Int = 720, scale: Double) throws {
-    let kwin = try HeadlessKWin(width: width, height: height, scale: scale)
-    self.init(kwin, input: try KWinFakeInput(socketPath: kwin.socketPath))
-    // Park the pointer in the bottom-right corner, away from every toast.
-    try input.move(x: Double(kwin.logicalWidth - 1), y: Double(kwin.logicalHeight - 1))
-  }
-
-  var kwin: HeadlessKWin { compositor }
 
   /// Waits until the HUD's box is on screen and returns it, in device pixels.
   @discardableResult
