@@ -65,7 +65,8 @@ extension HeadlessKWin {
     precondition(outputs <= outputLimit, "KWin's virtual backend makes one output")
     let desk = try KWinDesk(scale: 1.5)
     let kwin = desk.kwin
-    let argb = 0xff00_0000 | UInt32(desktop.red) << 16 | UInt32(desktop.green) << 8
+    let argb =
+      0xff00_0000 | UInt32(desktop.red) << 16 | UInt32(desktop.green) << 8
       | UInt32(desktop.blue)
     let surface = try ColorSurface(
       socketPath: kwin.socketPath, width: 0, height: 0, argb: argb, layer: .background,

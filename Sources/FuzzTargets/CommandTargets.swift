@@ -8,26 +8,24 @@ import ToastModel
 /// text, not the first decoded value, is the fixed point.)
 func fuzzMessages(_ input: [UInt8]) throws(InvariantViolation) {
   let message = text(of: input)
-  if let request = try? OwnerRequest(decoding: message) {
-    let encoded = request.encoded
-    let again: OwnerRequest
-    do {
-      again = try OwnerRequest(decoding: encoded)
-    } catch {
-      throw InvariantViolation("request \(encoded) does not decode: \(error)")
-    }
-    try require(again.encoded == encoded, "request \(encoded) re-encodes as \(again.encoded)")
+  try fixedPoint("request", of: message, decode: OwnerRequest.init(decoding:), encode: \.encoded)
+  try fixedPoint("reply", of: message, decode: OwnerReply.init(decoding:), encode: \.encoded)
+}
+
+/// When `message` decodes, its encoding decodes to a message that encodes to the same text.
+private func fixedPoint<Message>(
+  _ kind: String, of message: String, decode: (String) throws -> Message,
+  encode: (Message) -> String
+) throws(InvariantViolation) {
+  guard let decoded = try? decode(message) else { return }
+  let encoded = encode(decoded)
+  let again: Message
+  do {
+    again = try decode(encoded)
+  } catch {
+    throw InvariantViolation("\(kind) \(encoded) does not decode: \(error)")
   }
-  if let reply = try? OwnerReply(decoding: message) {
-    let encoded = reply.encoded
-    let again: OwnerReply
-    do {
-      again = try OwnerReply(decoding: encoded)
-    } catch {
-      throw InvariantViolation("reply \(encoded) does not decode: \(error)")
-    }
-    try require(again.encoded == encoded, "reply \(encoded) re-encodes as \(again.encoded)")
-  }
+  try require(encode(again) == encoded, "\(kind) \(encoded) re-encodes as \(encode(again))")
 }
 
 /// A JSON text. A syntax error points into the text; a value serializes to

@@ -83,8 +83,7 @@ package final class AccessibilityBus {
       self.session = session
       self.accessibility = accessibility
     } catch {
-      for process in daemons.reversed() { process.terminate() }
-      endRig(directory)
+      endRig(directory, startedWith: daemons)
       let logs = tails()
       removeTree(directory)
       throw HarnessError("the accessibility buses did not start: \(error)\n\(logs)")
@@ -150,12 +149,9 @@ package final class AccessibilityBus {
     stopped = true
     accessibility = nil
     session = nil
-    registry.terminate()
-    launcher.terminate()
-    sessionDaemon.terminate()
-    // What they started themselves: the accessibility bus's daemon, a screen
-    // reader's speech server, listeners, owners on this bus.
-    endRig(directory)
+    // Then what they started themselves: the accessibility bus's daemon, a
+    // screen reader's speech server, listeners, owners on this bus.
+    endRig(directory, startedWith: [sessionDaemon, launcher, registry])
     removeTree(directory)
   }
 

@@ -175,12 +175,6 @@ package struct WaitTimeout: Error, CustomStringConvertible {
   /// How many seconds the wait lasted.
   package var seconds: Double
 
-  /// Creates the error of a wait for `awaited` that gave up after `seconds`.
-  package init(awaited: String, seconds: Double) {
-    self.awaited = awaited
-    self.seconds = seconds
-  }
-
   /// One line: "gave up after 5 s waiting for the HUD to be on screen".
   package var description: String {
     let whole = seconds.rounded()

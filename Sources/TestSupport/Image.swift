@@ -34,14 +34,8 @@ package struct RGB: Equatable, Hashable, Sendable, CustomStringConvertible {
 
 /// A rectangle in pixels.
 package struct Box: Equatable, Sendable, CustomStringConvertible {
-  /// Left edge.
-  package var x: Int
-  /// Top edge.
-  package var y: Int
-  /// Width.
-  package var width: Int
-  /// Height.
-  package var height: Int
+  /// The left and top edges, the width and the height.
+  package var x, y, width, height: Int
 
   /// Creates a rectangle.
   package init(x: Int, y: Int, width: Int, height: Int) {

@@ -118,8 +118,7 @@ package final class Orca {
       self.speech = speech
       self.orca = orca
     } catch {
-      for process in started.reversed() { process.terminate() }
-      endRig(directory)
+      endRig(directory, startedWith: started)
       throw HarnessError("Orca did not start: \(error)\n\(logs())")
     }
   }
@@ -142,11 +141,8 @@ package final class Orca {
   package func stop() {
     guard !stopped else { return }
     stopped = true
-    orca.terminate()
-    speech.terminate()
-    xvfb.terminate()
-    // speech-dispatcher's output module, anything Orca started.
-    endRig(directory)
+    // Then speech-dispatcher's output module, anything Orca started.
+    endRig(directory, startedWith: [xvfb, speech, orca])
   }
 
   /// One line from `fd` (without its newline), waiting up to `timeout` seconds.

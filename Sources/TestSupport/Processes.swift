@@ -76,6 +76,13 @@ package func rigProcesses(_ name: String) -> [pid_t] {
   }
 }
 
+/// Ends `processes`, the last started first, then every other process of rig
+/// `name` (what they started themselves; see ``endRig(_:)``).
+package func endRig(_ name: String, startedWith processes: [ChildProcess]) {
+  for process in processes.reversed() { process.terminate() }
+  endRig(name)
+}
+
 /// Ends every process of rig `name` (see ``rigProcesses(_:)``): SIGTERM, then
 /// SIGKILL for any still there after two seconds, and waits until none is left
 /// (an ended child of the test's that no one has collected yet counts as gone).

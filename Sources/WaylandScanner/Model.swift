@@ -99,11 +99,9 @@ extension ProtocolSpec {
       throw ScannerError("the root element is <\(root.name)>, not <protocol>", line: root.line)
     }
     name = try required(root, "name")
-    var interfaces: [InterfaceSpec] = []
-    for element in root.children("interface") {
-      interfaces.append(try InterfaceSpec(element))
+    interfaces = try root.children("interface").map { (child) throws(ScannerError) in
+      try InterfaceSpec(child)
     }
-    self.interfaces = interfaces
   }
 }
 
@@ -112,20 +110,15 @@ extension InterfaceSpec {
     name = try required(element, "name")
     version = try number(element, "version") ?? 1
     description = Description(element.child("description"))
-    var requests: [MessageSpec] = []
-    var events: [MessageSpec] = []
-    var enums: [EnumSpec] = []
-    for child in element.children {
-      switch child.name {
-      case "request": requests.append(try MessageSpec(child))
-      case "event": events.append(try MessageSpec(child))
-      case "enum": enums.append(try EnumSpec(child))
-      default: break
-      }
+    requests = try element.children("request").map { (child) throws(ScannerError) in
+      try MessageSpec(child)
     }
-    self.requests = requests
-    self.events = events
-    self.enums = enums
+    events = try element.children("event").map { (child) throws(ScannerError) in
+      try MessageSpec(child)
+    }
+    enums = try element.children("enum").map { (child) throws(ScannerError) in
+      try EnumSpec(child)
+    }
   }
 }
 
@@ -135,11 +128,9 @@ extension MessageSpec {
     isDestructor = element.attributes["type"] == "destructor"
     since = try number(element, "since") ?? 1
     description = Description(element.child("description"))
-    var arguments: [ArgumentSpec] = []
-    for child in element.children("arg") {
-      arguments.append(try ArgumentSpec(child))
+    arguments = try element.children("arg").map { (child) throws(ScannerError) in
+      try ArgumentSpec(child)
     }
-    self.arguments = arguments
   }
 }
 

@@ -67,22 +67,21 @@ struct Scope {
   }
 }
 
+/// The characters a Swift string literal writes with a backslash, and how.
+private let literalEscapes: [Unicode.Scalar: String] = [
+  "\"": #"\""#, "\\": #"\\"#, "\n": #"\n"#, "\r": #"\r"#, "\t": #"\t"#,
+]
+
 /// A Swift string literal of `text`.
 func literal(_ text: String) -> String {
   var out = "\""
   for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\r": out += "\\r"
-    case "\t": out += "\\t"
-    default:
-      if scalar.value < 0x20 || scalar.value == 0x7F {
-        out += "\\u{\(String(scalar.value, radix: 16))}"
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
+    if let escape = literalEscapes[scalar] {
+      out += escape
+    } else if scalar.value < 0x20 || scalar.value == 0x7F {
+      out += "\\u{\(String(scalar.value, radix: 16))}"
+    } else {
+      out.unicodeScalars.append(scalar)
     }
   }
   return out + "\""

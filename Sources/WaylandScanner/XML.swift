@@ -245,27 +245,24 @@ private struct XMLParser {
         throw ScannerError("unterminated entity", line: line)
       }
       let entity = String(decoding: raw[(i + 1)..<end], as: UTF8.self)
-      switch entity {
-      case "lt": out += "<"
-      case "gt": out += ">"
-      case "amp": out += "&"
-      case "quot": out += "\""
-      case "apos": out += "'"
-      default:
-        var scalar: Unicode.Scalar?
-        if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-          scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-        } else if entity.hasPrefix("#") {
-          scalar = UInt32(entity.dropFirst(1)).flatMap(Unicode.Scalar.init)
-        }
-        guard let scalar else { throw ScannerError("unknown entity &\(entity);", line: line) }
-        out.unicodeScalars.append(scalar)
+      var scalar = namedEntities[entity]
+      if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
+        scalar = UInt32(entity.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+      } else if entity.hasPrefix("#") {
+        scalar = UInt32(entity.dropFirst(1)).flatMap(Unicode.Scalar.init)
       }
+      guard let scalar else { throw ScannerError("unknown entity &\(entity);", line: line) }
+      out.unicodeScalars.append(scalar)
       i = end + 1
     }
     return out
   }
 }
+
+/// The entities XML names: `&lt;` and the others.
+private let namedEntities: [String: Unicode.Scalar] = [
+  "lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'",
+]
 
 private func isSpace(_ byte: UInt8) -> Bool {
   byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D

@@ -63,15 +63,13 @@ struct GeneratorTests {
 
   @Test func bitfieldIsAnOptionSetWithAnEmptyZero() throws {
     let source = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <enum name="anchor" bitfield="true">
           <entry name="none" value="0"/>
           <entry name="top" value="1"/>
           <entry name="wide" value="0x10"/>
         </enum>
-      </interface>
-      """
+        """
     ).source
     expectContains(
       source,
@@ -86,15 +84,13 @@ struct GeneratorTests {
 
   @Test func plainEnumIsRawRepresentable() throws {
     let source = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <enum name="error">
           <entry name="role" value="0"/>
           <entry name="default" value="1"/>
           <entry name="90" value="0x5A"/>
         </enum>
-      </interface>
-      """
+        """
     ).source
     expectContains(
       source,
@@ -107,8 +103,7 @@ struct GeneratorTests {
 
   @Test func localEnumArgumentsUseTheEnumType() throws {
     let source = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <enum name="layer"><entry name="top" value="2"/></enum>
         <request name="put">
           <arg name="layer" type="uint" enum="layer"/>
@@ -119,8 +114,7 @@ struct GeneratorTests {
           <arg name="layer" type="uint" enum="layer"/>
           <arg name="signed_layer" type="int" enum="layer"/>
         </event>
-      </interface>
-      """
+        """
     ).source
     expectContains(
       source,
@@ -158,16 +152,14 @@ struct GeneratorTests {
   @Test func emptyEnumReferencesNameNoEnum() throws {
     // `enum=""` once crashed the generator (Tests/Fuzz/scanner/crashes).
     let source = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <enum name="layer"><entry name="top" value="2"/></enum>
         <request name="put">
           <arg name="empty" type="uint" enum=""/>
           <arg name="dot" type="int" enum="."/>
           <arg name="trailing" type="uint" enum="t_obj."/>
         </request>
-      </interface>
-      """
+        """
     ).source
     expectContains(source, "public func put(empty: UInt32, dot: Int32, trailing: UInt32) {")
   }
@@ -176,8 +168,7 @@ struct GeneratorTests {
 
   @Test func unknownInterfaceBecomesProxy() throws {
     let generated = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <request name="set_popup"><arg name="popup" type="object" interface="xdg_popup"/></request>
         <request name="set_parent">
           <arg name="parent" type="object" interface="xdg_toplevel" allow-null="true"/>
@@ -187,8 +178,7 @@ struct GeneratorTests {
         <event name="left">
           <arg name="popup" type="object" interface="xdg_popup" allow-null="true"/>
         </event>
-      </interface>
-      """)
+        """)
     expectContains(
       generated.source,
       "public func setPopup(_ popup: Proxy) {",
@@ -368,29 +358,17 @@ struct GeneratorTests {
   }
 
   @Test func everyArgumentKindIsMarshalled() throws {
-    let generated = try generate(
+    let everyKind = """
+      <arg name="count" type="int"/><arg name="mask" type="uint"/>
+      <arg name="scale" type="fixed"/><arg name="label" type="string"/>
+      <arg name="note" type="string" allow-null="true"/><arg name="payload" type="array"/>
+      <arg name="fd" type="fd"/>
       """
-      <interface name="t_obj" version="1">
-        <request name="send">
-          <arg name="count" type="int"/>
-          <arg name="mask" type="uint"/>
-          <arg name="scale" type="fixed"/>
-          <arg name="label" type="string"/>
-          <arg name="note" type="string" allow-null="true"/>
-          <arg name="payload" type="array"/>
-          <arg name="fd" type="fd"/>
-        </request>
-        <event name="received">
-          <arg name="count" type="int"/>
-          <arg name="mask" type="uint"/>
-          <arg name="scale" type="fixed"/>
-          <arg name="label" type="string"/>
-          <arg name="note" type="string" allow-null="true"/>
-          <arg name="payload" type="array"/>
-          <arg name="fd" type="fd"/>
-        </event>
-      </interface>
-      """)
+    let generated = try generate(
+      object: """
+        <request name="send">\(everyKind)</request>
+        <event name="received">\(everyKind)</event>
+        """)
     expectContains(
       generated.source,
       "public func send(count: Int32, mask: UInt32, scale: Double, label: String, note: String?, "
@@ -425,12 +403,10 @@ struct GeneratorTests {
 
   @Test func keywordNamesAreEscapedWhereNeeded() throws {
     let source = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <request name="default"><arg name="x" type="int"/><arg name="in" type="int"/></request>
         <event name="protocol"><arg name="in" type="int"/></event>
-      </interface>
-      """
+        """
     ).source
     expectContains(
       source,
@@ -442,8 +418,7 @@ struct GeneratorTests {
 
   @Test func temporariesNeverShadowArguments() throws {
     let generated = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <request name="send">
           <arg name="arguments" type="int"/>
           <arg name="label" type="string"/>
@@ -459,8 +434,7 @@ struct GeneratorTests {
           <arg name="type" type="uint"/>
         </request>
         <event name="seen"><arg name="arguments" type="object" interface="t_obj"/></event>
-      </interface>
-      """)
+        """)
     expectContains(
       generated.source,
       "public func send(arguments: Int32, label: String, labelCString: String, "
@@ -507,8 +481,7 @@ struct GeneratorTests {
 
   @Test func documentationComesFromDescriptions() throws {
     let source = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <description summary="an object">
           First paragraph,
           two lines.
@@ -519,8 +492,7 @@ struct GeneratorTests {
         <request name="documented">
           <description summary="does things"/>
         </request>
-      </interface>
-      """
+        """
     ).source
     expectContains(
       source,
@@ -534,8 +506,7 @@ struct GeneratorTests {
     // Summaries wrapped over lines in the file, as in xdg-shell and linux-dmabuf, and a
     // line break written as a character reference.
     let source = try generate(
-      """
-      <interface name="t_obj" version="1">
+      object: """
         <description summary="an object&#10;on two lines"/>
         <request name="wrapped">
           <description summary="Immediately create a wl_buffer from the given
@@ -545,8 +516,7 @@ struct GeneratorTests {
           <entry name="bad" value="0" summary="Provided value is
               not a valid variant"/>
         </enum>
-      </interface>
-      """
+        """
     ).source
     expectContains(
       source,

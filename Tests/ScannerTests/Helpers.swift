@@ -41,6 +41,12 @@ func generate(_ interfaces: String, core: String? = nil) throws -> Generated {
   return Generated(source: generator.source(for: spec), tables: generator.tablesSource())
 }
 
+/// Generates the bindings of one interface, `t_obj` version 1, whose requests
+/// and events are `messages`.
+func generate(object messages: String) throws -> Generated {
+  try generate("<interface name=\"t_obj\" version=\"1\">\n\(messages)\n</interface>")
+}
+
 /// Records an issue for each snippet that `text` does not contain.
 func expectContains(
   _ text: String, _ snippets: String..., sourceLocation: SourceLocation = #_sourceLocation

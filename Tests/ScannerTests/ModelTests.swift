@@ -58,24 +58,18 @@ struct ModelTests {
   }
 
   @Test func readsEveryArgumentKind() throws {
-    let request = try #require(
-      try parseProtocol(
-        """
-        <interface name="i" version="1">
-          <request name="r">
-            <arg name="a_int" type="int" summary="signed"/>
-            <arg name="a_uint" type="uint"/>
-            <arg name="a_fixed" type="fixed"/>
-            <arg name="a_string" type="string" allow-null="true"/>
-            <arg name="a_object" type="object" interface="wl_surface" allow-null="false"/>
-            <arg name="a_new_id" type="new_id" interface="wl_callback"/>
-            <arg name="a_array" type="array"/>
-            <arg name="a_fd" type="fd"/>
-            <arg name="a_generic" type="new_id"/>
-          </request>
-        </interface>
-        """
-      ).interfaces.first?.requests.first)
+    let request = try parseRequest(
+      """
+        <arg name="a_int" type="int" summary="signed"/>
+        <arg name="a_uint" type="uint"/>
+        <arg name="a_fixed" type="fixed"/>
+        <arg name="a_string" type="string" allow-null="true"/>
+        <arg name="a_object" type="object" interface="wl_surface" allow-null="false"/>
+        <arg name="a_new_id" type="new_id" interface="wl_callback"/>
+        <arg name="a_array" type="array"/>
+        <arg name="a_fd" type="fd"/>
+        <arg name="a_generic" type="new_id"/>
+      """)
     let arguments = request.arguments
     #expect(
       arguments.map(\.kind) == [
@@ -93,18 +87,12 @@ struct ModelTests {
   }
 
   @Test func readsEnumReferences() throws {
-    let request = try #require(
-      try parseProtocol(
-        """
-        <interface name="i" version="1">
-          <request name="r">
-            <arg name="local" type="uint" enum="anchor"/>
-            <arg name="remote" type="int" enum="other_iface.layer"/>
-            <arg name="plain" type="uint"/>
-          </request>
-        </interface>
-        """
-      ).interfaces.first?.requests.first)
+    let request = try parseRequest(
+      """
+        <arg name="local" type="uint" enum="anchor"/>
+        <arg name="remote" type="int" enum="other_iface.layer"/>
+        <arg name="plain" type="uint"/>
+      """)
     #expect(request.arguments.map(\.enumName) == ["anchor", "other_iface.layer", nil])
   }
 
@@ -249,4 +237,12 @@ struct ModelTests {
     #expect(error?.message == "<protocol> needs a name attribute")
     #expect(error?.line == 1)
   }
+}
+
+/// The request `r` of interface `i`, whose arguments are `arguments`.
+private func parseRequest(_ arguments: String) throws -> MessageSpec {
+  try #require(
+    try parseProtocol(
+      "<interface name=\"i\" version=\"1\"><request name=\"r\">\n\(arguments)\n</request></interface>"
+    ).interfaces.first?.requests.first)
 }
