@@ -23,22 +23,44 @@ package protocol CaseCompositor: TestCompositor {
   func screenshot(topRows rows: Int) throws -> Image
 }
 
+/// A key a shared case presses.
+package enum CaseKey: Sendable {
+  /// Escape.
+  case escape
+  /// Tab.
+  case tab
+  /// Return.
+  case enter
+}
+
 /// The pointer and keyboard a shared case drives, in logical coordinates.
 package protocol CaseInput {
   /// Clicks the left button at a logical point.
   func click(atX x: Int, y: Int) throws
-  /// Presses and releases Escape.
-  func pressEscape() throws
+  /// Presses and releases a key.
+  func press(_ key: CaseKey) throws
 }
 
 extension VirtualInput: CaseInput {
   package func click(atX x: Int, y: Int) throws { try click(x: x, y: y) }
-  package func pressEscape() throws { try press(keysym: 0xff1b) }
+  package func press(_ key: CaseKey) throws {
+    switch key {
+    case .escape: try press(keysym: 0xff1b)
+    case .tab: try press(keysym: 0xff09)
+    case .enter: try press(keysym: 0xff0d)
+    }
+  }
 }
 
 extension KWinFakeInput: CaseInput {
   package func click(atX x: Int, y: Int) throws { try click(x: Double(x), y: Double(y)) }
-  package func pressEscape() throws { try press(.escape) }
+  package func press(_ key: CaseKey) throws {
+    switch key {
+    case .escape: try press(Key.escape)
+    case .tab: try press(Key.tab)
+    case .enter: try press(Key.enter)
+    }
+  }
 }
 
 /// sway and river draw at scale 1 and grim captures any region of them.
@@ -104,6 +126,16 @@ package enum Looks {
       height: Int(layout.box.height))
   }
 
+  /// Where a centred HUD's button `index` is, in logical pixels of the output.
+  package static func button(_ index: Int, of toast: Toast) -> Box {
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let frame = layout.buttons[index].frame
+    return Box(
+      x: (1280 - layout.surfaceWidth) / 2 + Int(frame.x),
+      y: (720 - layout.surfaceHeight) / 2 + Int(frame.y), width: Int(frame.width),
+      height: Int(frame.height))
+  }
+
   /// Where a banner with `text` rests: centred, below the top edge.
   package static func restingPill(_ text: String) -> Box {
     let layout = ToastLayout(
@@ -154,6 +186,8 @@ package enum SharedCase: String, CaseIterable, Sendable {
   case updateInPlace
   case namedAndAllOutputs
   case unknownOutput
+  case aClickChoosesAButton
+  case tabEnterAndEscapeAnswerButtons
 
   /// How many outputs the case's desk has.
   private var outputs: Int {
@@ -180,7 +214,64 @@ package enum SharedCase: String, CaseIterable, Sendable {
     case .updateInPlace: try Self.updateInPlace(desk)
     case .namedAndAllOutputs: try Self.namedAndAllOutputs(desk)
     case .unknownOutput: try Self.unknownOutput(desk)
+    case .aClickChoosesAButton: try Self.clickOnAButton(desk)
+    case .tabEnterAndEscapeAnswerButtons: try Self.buttonKeys(desk)
     }
+  }
+
+  /// The toast with two buttons that the button cases show.
+  private static let asking: Toast = {
+    var toast = Toast("Deleted 3 files")
+    toast.buttons = ["Undo", "Keep"]
+    return toast
+  }()
+
+  /// Runs `wl-toast --button Undo --button Keep --wait --print-outcome` with
+  /// `extra` options until its HUD is on screen; returns the command and the
+  /// log of its standard output.
+  private static func ask<C: CaseCompositor>(_ desk: CaseDesk<C>, _ extra: [String] = []) throws
+    -> (ChildProcess, log: String)
+  {
+    let log = desk.compositor.runtimeDirectory + "/asked-\(UInt32.random(in: 0...UInt32.max))"
+    let command = try desk.run(
+      ["--button", "Undo", "--button", "Keep", "--wait", "--print-outcome", "--no-animation"]
+        + extra + ["Deleted 3 files"], logPath: log)
+    let box = Looks.device(Looks.hudBox(asking), scale: desk.compositor.scale)
+    try desk.screenshot("the HUD with buttons at \(box)") {
+      $0.boundingBox(of: Looks.hudColor(C.self), tolerance: 3) == box
+    }
+    return (command, log)
+  }
+
+  /// What the command printed.
+  private static func printed(_ log: String) -> String {
+    readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+  }
+
+  /// A click on the second button: `--wait` exits 11 and prints `button:Keep`;
+  /// the toast stays until then (no timeout with buttons).
+  private static func clickOnAButton<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+    let (command, log) = try ask(desk)
+    // Longer than a HUD's own 2 s: a toast with buttons waits for its answer.
+    #expect(command.wait(timeout: 2.5) == nil, "it stays until answered")
+    let keep = Looks.button(1, of: asking)
+    try desk.input.click(atX: keep.x + keep.width / 2, y: keep.y + keep.height / 2)
+    #expect(command.wait(timeout: desk.compositor.patience) == 11)
+    #expect(printed(log) == "button:Keep\n")
+  }
+
+  /// With the keyboard: Tab moves to the second button and Enter chooses it
+  /// (11, `button:Keep`); Escape dismisses a second toast (2, `dismissed`).
+  private static func buttonKeys<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+    let (command, log) = try ask(desk, ["--keyboard", "exclusive"])
+    try desk.input.press(.tab)
+    try desk.input.press(.enter)
+    #expect(command.wait(timeout: desk.compositor.patience) == 11)
+    #expect(printed(log) == "button:Keep\n")
+    let (second, secondLog) = try ask(desk, ["--keyboard", "exclusive"])
+    try desk.input.press(.escape)
+    #expect(second.wait(timeout: desk.compositor.patience) == 2)
+    #expect(printed(secondLog) == "dismissed\n")
   }
 
   /// `--output HEADLESS-2` shows the toast there alone; `--output all` on each.
@@ -345,7 +436,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
     try desk.screenshot("the desktop dimmed behind the modal toast") {
       $0.pixel(x: 10, y: 10).isClose(to: dimmed, tolerance: 3)
     }
-    try desk.input.pressEscape()
+    try desk.input.press(.escape)
     #expect(command.wait(timeout: desk.compositor.patience) == 2)
   }
 

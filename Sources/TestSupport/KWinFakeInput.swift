@@ -15,6 +15,8 @@ package final class KWinFakeInput {
   package enum Key: UInt32, Sendable {
     /// KEY_ESC.
     case escape = 1
+    /// KEY_TAB.
+    case tab = 15
     /// KEY_ENTER.
     case enter = 28
     /// KEY_SPACE.
@@ -58,6 +60,16 @@ package final class KWinFakeInput {
     try move(x: x, y: y)
     fakeInput.button(button.rawValue, state: 1)
     fakeInput.button(button.rawValue, state: 0)
+    try display.roundtrip()
+  }
+
+  /// Touches a point in logical coordinates with one finger and lifts it
+  /// (touch requests: fake_input version 2 and later).
+  package func touch(x: Double, y: Double) throws {
+    try fakeInput.touchDown(id: 0, x: x, y: y)
+    try fakeInput.touchFrame()
+    try fakeInput.touchUp(id: 0)
+    try fakeInput.touchFrame()
     try display.roundtrip()
   }
 

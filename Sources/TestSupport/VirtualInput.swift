@@ -96,6 +96,21 @@ package final class VirtualInput {
     try display.roundtrip()
   }
 
+  /// Moves the pointer to a point and holds a button down there, until ``release(_:)``.
+  package func hold(x: Int, y: Int, button: Button = .left) throws {
+    try move(x: x, y: y)
+    pointer.button(time: time, button: button.rawValue, state: .pressed)
+    pointer.frame()
+    try display.roundtrip()
+  }
+
+  /// Lets a held button go where the pointer is.
+  package func release(_ button: Button = .left) throws {
+    pointer.button(time: time, button: button.rawValue, state: .released)
+    pointer.frame()
+    try display.roundtrip()
+  }
+
   /// Presses and releases the key that produces `keysym` (an XKB keysym such as 0xff1b, Escape),
   /// with the named modifiers held (XKB names such as "Mod4" for Super, "Shift", "Control").
   package func press(keysym: UInt32, modifiers: [String] = []) throws {

@@ -86,6 +86,8 @@ struct Option: Sendable, Equatable {
   let takesPath: Bool
   /// Where it may be given.
   let scope: OptionScope
+  /// Whether it may be given again, each time adding a value (``ToastField/isRepeatable``).
+  var isRepeatable = false
   /// Records what was said of it; throws when the value is bad.
   let apply: @Sendable (inout OptionValues, OptionInput) throws(UsageError) -> Void
 
@@ -163,7 +165,9 @@ extension Option {
         "print-outcome", .none, summary: "print how the toast ended",
         help:
           "with --wait, print "
-          + listed(ToastOutcome.allCases.map { $0.rawValue }, separator: "|", last: "|"),
+          + listed(
+            ToastOutcome.names.map { $0 == "button" ? "button:LABEL" : $0 }, separator: "|",
+            last: "|"),
         scope: [.show, .config]
       ) { values, input in
         values.show.printOutcome = input == .on
@@ -271,6 +275,7 @@ extension Option {
         }
       }
     }
+    isRepeatable = field.isRepeatable
   }
 }
 

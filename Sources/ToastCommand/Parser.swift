@@ -40,15 +40,23 @@ private func parseToast(_ arguments: [String], config: Config?) throws(UsageErro
   }
   // The file's [default], then the preset, then the command line: later wins.
   let preset = given.last { $0.0.name == "preset" }.map { $0.1.text }
-  var items = config.map { configItems($0.defaults, of: $0) } ?? []
+  var sources = [config.map { configItems($0.defaults, of: $0) } ?? []]
   if let preset {
     guard let entries = config?.presets[preset] else {
       throw .unknownPreset(preset, among: config?.presetNames ?? [], file: config?.path)
     }
-    items += configItems(entries, of: config)
+    sources.append(configItems(entries, of: config))
+  }
+  sources.append(given)
+  // A repeatable option (`--button`) has the values of the last source that gives any.
+  for option in Option.all where option.isRepeatable {
+    guard let last = sources.lastIndex(where: { $0.contains { $0.0 == option } }) else {
+      continue
+    }
+    for index in 0..<last { sources[index].removeAll { $0.0 == option } }
   }
   var values = OptionValues()
-  for (option, input) in items + given { try applyToToast(option, input, to: &values) }
+  for (option, input) in sources.joined() { try applyToToast(option, input, to: &values) }
   var toast = values.toast
   if let render = values.show.render, render.path.isEmpty {
     throw .renderOptionWithoutFile

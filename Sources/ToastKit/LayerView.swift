@@ -12,6 +12,7 @@ private struct FrameContents: Hashable {
   var width: Int32
   var height: Int32
   var scale: RenderScale
+  var buttons: ButtonStates
 }
 
 /// One layer surface of a toast on one output (or on the one the compositor
@@ -54,7 +55,8 @@ final class LayerView {
   }
   private var lastDrawn: DrawnSurface?
   /// What the last frame showed, to damage only what changed.
-  private var lastFrame: (appearance: Appearance, content: Int, width: Int32, height: Int32)?
+  private var lastFrame:
+    (appearance: Appearance, content: Int, width: Int32, height: Int32, buttons: ButtonStates)?
   /// Bumped whenever the toast or the layout changes.
   private var contentVersion = 0
   /// The toast changed since the last layout: draw even if the geometry did not.
@@ -161,12 +163,11 @@ final class LayerView {
     }
     applyPlacement()
     let interactivity: ZwlrLayerSurfaceV1.KeyboardInteractivity
-    if toast.isModal {
-      interactivity = .exclusive
-    } else if toast.dismissal == .tap && layerSurface.version >= 4 {
-      interactivity = .onDemand
-    } else {
-      interactivity = .none
+    switch toast.effectiveKeyboard {
+    case .exclusive: interactivity = .exclusive
+    // Layer-shell before version 4 has no on-demand focus: no keyboard there.
+    case .onDemand: interactivity = layerSurface.version >= 4 ? .onDemand : .none
+    case .none: interactivity = .none
     }
     layerSurface.setKeyboardInteractivity(interactivity)
     if layerSurface.version >= 2 {
@@ -188,12 +189,12 @@ final class LayerView {
     placement = new
   }
 
-  /// Touch-through: an empty region; tap: the box; modal: everything.
+  /// Touch-through: an empty region; tap or buttons: the box; modal: everything.
   private func updateInputRegion() {
     let region = session.compositor.createRegion()
     if toast.isModal {
       region.add(x: 0, y: 0, width: Int32.max, height: Int32.max)
-    } else if toast.dismissal == .tap {
+    } else if toast.dismissal == .tap || !toast.buttons.isEmpty {
       let box = layout.box
       region.add(
         x: Int32(box.x), y: Int32(box.y), width: Int32(box.width.rounded(.up)),
@@ -243,6 +244,8 @@ final class LayerView {
       || newToast.dismissal != toast.dismissal || newToast.layer != toast.layer
       || newToast.effectivePosition != toast.effectivePosition
       || newToast.effectiveMargin != toast.effectiveMargin || newToast.offset != toast.offset
+      || newToast.buttons.isEmpty != toast.buttons.isEmpty
+      || newToast.effectiveKeyboard != toast.effectiveKeyboard
     toast = newToast
     contentChanged = true
     if roleChanged { applyRole() }
@@ -307,9 +310,13 @@ final class LayerView {
   /// Marks the view for a new frame (the toast's appearance changes).
   func setNeedsDraw() { needsDraw = true }
 
-  /// Draws a frame of `toast` at `appearance` if something changed and no
-  /// frame callback is pending; `moving` asks for a frame callback.
-  func draw(_ toast: Toast, appearance: Appearance, moving: Bool, now: Double) -> DrawResult {
+  /// Draws a frame of `toast` at `appearance`, its buttons in `buttons`'
+  /// states, if something changed and no frame callback is pending; `moving`
+  /// asks for a frame callback.
+  func draw(
+    _ toast: Toast, appearance: Appearance, buttons: ButtonStates = .idle, moving: Bool,
+    now: Double
+  ) -> DrawResult {
     if !roleCommitted && !isClosed {
       roleCommitted = true
       surface.commit()
@@ -369,13 +376,15 @@ final class LayerView {
     // The buffer shows this frame but for the spinner's turn: redraw the spinner only.
     let contents = FrameContents(
       version: contentVersion, opacity: appearance.opacity, slide: appearance.slide,
-      width: buffer.width, height: buffer.height, scale: usable)
+      width: buffer.width, height: buffer.height, scale: usable, buttons: buttons)
     var clip: Rect?
     if canvas.contents == AnyHashable(contents), let spinner = layout.spinner {
       clip = Rect(
         x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
     }
-    canvas.draw(toast, layout: layout, appearance: appearance, scale: usable.factor, clip: clip)
+    canvas.draw(
+      toast, layout: layout, appearance: appearance, scale: usable.factor, clip: clip,
+      buttons: buttons)
     canvas.contents = contents
     needsDraw = false
     contentChanged = false
@@ -387,7 +396,8 @@ final class LayerView {
       }
       frameCallback = callback
     }
-    let damage = changedArea(appearance: appearance, buffer: buffer, scale: usable.factor)
+    let damage = changedArea(
+      appearance: appearance, buttons: buttons, buffer: buffer, scale: usable.factor)
     do {
       if let viewport {
         if surface.version >= 3 { try surface.setBufferScale(1) }
@@ -406,7 +416,7 @@ final class LayerView {
       // The version checks above make this unreachable; fail loudly all the same.
       return .failed(error.description)
     }
-    lastFrame = (appearance, contentVersion, buffer.width, buffer.height)
+    lastFrame = (appearance, contentVersion, buffer.width, buffer.height, buttons)
     drawnScale = usable
     lastDrawn = DrawnSurface(
       output: nil, scale: usable.factor, width: width, height: height,
@@ -428,10 +438,11 @@ final class LayerView {
 
   /// The part of the buffer that differs from the last frame: only the spinner
   /// while nothing else moves, otherwise everything.
-  private func changedArea(appearance: Appearance, buffer: ShmBuffer, scale s: Double)
-    -> (x: Int32, y: Int32, width: Int32, height: Int32)
-  {
+  private func changedArea(
+    appearance: Appearance, buttons: ButtonStates, buffer: ShmBuffer, scale s: Double
+  ) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
     if let last = lastFrame, let spinner = layout.spinner, last.content == contentVersion,
+      last.buttons == buttons,
       last.width == buffer.width, last.height == buffer.height,
       last.appearance.opacity == appearance.opacity, last.appearance.slide == appearance.slide
     {

@@ -6,6 +6,25 @@ import Wayland
 /// XKB keysym of Escape.
 let escapeKeysym: UInt32 = 0xff1b
 
+/// What a key does to a toast with buttons (XKB keysyms).
+enum ButtonKey {
+  /// Tab, Right: the next button.
+  case next
+  /// Shift+Tab (ISO_Left_Tab), Left: the previous one.
+  case previous
+  /// Return, keypad Enter, space: choose the focused button.
+  case activate
+
+  init?(keysym: UInt32) {
+    switch keysym {
+    case 0xff09, 0xff53: self = .next
+    case 0xfe20, 0xff51: self = .previous
+    case 0xff0d, 0xff8d, 0x20: self = .activate
+    default: return nil
+    }
+  }
+}
+
 /// One toast on screen: what it shows, its timeline and timers, and its layer
 /// surfaces (one per output with `--output all`, otherwise one).
 ///
@@ -28,6 +47,19 @@ final class PresentedToast {
   private var graceTimer: EventLoop.Token?
   /// When the first frame was committed (for the minimum show time).
   private var shownAt: MonotonicTime?
+  /// The button Tab has moved to (the first at the start).
+  private(set) var focusedButton = 0
+  /// Whether one of the toast's surfaces has the keyboard (the focus ring shows).
+  private var hasKeyboard = false
+  /// The button held down by the pointer or a finger.
+  private var pressedButton: Int?
+  /// What the frames show of the buttons.
+  var buttonStates: ButtonStates {
+    ButtonStates(
+      focused: hasKeyboard && !toast.buttons.isEmpty ? focusedButton : nil, pressed: pressedButton)
+  }
+  /// Called when the focus moves to another button (for screen readers).
+  var onFocusMoved: ((Int) -> Void)?
   private(set) var isGone = false
   /// Whether the toast is fading out (or gone).
   var isExiting: Bool { isGone || exitOutcome != nil }
@@ -141,6 +173,8 @@ final class PresentedToast {
     if newToast.output == .automatic { newToast.output = toast.output }
     let moved = newToast.output != toast.output
     toast = newToast
+    if focusedButton >= toast.buttons.count { focusedButton = 0 }
+    if let pressed = pressedButton, pressed >= toast.buttons.count { pressedButton = nil }
     if moved {
       for view in views { view.destroy() }
       views.removeAll()
@@ -228,14 +262,47 @@ final class PresentedToast {
     guard !isGone, exitOutcome == nil, let view = views.first(where: { $0.owns(surface) })
     else { return }
     switch event {
+    case .press(let x, let y):
+      setPressed(view.layout.button(atX: x, y: y))
+    case .cancel:
+      setPressed(nil)
     case .tap(let x, let y):
+      setPressed(nil)
+      if let button = view.layout.button(atX: x, y: y) {
+        hide(.chose(button: button))
+        return
+      }
       guard toast.dismissal == .tap else { return }
       if toast.isModal || view.layout.box.contains(x: x, y: y) { hide(.dismissed) }
+    case .keyboardFocus(let focused):
+      guard focused != hasKeyboard else { return }
+      hasKeyboard = focused
+      for view in views { view.setNeedsDraw() }
     case .key(let keysym):
-      if keysym == escapeKeysym && (toast.dismissal == .tap || toast.isModal) {
+      if keysym == escapeKeysym
+        && (toast.dismissal == .tap || toast.isModal || !toast.buttons.isEmpty)
+      {
         hide(.dismissed)
+        return
+      }
+      guard !toast.buttons.isEmpty, let key = ButtonKey(keysym: keysym) else { return }
+      let count = toast.buttons.count
+      switch key {
+      case .activate: hide(.chose(button: focusedButton))
+      case .next, .previous:
+        focusedButton = (focusedButton + (key == .next ? 1 : count - 1)) % count
+        hasKeyboard = true
+        for view in views { view.setNeedsDraw() }
+        onFocusMoved?(focusedButton)
       }
     }
+  }
+
+  /// Shows `button` (or none) as held down.
+  private func setPressed(_ button: Int?) {
+    guard button != pressedButton else { return }
+    pressedButton = button
+    for view in views { view.setNeedsDraw() }
   }
 
   /// Whether `object` is one of this toast's surfaces.
@@ -255,7 +322,9 @@ final class PresentedToast {
     let moving = timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud
     var committed = false
     for view in views {
-      switch view.draw(toast, appearance: appearance, moving: moving, now: now) {
+      switch view.draw(
+        toast, appearance: appearance, buttons: buttonStates, moving: moving, now: now)
+      {
       case .idle: break
       case .committed: committed = true
       case .failed(let reason):

@@ -6,10 +6,16 @@ import Wayland
 
 /// Events of the seat that concern a toast surface.
 enum InputEvent {
+  /// A pointer button went down, or a finger touched, at a point of the surface.
+  case press(x: Double, y: Double)
   /// A click (press and release) or a tap ended at a point of the surface.
   case tap(x: Double, y: Double)
+  /// What was pressed will not be released here: the pointer left, the touch was cancelled.
+  case cancel
   /// A key was pressed while the surface had keyboard focus.
   case key(keysym: UInt32)
+  /// The surface gained (true) or lost the keyboard focus.
+  case keyboardFocus(Bool)
 }
 
 /// What the program knows of one output.
@@ -256,6 +262,7 @@ final class Session {
       pointerFocus = surface
       pointerPosition = (x, y)
     case .leave:
+      if let pressed = pressedOn { onInput?(pressed, .cancel) }
       pointerFocus = nil
       pressedOn = nil
     case .motion(_, let x, let y):
@@ -263,6 +270,9 @@ final class Session {
     case .button(_, _, _, let state):
       if state == .pressed {
         pressedOn = pointerFocus
+        if let surface = pointerFocus {
+          onInput?(surface, .press(x: pointerPosition.x, y: pointerPosition.y))
+        }
       } else if let surface = pointerFocus, pressedOn === surface {
         pressedOn = nil
         onInput?(surface, .tap(x: pointerPosition.x, y: pointerPosition.y))
@@ -276,6 +286,7 @@ final class Session {
     switch event {
     case .down(_, _, let surface, let id, let x, let y):
       touchPoints[id] = (surface, x, y)
+      onInput?(surface, .press(x: x, y: y))
     case .motion(_, let id, let x, let y):
       if let point = touchPoints[id] { touchPoints[id] = (point.surface, x, y) }
     case .up(_, _, let id):
@@ -283,6 +294,7 @@ final class Session {
         onInput?(point.surface, .tap(x: point.x, y: point.y))
       }
     case .cancel:
+      for point in touchPoints.values { onInput?(point.surface, .cancel) }
       touchPoints.removeAll()
     default:
       break
@@ -297,8 +309,10 @@ final class Session {
       loadKeymap(fd: fd, size: Int(size))
     case .enter(_, let surface, _):
       keyboardFocus = surface
-    case .leave:
+      onInput?(surface, .keyboardFocus(true))
+    case .leave(_, let surface):
       keyboardFocus = nil
+      onInput?(surface, .keyboardFocus(false))
     case .modifiers(_, let depressed, let latched, let locked, let group):
       if let xkbState { xkb_state_update_mask(xkbState, depressed, latched, locked, 0, 0, group) }
     case .key(_, _, let key, let state):

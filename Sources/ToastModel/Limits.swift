@@ -36,6 +36,10 @@ extension Toast {
     public static let iconThemeLength = 256
     /// Seconds of `--grace` and `--min-show`.
     public static let delay: ClosedRange<Double> = 0...60
+    /// The most buttons a toast has.
+    public static let buttonCount = 8
+    /// The longest button label, in Unicode scalars.
+    public static let buttonLabelLength = 64
   }
 
   /// `text` cut to at most ``Limits/textLength`` Unicode scalars, ending in
@@ -83,6 +87,8 @@ extension Toast {
     if case .named(let name) = output, (try? Toast.checkedOutputName(name)) == nil {
       toast.output = .automatic
     }
+    toast.buttons = Array(
+      buttons.filter { (try? Toast.checkedButton($0)) != nil }.prefix(Limits.buttonCount))
     return toast
   }
 }
@@ -137,6 +143,10 @@ extension Toast {
       case accessibility = "a11y"
       /// ``Toast/accessibleText``.
       case say
+      /// ``Toast/buttons``: one label.
+      case button
+      /// ``Toast/keyboard``.
+      case keyboard
 
       /// What the setting takes, as error messages say it.
       public var expectation: String {
@@ -162,6 +172,10 @@ extension Toast {
         case .layer: "overlay or top"
         case .accessibility: "auto, on or off"
         case .say: "the text a screen reader says instead of the message (not blank)"
+        case .button:
+          "a label of 1 to \(Limits.buttonLabelLength) characters on one line (at most"
+            + " \(Limits.buttonCount) buttons)"
+        case .keyboard: "exclusive, on-demand or none"
         }
       }
     }
@@ -264,6 +278,29 @@ extension Toast {
   public static func checkedAccessibleText(_ text: String) throws(InvalidValue) -> String {
     guard !text.allSatisfy(\.isWhitespace) else { throw InvalidValue(.say, text) }
     return truncated(text)
+  }
+
+  /// A button's label: not blank, at most ``Limits/buttonLabelLength``
+  /// scalars, no control characters or line breaks.
+  public static func checkedButton(_ label: String) throws(InvalidValue) -> String {
+    guard !label.allSatisfy(\.isWhitespace),
+      label.unicodeScalars.count <= Limits.buttonLabelLength,
+      !label.unicodeScalars.contains(where: { scalar in
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+      })
+    else { throw InvalidValue(.button, label) }
+    return label
+  }
+
+  /// The buttons with one more: a ninth is refused like a bad label.
+  public static func adding(_ label: String, to buttons: [String]) throws(InvalidValue)
+    -> [String]
+  {
+    guard buttons.count < Limits.buttonCount else { throw InvalidValue(.button, label) }
+    return buttons + [try checkedButton(label)]
   }
 
   /// A margin in whole logical pixels within ``Limits/margin``.

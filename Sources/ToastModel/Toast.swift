@@ -135,6 +135,14 @@ public struct Toast: Equatable, Sendable {
   public var accessibleText: String?
   /// Whether screen readers hear the toast.
   public var accessibility: Accessibility
+  /// The buttons, in order: labels of 1 to ``Limits/buttonLabelLength``
+  /// characters, at most ``Limits/buttonCount``. A toast with buttons stays
+  /// until one is chosen (``ToastOutcome/chose(button:)``) or it is
+  /// dismissed, unless its timeout says otherwise; Tab moves between them.
+  public var buttons: [String]
+  /// How the toast takes the keyboard; nil for its own rule: exclusive when
+  /// modal, on demand with buttons or `--dismiss tap`, not at all otherwise.
+  public var keyboard: Keyboard?
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -165,6 +173,8 @@ public struct Toast: Equatable, Sendable {
     self.minimumShow = nil
     self.accessibleText = nil
     self.accessibility = .automatic
+    self.buttons = []
+    self.keyboard = nil
   }
 }
 
@@ -231,6 +241,19 @@ extension Toast {
     case on
     /// Never: the toast stays out of the accessible tree.
     case off
+  }
+
+  /// How a toast takes keyboard focus (layer-shell's keyboard interactivity).
+  public enum Keyboard: String, Equatable, Sendable, CaseIterable {
+    /// All keys go to the toast while it shows.
+    case exclusive
+    /// The toast has keys once the user clicks or touches it (or the
+    /// compositor gives it focus); typing elsewhere is never taken. Where the
+    /// compositor's layer-shell is older than version 4 (KWin 5.27), which
+    /// has no on-demand focus, it does not take the keyboard at all.
+    case onDemand = "on-demand"
+    /// Never: pointer and touch only.
+    case none
   }
 
   /// The layer-shell layer a toast is drawn in.
@@ -302,7 +325,7 @@ extension Toast {
 }
 
 /// How a toast ended.
-public enum ToastOutcome: String, Equatable, Sendable, CaseIterable {
+public enum ToastOutcome: Equatable, Sendable {
   /// Its timeout ran out.
   case expired
   /// The program hid it (a hide call or command, a signal, or the compositor closed it).
@@ -311,4 +334,36 @@ public enum ToastOutcome: String, Equatable, Sendable, CaseIterable {
   case dismissed
   /// A newer toast took its place.
   case replaced
+  /// The user chose the button at this index of ``Toast/buttons``.
+  case chose(button: Int)
+
+  /// The outcomes' words, as the socket and `--print-outcome` write them
+  /// (a chosen button as `button`).
+  public static let names = ["expired", "hidden", "dismissed", "replaced", "button"]
+
+  /// The outcome's word: `expired`, `hidden`, `dismissed`, `replaced` or `button`.
+  public var name: String {
+    switch self {
+    case .expired: "expired"
+    case .hidden: "hidden"
+    case .dismissed: "dismissed"
+    case .replaced: "replaced"
+    case .chose: "button"
+    }
+  }
+
+  /// The outcome of a word and, for `button`, the button's index; nil when
+  /// they name none.
+  public init?(name: String, button: Int? = nil) {
+    switch name {
+    case "expired": self = .expired
+    case "hidden": self = .hidden
+    case "dismissed": self = .dismissed
+    case "replaced": self = .replaced
+    case "button":
+      guard let button, (0..<Toast.Limits.buttonCount).contains(button) else { return nil }
+      self = .chose(button: button)
+    default: return nil
+    }
+  }
 }

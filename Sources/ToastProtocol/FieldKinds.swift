@@ -179,6 +179,37 @@ extension ToastField {
       encode: { get($0).map(encode) ?? .null })
   }
 
+  /// A list of words, one more for each time the option is given, a JSON
+  /// array of strings; `add` checks each word and the list it joins.
+  static func list(
+    _ name: String, valueName: String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String,
+    add: @escaping @Sendable (String, [String]) throws(Toast.InvalidValue) -> [String],
+    get: @escaping @Sendable (Toast) -> [String],
+    set: @escaping @Sendable (inout Toast, [String]) -> Void
+  ) -> ToastField {
+    let setting = Toast.InvalidValue.Setting(rawValue: name)!
+    var field = ToastField(
+      name: name, valueName: valueName, summary: summary, help: help(),
+      parse: { toast, value throws(Toast.InvalidValue) in
+        set(&toast, try add(value, get(toast)))
+      },
+      decode: { toast, json throws(MessageError) in
+        guard case .array(let items) = json else {
+          throw .invalidValue(Toast.InvalidValue(setting, json.serialized))
+        }
+        var values: [String] = []
+        for item in items {
+          let word = try string(item, of: setting)
+          values = try checked { () throws(Toast.InvalidValue) in try add(word, values) }
+        }
+        set(&toast, values)
+      },
+      encode: { .array(get($0).map(JSONValue.string)) })
+    field.isRepeatable = true
+    return field
+  }
+
   /// Seconds within the setting's limits, or nil for none.
   static func seconds(
     _ name: String, of setting: Toast.InvalidValue.Setting, summary: String,

@@ -187,7 +187,9 @@ package enum OwnerReply: Equatable, Sendable {
       if let screenReaders { object["screen-readers"] = .string(screenReaders) }
       return JSONValue.object(object).serialized
     case .outcome(let outcome):
-      return JSONValue.object(["outcome": .string(outcome.rawValue)]).serialized
+      var object: [String: JSONValue] = ["outcome": .string(outcome.name)]
+      if case .chose(let button) = outcome { object["button"] = .number(Double(button)) }
+      return JSONValue.object(object).serialized
     case .notice(let text):
       return JSONValue.object(["notice": .string(text)]).serialized
     }
@@ -196,7 +198,10 @@ package enum OwnerReply: Equatable, Sendable {
   /// Reads a reply.
   package init(decoding text: String) throws(MessageError) {
     let value = try decodeJSON(text)
-    if let outcome = value["outcome"]?.stringValue.flatMap(ToastOutcome.init(rawValue:)) {
+    if let name = value["outcome"]?.stringValue,
+      let outcome = ToastOutcome(
+        name: name, button: value["button"]?.doubleValue.flatMap { Int(exactly: $0) })
+    {
       self = .outcome(outcome)
     } else if let notice = value["notice"]?.stringValue {
       self = .notice(notice)

@@ -29,6 +29,10 @@ package struct ToastField: Sendable {
   /// Whether it is an option; false for the message (`text`), which the
   /// command line takes as its words.
   package let isOption: Bool
+  /// Whether the option may be given again, each time adding a value
+  /// (`--button`); a configuration file's or preset's values give way to the
+  /// command line's as a whole.
+  package var isRepeatable = false
 
   /// Sets the value from a word (nil for a flag and the message).
   package let parse: (@Sendable (inout Toast, String) throws(Toast.InvalidValue) -> Void)?
@@ -220,6 +224,19 @@ extension ToastField {
       help: "what a screen reader says instead of MESSAGE", followable: true,
       check: { text throws(Toast.InvalidValue) in try Toast.checkedAccessibleText(text) },
       write: { $0 }, get: { $0.accessibleText }, set: { $0.accessibleText = $1 }),
+    list(
+      "button", valueName: "LABEL", summary: "a button (again for more); stays until answered",
+      help:
+        "a button, again for more (at most \(Toast.Limits.buttonCount)); the toast stays"
+        + " until one is chosen, --wait exits 10 for the first, 11 for the second…",
+      add: { label, buttons throws(Toast.InvalidValue) in try Toast.adding(label, to: buttons) },
+      get: { $0.buttons }, set: { $0.buttons = $1 }),
+    optionalChoice(
+      "keyboard", Toast.Keyboard.allCases, valueName: "exclusive|on-demand|none",
+      summary: "how the toast takes the keyboard",
+      help:
+        "take all keys, keys once clicked (default with buttons or --dismiss tap), or none",
+      get: { $0.keyboard }, set: { $0.keyboard = $1 }),
   ]
 
   /// The field with this name (a search of the table: see `Option.named`).

@@ -92,6 +92,31 @@ public enum Design {
     public static let timeout: Duration = .milliseconds(500)
   }
 
+  /// The buttons of a toast that asks (`--button`): a row under the HUD's
+  /// text, at the right of the banner's.
+  public enum Buttons {
+    /// A button's height.
+    public static let height = 28.0
+    /// The room left and right of a label.
+    public static let padding = 12.0
+    /// The narrowest button.
+    public static let minimumWidth = 64.0
+    /// The narrowest a button shrinks to when the row is too wide (its label ellipsized).
+    public static let shrunkWidth = 40.0
+    /// The gap between buttons, and between the banner's text and its buttons.
+    public static let gap = 8.0
+    /// A button's corner radius.
+    public static let cornerRadius = 6.0
+    /// The labels' font.
+    public static let font = "Sans 10"
+    /// A button's fill: the text colour at this opacity.
+    public static let fillOpacity = 0.18
+    /// A pressed button's fill: the text colour at this opacity.
+    public static let pressedOpacity = 0.4
+    /// The focus ring's width, drawn in the text colour around the focused button.
+    public static let focusRingWidth = 2.0
+  }
+
   /// The text colour unless a toast sets one.
   public static let foreground = Toast.Color(white: 1)
   /// The part of a progress bar beyond 100 % (wob's overflow colour).
@@ -142,18 +167,27 @@ extension Toast {
     position ?? (style == .hud ? .center : .top)
   }
 
+  /// How the toast takes the keyboard: its own choice, or exclusive when
+  /// modal, on demand with buttons or `--dismiss tap`, none otherwise.
+  public var effectiveKeyboard: Keyboard {
+    if let keyboard { return keyboard }
+    if isModal { return .exclusive }
+    return !buttons.isEmpty || dismissal == .tap ? .onDemand : .none
+  }
+
   /// The distance to the output's edges it rests against: its margin or `Design.margin`.
   public var effectiveMargin: Int { margin ?? Design.margin }
 
   /// How long the toast stays once its entry has ended: its timeout, or its
-  /// style's default (2 s for a HUD, 0.5 s for a banner); zero means until it
-  /// is dismissed or hidden.
+  /// style's default (2 s for a HUD, 0.5 s for a banner; until answered with
+  /// buttons); zero means until it is dismissed or hidden.
   public var effectiveTimeout: Duration {
     switch timeout {
     case .automatic: Design.automaticTimeout(characters: visibleCharacters)
     // The presenter shows normalized toasts: the timeout is within its limits.
     case .after(let duration): duration
     case .untilDismissed: .zero
+    case .standard where !buttons.isEmpty: .zero
     case .standard: style == .hud ? Design.HUD.timeout : Design.Banner.timeout
     }
   }

@@ -89,6 +89,9 @@ public struct ToastLayout {
   public let spinner: Rect?
   /// The progress bar's track, when shown.
   public let progressBar: Rect?
+  /// The buttons, in the order of ``Toast/buttons``: a row under everything
+  /// else in a HUD, at the right of the text in a banner.
+  public let buttons: [ButtonLayout]
   /// Whether the surface covers the output (modal).
   public let coversOutput: Bool
   /// How far the banner's pill starts from its place before it slides in:
@@ -127,10 +130,12 @@ public struct ToastLayout {
     // spinner and the bar leave of it.
     let maximumHeight = max(Design.HUD.minimumSize.height, evenFloor(output.height - 2 * shadow))
     let iconSize = toast.icon != nil ? Design.HUD.iconSize : nil
+    let row = ButtonRow(toast.buttons, room: maximumWidth - 2 * padding)
     var others: [Double] = []
     if let iconSize { others.append(iconSize) }
     if toast.showsSpinner { others.append(Design.HUD.spinnerSize) }
     if toast.progress != nil { others.append(Design.HUD.progressHeight) }
+    if !toast.buttons.isEmpty { others.append(Design.Buttons.height) }
     let textRoom = (
       width: maximumWidth - 2 * padding,
       height: maximumHeight - 2 * padding - others.reduce(0, +) - padding * Double(others.count)
@@ -146,6 +151,7 @@ public struct ToastLayout {
     if let iconSize { contentWidth = max(contentWidth, iconSize) }
     if toast.showsSpinner { contentWidth = max(contentWidth, Design.HUD.spinnerSize) }
     if toast.progress != nil { contentWidth = max(contentWidth, Design.HUD.progressMinimumWidth) }
+    contentWidth = max(contentWidth, row.width)
     let boxWidth = min(
       maximumWidth, max(Design.HUD.minimumSize.width, evenCeiling(contentWidth + 2 * padding)))
 
@@ -154,6 +160,7 @@ public struct ToastLayout {
     if toast.showsSpinner { items.append(Design.HUD.spinnerSize) }
     if hasText { items.append(textSize.height) }
     if toast.progress != nil { items.append(Design.HUD.progressHeight) }
+    if !toast.buttons.isEmpty { items.append(Design.Buttons.height) }
     let contentHeight =
       items.reduce(0, +) + Design.HUD.padding * Double(max(items.count - 1, 0))
     let boxHeight = min(
@@ -212,7 +219,9 @@ public struct ToastLayout {
         box.width - 2 * padding, max(Design.HUD.progressMinimumWidth, textSize.width))
       progressBar = Rect(
         x: box.midX - width / 2, y: y, width: width, height: Design.HUD.progressHeight)
+      y += Design.HUD.progressHeight + Design.HUD.padding
     }
+    self.buttons = row.placed(x: box.midX - row.width / 2, y: y)
     self.surfaceWidth = Int(surface.width)
     self.surfaceHeight = Int(surface.height)
     self.box = box
@@ -235,11 +244,16 @@ public struct ToastLayout {
     let maximumWidth = max(
       Design.Banner.minimumTextWidth + 2 * padding,
       evenFloor(output.width - 2 * Design.Banner.sideMargin))
-    // The icon and its gap take room from the text and widen the pill.
+    // The icon and its gap take room from the text and widen the pill, and
+    // so do the buttons at its right (at most 60 % of the pill).
     let iconRoom = toast.icon != nil ? Design.Banner.iconSize + Design.Banner.iconGap : 0
+    let row = ButtonRow(toast.buttons, room: ((maximumWidth - 2 * padding) * 0.6).rounded(.down))
+    let rowRoom = toast.buttons.isEmpty ? 0 : row.width + Design.Buttons.gap
     // One line inside the pill: a font too tall for it is drawn smaller.
     let (text, textScale) = fittedText(
-      into: (max(maximumWidth - 2 * padding - iconRoom, 1), Design.Banner.height - padding)
+      into: (
+        max(maximumWidth - 2 * padding - iconRoom - rowRoom, 1), Design.Banner.height - padding
+      )
     ) { wrapWidth in
       TextBlock(
         text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.Banner.font,
@@ -248,7 +262,8 @@ public struct ToastLayout {
     let textSize = (width: text.width * textScale, height: text.height * textScale)
     let pillWidth = min(
       maximumWidth,
-      evenCeiling(max(Design.Banner.minimumTextWidth, textSize.width) + iconRoom + 2 * padding))
+      evenCeiling(
+        max(Design.Banner.minimumTextWidth, textSize.width) + iconRoom + rowRoom + 2 * padding))
     let shadow = Design.Banner.shadowPadding
     let covers = toast.isModal
     let surface: (width: Double, height: Double)
@@ -270,16 +285,21 @@ public struct ToastLayout {
     let hasProgress = toast.progress != nil
     let textTop = box.midY - textSize.height / 2 - (hasProgress ? 3 : 0)
     let textMiddle = box.midY - (hasProgress ? 3 : 0)
-    var textMiddleX = box.midX
+    // The icon, the text and the buttons as one group, centred in the pill.
+    var group = toast.icon != nil ? Design.Banner.iconSize : 0
+    if !text.isEmpty || !toast.buttons.isEmpty { group = iconRoom + textSize.width }
+    group += rowRoom
+    let left = (box.midX - group / 2).rounded(.down)
+    let textMiddleX =
+      toast.icon == nil && toast.buttons.isEmpty ? box.midX : left + iconRoom + textSize.width / 2
     var icon: Rect?
     if toast.icon != nil {
-      // The icon and the text as one group, centred in the pill.
       let size = Design.Banner.iconSize
-      let group = size + (text.isEmpty ? 0 : Design.Banner.iconGap + textSize.width)
-      let left = (box.midX - group / 2).rounded(.down)
       icon = Rect(x: left, y: (textMiddle - size / 2).rounded(.down), width: size, height: size)
-      textMiddleX = left + size + Design.Banner.iconGap + textSize.width / 2
     }
+    self.buttons = row.placed(
+      x: left + iconRoom + textSize.width + Design.Buttons.gap,
+      y: textMiddle - Design.Buttons.height / 2)
     self.surfaceWidth = Int(surface.width)
     self.surfaceHeight = Int(surface.height)
     self.box = box
@@ -311,6 +331,7 @@ public struct ToastLayout {
       && box == other.box && textOrigin == other.textOrigin && textScale == other.textScale
       && text.wrapWidth == other.text.wrapWidth && icon == other.icon && spinner == other.spinner
       && progressBar == other.progressBar && coversOutput == other.coversOutput
+      && buttons.map(\.frame) == other.buttons.map(\.frame)
       && slideDistance == other.slideDistance
   }
 

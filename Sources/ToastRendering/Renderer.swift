@@ -6,13 +6,14 @@ import ToastModel
 /// buffer or an offscreen image. Knows nothing of Wayland.
 public enum Renderer {
   /// Draws `toast` laid out as `layout` at `appearance`, scaled by `scale`
-  /// (buffer pixels per logical pixel), over a cleared surface.
+  /// (buffer pixels per logical pixel), over a cleared surface, its buttons
+  /// in `buttons`' states.
   ///
   /// With `clip` (logical pixels), only the pixels inside it are drawn (the
   /// whole pixels it touches); the others keep what they held.
   public static func draw(
     _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double,
-    into cairo: OpaquePointer, clip: Rect? = nil
+    into cairo: OpaquePointer, clip: Rect? = nil, buttons: ButtonStates = .idle
   ) {
     cairo_save(cairo)
     if let clip {
@@ -84,6 +85,7 @@ public enum Renderer {
         cairo_fill(cairo)
       }
     }
+    drawButtons(layout.buttons, states: buttons, dy: dy, color: foreground, in: cairo)
     cairo_pop_group_to_source(cairo)
     cairo_paint_with_alpha(cairo, opacity)
     cairo_restore(cairo)
@@ -198,13 +200,15 @@ public final class Canvas {
   public var contents: AnyHashable?
 
   /// Draws `toast` laid out as `layout` at `appearance`, `scale` pixels per
-  /// logical pixel, over whatever the pixels held (only inside `clip` when
-  /// given), and flushes it to them.
+  /// logical pixel, its buttons in `buttons`' states, over whatever the
+  /// pixels held (only inside `clip` when given), and flushes it to them.
   public func draw(
-    _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double, clip: Rect? = nil
+    _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double, clip: Rect? = nil,
+    buttons: ButtonStates = .idle
   ) {
     Renderer.draw(
-      toast, layout: layout, appearance: appearance, scale: scale, into: cairo, clip: clip)
+      toast, layout: layout, appearance: appearance, scale: scale, into: cairo, clip: clip,
+      buttons: buttons)
     cairo_surface_flush(surface)
   }
 }

@@ -1,7 +1,8 @@
 // wl-toast: show a toast on a Wayland compositor.
 //
 // Exit status: 0 the toast expired or was hidden (or was handed over, without
-// --wait), 2 the user dismissed it, 3 a newer toast replaced it (--wait), 1 an
+// --wait), 2 the user dismissed it, 3 a newer toast replaced it (--wait), 10 to
+// 17 the user chose the first to eighth button (--button, --wait), 1 an
 // error (one line on standard error), 64 a usage error.
 import Glibc
 import SystemSupport
@@ -14,6 +15,7 @@ func status(of outcome: ToastOutcome) -> Int32 {
   case .expired, .hidden: ExitCode.success
   case .dismissed: ExitCode.dismissed
   case .replaced: ExitCode.replaced
+  case .chose(let button): ExitCode.firstButton + Int32(button)
   }
 }
 
@@ -57,7 +59,13 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
   }
   func finish(_ result: Client.Result) -> Never {
     guard case .outcome(let outcome) = result else { exit(ExitCode.success) }
-    if options.printOutcome { writeOutput(outcome.rawValue) }
+    if options.printOutcome {
+      if case .chose(let button) = outcome, toast.buttons.indices.contains(button) {
+        writeOutput("button:" + toast.buttons[button])
+      } else {
+        writeOutput(outcome.name)
+      }
+    }
     exit(status(of: outcome))
   }
   guard let format = options.follow else { finish(deliver(toast, wait: options.wait)) }
