@@ -40,6 +40,7 @@ package var usageText: String {
       1   an error, such as no Wayland compositor
       2   the user dismissed the toast
       3   a newer toast with the same tag replaced it (with --wait)
+      10  the user chose the first button (11 the second, ... 17 the eighth)
       64  a usage error
     """
 }

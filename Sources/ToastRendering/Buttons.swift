@@ -54,7 +54,9 @@ struct ButtonRow {
         maximumLines: 1)
     }
     var labels = titles.map { shaped($0, width: 4096) }
-    var widths = labels.map { max(Design.Buttons.minimumWidth, ($0.width + 2 * padding).rounded(.up)) }
+    var widths = labels.map {
+      max(Design.Buttons.minimumWidth, ($0.width + 2 * padding).rounded(.up))
+    }
     let gaps = Design.Buttons.gap * Double(max(titles.count - 1, 0))
     let natural = widths.reduce(0, +)
     if natural + gaps > room && natural > 0 {

@@ -255,10 +255,11 @@ public final class OffscreenImage {
   }
 
   /// Renders a toast at any scale (1.5: a buffer of the logical size times
-  /// 1.5, rounded), as a surface at a fractional scale shows it.
+  /// 1.5, rounded), as a surface at a fractional scale shows it, its buttons
+  /// in `buttons`' states.
   public static func render(
     _ toast: Toast, outputWidth: Int = 1280, outputHeight: Int = 720, scale: Double,
-    appearance: Appearance = .resting
+    appearance: Appearance = .resting, buttons: ButtonStates = .idle
   ) -> OffscreenImage {
     let layout = ToastLayout(toast: toast, outputWidth: outputWidth, outputHeight: outputHeight)
     let image = OffscreenImage(
@@ -266,7 +267,8 @@ public final class OffscreenImage {
       height: Int((Double(layout.surfaceHeight) * scale).rounded()))
     if let cairo = cairo_create(image.surface) {
       Renderer.draw(
-        toast, layout: layout, appearance: appearance, scale: scale, into: cairo)
+        toast, layout: layout, appearance: appearance, scale: scale, into: cairo,
+        buttons: buttons)
       cairo_destroy(cairo)
     }
     cairo_surface_flush(image.surface)

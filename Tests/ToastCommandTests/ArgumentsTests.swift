@@ -72,7 +72,8 @@ struct ArgumentsTests {
       "Sans Bold 13", "--background", "#102030c0", "--foreground", "#ffeeddff", "--position",
       "bottom-left", "--margin", "24", "--output", "DP-1", "--layer", "top", "--icon",
       "audio-volume-high-symbolic", "--icon-theme", "Adwaita", "--grace", "0.3", "--min-show", "1",
-      "--a11y", "on", "--say", "Copying photos", "Copying", "“photos”", "📷",
+      "--a11y", "on", "--say", "Copying photos", "--button", "Undo", "--button", "Keep “this”",
+      "--keyboard", "exclusive", "Copying", "“photos”", "📷",
     ]
     #expect(
       parseArguments(arguments) == .success(.show(MessagesTests.fullToast(), ShowOptions())))
@@ -293,13 +294,38 @@ struct ArgumentsTests {
       ("--say", "the text a screen reader says instead of the message (not blank)", [" "]),
       ("--icon", "an icon name or a file's path (1 to 4096 bytes)", [""]),
       ("--icon-theme", "an icon theme's name (1 to 256 characters)", ["../x"]),
+      (
+        "--button", "a label of 1 to 64 characters on one line (at most 8 buttons)",
+        ["", "  ", String(repeating: "b", count: 65), "two\nlines", "tab\there", "\u{2028}"]
+      ),
+      ("--keyboard", "exclusive, on-demand or none", ["sometimes", "Exclusive", ""]),
     ] as [(String, String, [String])])
   func badValues(_ option: String, _ expected: String, _ values: [String]) {
     for value in values {
-      let message = "wl-toast: \(option): expected \(expected), got '\(value)'"
+      let message = "wl-toast: \(option): expected \(expected), got \(Toast.quoted(value))"
       #expect(failure([option, value, "Hi"]) == message)
       #expect(failure(["\(option)=\(value)", "Hi"]) == message)
     }
+  }
+
+  @Test func buttonsKeepTheirOrderUpToEight() throws {
+    let labels = (1...8).map { "B\($0)" }
+    let arguments = labels.flatMap { ["--button", $0] } + ["Hi"]
+    #expect(toast(arguments)?.buttons == labels)
+    #expect(toast(["--button", String(repeating: "é", count: 64), "Hi"])?.buttons.count == 1)
+    #expect(
+      failure(labels.flatMap { ["--button", $0] } + ["--button", "Ninth", "Hi"])
+        == "wl-toast: --button: expected a label of 1 to 64 characters on one line (at most 8"
+        + " buttons), got 'Ninth'")
+    let asking = try #require(toast(["--button", "OK", "--keyboard", "exclusive", "Hi"]))
+    #expect(asking.keyboard == .exclusive)
+    #expect(asking.effectiveTimeout == .zero, "with buttons: until answered")
+    #expect(
+      try #require(toast(["--button", "OK", "--timeout", "3", "Hi"])).effectiveTimeout
+        == .seconds(3))
+    #expect(try #require(toast(["--button", "OK", "Hi"])).effectiveKeyboard == .onDemand)
+    #expect(try #require(toast(["Hi"])).effectiveKeyboard == .none)
+    #expect(try #require(toast(["--modal", "Hi"])).effectiveKeyboard == .exclusive)
   }
 
   @Test func theFirstMistakeIsReported() {

@@ -59,6 +59,31 @@ struct ConfigTests {
     #expect(job.showsSpinner && jobOptions.follow == .json, "no message needed with a spinner")
   }
 
+  @Test func buttonsComeFromOneSourceInOrder() throws {
+    let text = """
+      [default]
+      button = OK
+      button = Cancel
+      [preset undo]
+      button = Undo
+      [preset quiet]
+      timeout = 1
+      """
+    let config = Config(text: text, path: "config").checked()
+    #expect(config.problems == [])
+    #expect(try #require(toast(["Hi"], config)).0.buttons == ["OK", "Cancel"])
+    #expect(try #require(toast(["--preset", "undo", "Hi"], config)).0.buttons == ["Undo"])
+    #expect(
+      try #require(toast(["--preset", "quiet", "Hi"], config)).0.buttons == ["OK", "Cancel"],
+      "a preset without buttons keeps the defaults'")
+    #expect(
+      try #require(toast(["--preset", "undo", "--button", "A", "--button", "B", "Hi"], config))
+        .0.buttons == ["A", "B"], "the command line's replace the file's")
+    let bad = Config(text: "[default]\nbutton =\nkeyboard = sometimes\n", path: "c").checked()
+    #expect(bad.problems.count == 2)
+    #expect(bad.problems.first?.hasPrefix("c:2: button: expected a label of 1 to 64") == true)
+  }
+
   @Test func aRelativeIconPathIsTakenFromTheFilesDirectory() throws {
     let text = "[default]\nicon = icons/volume.svg\n[preset named]\nicon = audio-volume-high\n"
     let config = Config(text: text, path: "/home/me/.config/wl-toast/config").checked()

@@ -26,6 +26,8 @@ struct MessagesTests {
     toast.minimumShow = 1
     toast.accessibility = .on
     toast.accessibleText = "Copying photos"
+    toast.buttons = ["Undo", "Keep “this”"]
+    toast.keyboard = .exclusive
     return toast
   }
 
@@ -58,6 +60,7 @@ struct MessagesTests {
 
   @Test(arguments: [
     OwnerReply.accepted, .failed("no"), .refused("--markup: bad"), .outcome(.dismissed),
+    .outcome(.chose(button: 0)), .outcome(.chose(button: 7)),
     .notice("output 'DP-1' went away; toast hidden"),
     .status(nil, pid: 42, surfaces: 1), .status(Toast("On"), pid: 7, surfaces: 3),
     .status(Toast("On"), pid: 7, surfaces: 1, screenReaders: "connected"),
@@ -73,6 +76,16 @@ struct MessagesTests {
   ])
   func repliesRoundTrip(_ reply: OwnerReply) throws {
     #expect(try OwnerReply(decoding: reply.encoded) == reply)
+  }
+
+  @Test func aButtonOutcomeNamesABoundedIndex() throws {
+    #expect(OwnerReply.outcome(.chose(button: 1)).encoded == #"{"button":1,"outcome":"button"}"#)
+    for bad in [
+      #"{"outcome":"button"}"#, #"{"outcome":"button","button":8}"#,
+      #"{"outcome":"button","button":-1}"#, #"{"outcome":"button","button":0.5}"#,
+    ] {
+      #expect(throws: MessageError.self, "\(bad)") { try OwnerReply(decoding: bad) }
+    }
   }
 
   @Test func checkedTurnsFailuresIntoErrors() throws {

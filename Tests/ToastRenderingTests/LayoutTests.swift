@@ -268,3 +268,94 @@ struct ColorTests {
     #expect(Toast.Color(hex: "") == nil)
   }
 }
+
+/// A toast's buttons: where they go, how they fit, what a point hits, and
+/// how they look pressed and focused.
+struct ButtonLayoutTests {
+  static func asking(_ labels: [String], style: Toast.Style = .hud) -> Toast {
+    var toast = Toast("Deleted 3 files", style: style)
+    toast.buttons = labels
+    return toast
+  }
+
+  @Test func theHUDsButtonsAreARowUnderTheTextInsideTheBox() {
+    let layout = ToastLayout(
+      toast: Self.asking(["Undo", "Keep"]), outputWidth: 1280, outputHeight: 720)
+    let plain = ToastLayout(toast: Toast("Deleted 3 files"), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.buttons.count == 2)
+    let (undo, keep) = (layout.buttons[0].frame, layout.buttons[1].frame)
+    #expect(undo.height == Design.Buttons.height && keep.height == Design.Buttons.height)
+    #expect(undo.y == keep.y && undo.x + undo.width + Design.Buttons.gap == keep.x)
+    #expect(undo.y >= layout.textOrigin.y + layout.text.height, "under the text")
+    #expect(abs((undo.x + keep.x + keep.width) / 2 - layout.box.midX) <= 1, "centred")
+    #expect(keep.y + keep.height <= layout.box.y + layout.box.height - Design.HUD.padding)
+    #expect(undo.width >= Design.Buttons.minimumWidth)
+    #expect(plain.buttons.isEmpty)
+    // With a spinner and a bar as well, the box grows to hold the row.
+    var busy = Self.asking(["Undo"])
+    busy.showsSpinner = true
+    busy.progress = 0.5
+    var quiet = busy
+    quiet.buttons = []
+    let grown = ToastLayout(toast: busy, outputWidth: 1280, outputHeight: 720)
+    let without = ToastLayout(toast: quiet, outputWidth: 1280, outputHeight: 720)
+    #expect(grown.box.height > without.box.height)
+    let row = grown.buttons[0].frame
+    #expect(row.y >= grown.progressBar!.y + grown.progressBar!.height + Design.HUD.padding)
+    #expect(row.y + row.height <= grown.box.y + grown.box.height - Design.HUD.padding)
+  }
+
+  @Test func aRowTooWideForTheHUDShrinksItsButtonsInsideTheBox() {
+    let labels = (1...8).map { "A rather long label \($0)" }
+    let layout = ToastLayout(toast: Self.asking(labels), outputWidth: 1280, outputHeight: 720)
+    #expect(layout.box.width <= 512 && layout.box.width >= 500, "about the widest box: 40 %")
+    let row = layout.buttons.map(\.frame)
+    #expect(row.count == 8)
+    #expect(row.first!.x >= layout.box.x + Design.HUD.padding - 1)
+    #expect(
+      row.last!.x + row.last!.width <= layout.box.x + layout.box.width - Design.HUD.padding + 1)
+    #expect(layout.buttons.allSatisfy { $0.label.isEllipsized })
+    #expect(row.allSatisfy { $0.width >= Design.Buttons.shrunkWidth })
+  }
+
+  @Test func theBannersButtonsAreAtTheRightOfItsTextInsideThePill() {
+    let layout = ToastLayout(
+      toast: Self.asking(["Undo", "Keep"], style: .banner), outputWidth: 1280, outputHeight: 720)
+    let plain = ToastLayout(
+      toast: Toast("Deleted 3 files", style: .banner), outputWidth: 1280, outputHeight: 720)
+    let (undo, keep) = (layout.buttons[0].frame, layout.buttons[1].frame)
+    let textRight = layout.textOrigin.x + (layout.text.wrapWidth + layout.text.width) / 2
+    #expect(undo.x >= textRight, "right of the text")
+    #expect(keep.x + keep.width <= layout.box.x + layout.box.width - Design.Banner.padding + 1)
+    #expect(abs(undo.midY - layout.box.midY) <= 1, "centred in the pill's height")
+    #expect(layout.box.height == Design.Banner.height)
+    #expect(layout.box.width > plain.box.width)
+  }
+
+  @Test func aPointHitsTheButtonUnderIt() {
+    let layout = ToastLayout(
+      toast: Self.asking(["Undo", "Keep"]), outputWidth: 1280, outputHeight: 720)
+    let keep = layout.buttons[1].frame
+    #expect(layout.button(atX: keep.midX, y: keep.midY) == 1)
+    #expect(layout.button(atX: layout.buttons[0].frame.midX, y: keep.midY) == 0)
+    #expect(layout.button(atX: keep.midX, y: keep.y - 1) == nil)
+    #expect(layout.button(atX: layout.box.x + 2, y: layout.box.y + 2) == nil)
+  }
+
+  @Test func aPressedButtonIsFilledMoreAndTheFocusedOneHasARing() {
+    let toast = Self.asking(["Undo", "Keep"])
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let keep = layout.buttons[1].frame
+    func pixel(_ states: ButtonStates, x: Double, y: Double) -> UInt8 {
+      OffscreenImage.render(toast, scale: 1, buttons: states).pixel(x: Int(x), y: Int(y)).red
+    }
+    // Inside the button, away from its label: the fill.
+    let fill = (x: keep.x + 3, y: keep.midY)
+    #expect(pixel(.init(pressed: 1), x: fill.x, y: fill.y) > pixel(.idle, x: fill.x, y: fill.y))
+    #expect(pixel(.init(pressed: 0), x: fill.x, y: fill.y) == pixel(.idle, x: fill.x, y: fill.y))
+    // On its edge: the ring, in the text colour.
+    let edge = (x: keep.x + 1, y: keep.midY)
+    #expect(pixel(.init(focused: 1), x: edge.x, y: edge.y) > 200)
+    #expect(pixel(.init(focused: 0), x: edge.x, y: edge.y) < 200)
+  }
+}
