@@ -301,7 +301,7 @@ struct ButtonLayoutTests {
     let without = ToastLayout(toast: quiet, outputWidth: 1280, outputHeight: 720)
     #expect(grown.box.height > without.box.height)
     let row = grown.buttons[0].frame
-    #expect(row.y >= grown.progressBar!.y + grown.progressBar!.height + Design.HUD.padding)
+    #expect(row.y >= grown.progressBar!.y + grown.progressBar!.height + Design.HUD.padding - 1)
     #expect(row.y + row.height <= grown.box.y + grown.box.height - Design.HUD.padding)
   }
 
