@@ -13,6 +13,27 @@ import ToastRendering
 /// press Escape at 1.5.)
 @Suite(.serialized)
 struct KWinTests {
+  /// A touch on a button through fake_input's touch requests chooses it: the
+  /// first proof of touch input.
+  @Test func aTouchOnAButtonChoosesIt() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    let log = desk.kwin.runtimeDirectory + "/touched.log"
+    let command = try desk.run(
+      [
+        "--button", "Undo", "--button", "Keep", "--wait", "--print-outcome", "--no-animation",
+        "Deleted 3 files",
+      ], logPath: log)
+    try desk.waitForHUD()
+    var toast = Toast("Deleted 3 files")
+    toast.buttons = ["Undo", "Keep"]
+    let keep = Looks.button(1, of: toast)
+    try desk.input.touch(
+      x: Double(keep.x) + Double(keep.width) / 2, y: Double(keep.y) + Double(keep.height) / 2)
+    #expect(command.wait(timeout: 30) == 11)
+    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    #expect(output == "button:Keep\n", "standard output and error: \(output)")
+  }
+
   @Test func aToastStaysOnScreenWhenTheScaleChanges() throws {
     let desk = try KWinDesk(scale: 1.5)
     let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Rescaled"])
