@@ -98,10 +98,15 @@ let package = Package(
       name: "ToastCommand",
       dependencies: ["ToastModel", "ToastProtocol", "CSystem", "SystemSupport"],
       swiftSettings: strict),
+    // `wl-toast nag`: swaynag's command line, configuration file and types,
+    // read as swaynag reads them, into the bar to show and the buttons' actions.
+    .target(name: "ToastNag", dependencies: ["ToastModel", "SystemSupport"], swiftSettings: strict),
     // The background owner and `watch sway`: the part that links Wayland, Pango and Cairo.
     .target(
       name: "ToastOwner",
-      dependencies: ["ToastProtocol", "ToastKit", "Wayland", "CSystem", "SystemSupport"],
+      dependencies: [
+        "ToastProtocol", "ToastKit", "ToastNag", "Wayland", "CSystem", "SystemSupport",
+      ],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
     .executableTarget(
@@ -177,6 +182,8 @@ let package = Package(
         "Wayland",
       ],
       swiftSettings: strict),
+    // swaynag's command line, configuration file and types, as `wl-toast nag` reads them.
+    .testTarget(name: "NagTests", dependencies: ["ToastNag", "ToastModel"], swiftSettings: strict),
     // Every committed fuzz seed and crash (Tests/Fuzz) through its target, without libFuzzer.
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
     // Screen readers: spoken text, bus addresses, the accessible tree's answers.

@@ -12,7 +12,7 @@ private struct FrameContents: Hashable {
   var width: Int32
   var height: Int32
   var scale: RenderScale
-  var buttons: ButtonStates
+  var buttons: Interaction
 }
 
 /// One layer surface of a toast on one output (or on the one the compositor
@@ -56,7 +56,7 @@ final class LayerView {
   private var lastDrawn: DrawnSurface?
   /// What the last frame showed, to damage only what changed.
   private var lastFrame:
-    (appearance: Appearance, content: Int, width: Int32, height: Int32, buttons: ButtonStates)?
+    (appearance: Appearance, content: Int, width: Int32, height: Int32, buttons: Interaction)?
   /// Bumped whenever the toast or the layout changes.
   private var contentVersion = 0
   /// The toast changed since the last layout: draw even if the geometry did not.
@@ -95,8 +95,7 @@ final class LayerView {
     layout = ToastLayout(
       toast: toast, outputWidth: size.width, outputHeight: size.height, shift: shift)
     layerSurface = session.layerShell.getLayerSurface(
-      surface, output: output?.object, layer: toast.layer == .top ? .top : .overlay,
-      namespace: "wl-toast")
+      surface, output: output?.object, layer: toast.layer.shellLayer, namespace: "wl-toast")
     surface.onEvent = { [unowned self] event in
       switch event {
       case .enter(let output):
@@ -156,6 +155,10 @@ final class LayerView {
     if toast.isModal {
       layerSurface.setSize(width: 0, height: 0)
       layerSurface.setExclusiveZone(-1)
+    } else if toast.style == .bar {
+      // As wide as the output; its row reserved, as a bar's (swaynag's) is.
+      layerSurface.setSize(width: 0, height: UInt32(layout.surfaceHeight))
+      layerSurface.setExclusiveZone(Int32(layout.exclusiveZone))
     } else {
       layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
       // Zero: placed below bars that reserve space, reserving none itself.
@@ -171,7 +174,7 @@ final class LayerView {
     }
     layerSurface.setKeyboardInteractivity(interactivity)
     if layerSurface.version >= 2 {
-      try? layerSurface.setLayer(toast.layer == .top ? .top : .overlay)
+      try? layerSurface.setLayer(toast.layer.shellLayer)
     }
     updateInputRegion()
   }
@@ -193,6 +196,8 @@ final class LayerView {
   private func updateInputRegion() {
     let region = session.compositor.createRegion()
     if toast.isModal {
+      region.add(x: 0, y: 0, width: Int32.max, height: Int32.max)
+    } else if toast.style == .bar {
       region.add(x: 0, y: 0, width: Int32.max, height: Int32.max)
     } else if toast.dismissal == .tap || !toast.buttons.isEmpty {
       let box = layout.box
@@ -217,14 +222,17 @@ final class LayerView {
     let old = layout
     let new = ToastLayout(
       toast: toast, outputWidth: size.width, outputHeight: size.height,
-      surfaceSize: configuredSize, shift: appliedShift)
+      surfaceSize: configuredSize, shift: appliedShift, detailsOpen: detailsOpen)
     // The same picture (an output entered that changes nothing): no new frame.
     if new.drawsLike(old) && !contentChanged { return }
     layout = new
     if !toast.isModal
       && (old.surfaceWidth != layout.surfaceWidth || old.surfaceHeight != layout.surfaceHeight)
     {
-      layerSurface.setSize(width: UInt32(layout.surfaceWidth), height: UInt32(layout.surfaceHeight))
+      layerSurface.setSize(
+        width: toast.style == .bar ? 0 : UInt32(layout.surfaceWidth),
+        height: UInt32(layout.surfaceHeight))
+      if toast.style == .bar { layerSurface.setExclusiveZone(Int32(layout.exclusiveZone)) }
       if roleCommitted {
         // Ask now; the frame at the new size follows the configure.
         awaitingResize = true
@@ -235,6 +243,19 @@ final class LayerView {
     if old.box != layout.box { updateInputRegion() }
     contentVersion += 1
     needsDraw = true
+  }
+
+  /// Whether a bar's details take room (the surface grows to hold them).
+  private(set) var detailsOpen = false
+
+  /// Opens or closes a bar's details: the surface takes their size (the
+  /// frames then show them opening or closing within it).
+  func setDetailsOpen(_ open: Bool) {
+    guard open != detailsOpen else { return }
+    detailsOpen = open
+    contentChanged = true
+    relayout()
+    if roleCommitted && !awaitingResize { surface.commit() }
   }
 
   /// Changes what the view shows, in place.
@@ -314,7 +335,7 @@ final class LayerView {
   /// states, if something changed and no frame callback is pending; `moving`
   /// asks for a frame callback.
   func draw(
-    _ toast: Toast, appearance: Appearance, buttons: ButtonStates = .idle, moving: Bool,
+    _ toast: Toast, appearance: Appearance, buttons: Interaction = .idle, moving: Bool,
     now: Double
   ) -> DrawResult {
     if !roleCommitted && !isClosed {
@@ -439,7 +460,7 @@ final class LayerView {
   /// The part of the buffer that differs from the last frame: only the spinner
   /// while nothing else moves, otherwise everything.
   private func changedArea(
-    appearance: Appearance, buttons: ButtonStates, buffer: ShmBuffer, scale s: Double
+    appearance: Appearance, buttons: Interaction, buffer: ShmBuffer, scale s: Double
   ) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
     if let last = lastFrame, let spinner = layout.spinner, last.content == contentVersion,
       last.buttons == buttons,
@@ -462,5 +483,17 @@ final class LayerView {
     viewport?.destroy()
     layerSurface.destroy()
     surface.destroy()
+  }
+}
+
+extension Toast.Layer {
+  /// The layer-shell layer.
+  var shellLayer: ZwlrLayerShellV1.Layer {
+    switch self {
+    case .overlay: .overlay
+    case .top: .top
+    case .bottom: .bottom
+    case .background: .background
+    }
   }
 }

@@ -7,19 +7,26 @@ import Wayland
 let escapeKeysym: UInt32 = 0xff1b
 
 /// What a key does to a toast with buttons (XKB keysyms).
-enum ButtonKey {
+enum ButtonKey: Equatable {
   /// Tab, Right: the next button.
   case next
   /// Shift+Tab (ISO_Left_Tab), Left: the previous one.
   case previous
   /// Return, keypad Enter, space: choose the focused button.
   case activate
+  /// Up, Down, Page Up, Page Down: scroll a bar's details by lines (a page:
+  /// as many as show).
+  case scroll(lines: Int, pages: Int)
 
   init?(keysym: UInt32) {
     switch keysym {
     case 0xff09, 0xff53: self = .next
     case 0xfe20, 0xff51: self = .previous
     case 0xff0d, 0xff8d, 0x20: self = .activate
+    case 0xff52: self = .scroll(lines: -1, pages: 0)
+    case 0xff54: self = .scroll(lines: 1, pages: 0)
+    case 0xff55: self = .scroll(lines: 0, pages: -1)
+    case 0xff56: self = .scroll(lines: 0, pages: 1)
     default: return nil
     }
   }
@@ -53,10 +60,31 @@ final class PresentedToast {
   private var hasKeyboard = false
   /// The button held down by the pointer or a finger.
   private var pressedButton: Int?
-  /// What the frames show of the buttons.
-  var buttonStates: ButtonStates {
-    ButtonStates(
-      focused: hasKeyboard && !toast.buttons.isEmpty ? focusedButton : nil, pressed: pressedButton)
+  /// A bar's details: open (or opening), and the move under way.
+  private(set) var detailsOpen = false
+  private var detailsMove: (from: Double, startedAt: Double)?
+  /// The first line of the details shown.
+  private(set) var detailsLine = 0
+
+  /// How many buttons the toast shows: its own, and a bar's details button.
+  var buttonCount: Int { toast.buttons.count + (hasDetailsButton ? 1 : 0) }
+
+  /// Whether the toast is a bar with details (and so their button).
+  private var hasDetailsButton: Bool { toast.style == .bar && toast.details != nil }
+
+  /// How far the details are open at `now`, from 0 to 1.
+  private func detailsOpening(at now: Double) -> Double {
+    let target = detailsOpen ? 1.0 : 0.0
+    guard let move = detailsMove, toast.isAnimated else { return target }
+    let progress = (now - move.startedAt) / Design.Bar.detailsMove.inSeconds
+    return move.from + (target - move.from) * Easing.easeOut(progress)
+  }
+
+  /// What the frames show of the user's input at `now`.
+  func interaction(at now: Double) -> Interaction {
+    Interaction(
+      focused: hasKeyboard && buttonCount > 0 ? focusedButton : nil, pressed: pressedButton,
+      detailsOpening: detailsOpening(at: now), detailsLine: detailsLine)
   }
   /// Called when the focus moves to another button (for screen readers).
   var onFocusMoved: ((Int) -> Void)?
@@ -173,8 +201,8 @@ final class PresentedToast {
     if newToast.output == .automatic { newToast.output = toast.output }
     let moved = newToast.output != toast.output
     toast = newToast
-    if focusedButton >= toast.buttons.count { focusedButton = 0 }
-    if let pressed = pressedButton, pressed >= toast.buttons.count { pressedButton = nil }
+    if focusedButton >= buttonCount { focusedButton = 0 }
+    if let pressed = pressedButton, pressed >= buttonCount { pressedButton = nil }
     if moved {
       for view in views { view.destroy() }
       views.removeAll()
@@ -269,11 +297,14 @@ final class PresentedToast {
     case .tap(let x, let y):
       setPressed(nil)
       if let button = view.layout.button(atX: x, y: y) {
-        hide(.chose(button: button))
+        choose(button)
         return
       }
       guard toast.dismissal == .tap else { return }
       if toast.isModal || view.layout.box.contains(x: x, y: y) { hide(.dismissed) }
+    case .scroll(let x, let y, let steps):
+      guard let area = view.layout.details?.area, area.contains(x: x, y: y) else { return }
+      scrollDetails(by: steps, in: view)
     case .keyboardFocus(let focused):
       guard focused != hasKeyboard else { return }
       hasKeyboard = focused
@@ -285,10 +316,13 @@ final class PresentedToast {
         hide(.dismissed)
         return
       }
-      guard !toast.buttons.isEmpty, let key = ButtonKey(keysym: keysym) else { return }
-      let count = toast.buttons.count
+      guard buttonCount > 0, let key = ButtonKey(keysym: keysym) else { return }
+      let count = buttonCount
       switch key {
-      case .activate: hide(.chose(button: focusedButton))
+      case .activate: choose(focusedButton)
+      case .scroll(let lines, let pages):
+        let page = view.layout.details?.visibleLines ?? 1
+        scrollDetails(by: lines + pages * page, in: view)
       case .next, .previous:
         focusedButton = (focusedButton + (key == .next ? 1 : count - 1)) % count
         hasKeyboard = true
@@ -296,6 +330,30 @@ final class PresentedToast {
         onFocusMoved?(focusedButton)
       }
     }
+  }
+
+  /// A button was chosen: a bar's details button opens or closes them;
+  /// any other ends the toast with it.
+  private func choose(_ button: Int) {
+    guard hasDetailsButton && button == toast.buttons.count else {
+      hide(.chose(button: button))
+      return
+    }
+    let now = MonotonicTime.now.seconds
+    detailsMove = (detailsOpening(at: now), now)
+    detailsOpen.toggle()
+    // Opening: the surface takes the details' size first, then they open in it.
+    if detailsOpen { for view in views { view.setDetailsOpen(true) } }
+    for view in views { view.setNeedsDraw() }
+  }
+
+  /// Scrolls the details by `lines` (negative: up), within their text.
+  private func scrollDetails(by lines: Int, in view: LayerView) {
+    guard detailsOpen, let details = view.layout.details else { return }
+    let line = min(max(detailsLine + lines, 0), details.lastFirstLine)
+    guard line != detailsLine else { return }
+    detailsLine = line
+    for view in views { view.setNeedsDraw() }
   }
 
   /// Shows `button` (or none) as held down.
@@ -319,11 +377,23 @@ final class PresentedToast {
     let timeline =
       self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
     let appearance = timeline.appearance(at: now)
-    let moving = timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud
+    var detailsMoving = false
+    if let move = detailsMove {
+      if now - move.startedAt >= Design.Bar.detailsMove.inSeconds || !toast.isAnimated {
+        detailsMove = nil
+        // Closed: the surface gives their room back.
+        if !detailsOpen { for view in views { view.setDetailsOpen(false) } }
+      } else {
+        detailsMoving = true
+      }
+    }
+    let moving =
+      timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud || detailsMoving
+    let interaction = interaction(at: now)
     var committed = false
     for view in views {
       switch view.draw(
-        toast, appearance: appearance, buttons: buttonStates, moving: moving, now: now)
+        toast, appearance: appearance, buttons: interaction, moving: moving, now: now)
       {
       case .idle: break
       case .committed: committed = true

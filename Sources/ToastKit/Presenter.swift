@@ -339,7 +339,8 @@ public final class ToastPresenter {
       toasts.reversed().lazy.filter { $0.toast.output == .automatic }.flatMap(\.views)
       .compactMap(\.output).first ?? session.likelyOutput
     var stacks: [StackKey: [(view: LayerView, animated: Bool)]] = [:]
-    for toast in toasts where !toast.toast.isModal {
+    // Bars reserve their room: the compositor places the others beside them.
+    for toast in toasts where !toast.toast.isModal && toast.toast.style != .bar {
       for view in toast.views {
         let key = StackKey(
           output: (view.output ?? guess).map(ObjectIdentifier.init),

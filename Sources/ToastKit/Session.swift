@@ -16,6 +16,8 @@ enum InputEvent {
   case key(keysym: UInt32)
   /// The surface gained (true) or lost the keyboard focus.
   case keyboardFocus(Bool)
+  /// The wheel turned over the surface at a point: positive down, negative up.
+  case scroll(x: Double, y: Double, steps: Int)
 }
 
 /// What the program knows of one output.
@@ -267,6 +269,10 @@ final class Session {
       pressedOn = nil
     case .motion(_, let x, let y):
       pointerPosition = (x, y)
+    case .axis(_, let axis, let value):
+      guard axis == .verticalScroll, value != 0, let surface = pointerFocus else { return }
+      onInput?(
+        surface, .scroll(x: pointerPosition.x, y: pointerPosition.y, steps: value > 0 ? 1 : -1))
     case .button(_, _, _, let state):
       if state == .pressed {
         pressedOn = pointerFocus

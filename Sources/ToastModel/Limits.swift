@@ -40,6 +40,10 @@ extension Toast {
     public static let buttonCount = 8
     /// The longest button label, in Unicode scalars.
     public static let buttonLabelLength = 64
+    /// The longest details text of a bar, in bytes of UTF-8.
+    public static let detailsLength = 256 * 1024
+    /// A bar's sizes (paddings, gaps, borders), in logical pixels.
+    public static let barSize: ClosedRange<Int> = 0...200
   }
 
   /// `text` cut to at most ``Limits/textLength`` Unicode scalars, ending in
@@ -151,7 +155,7 @@ extension Toast {
       /// What the setting takes, as error messages say it.
       public var expectation: String {
         switch self {
-        case .style: "hud or banner"
+        case .style: "hud, banner or bar"
         case .timeout: "seconds from 0 to \(Int(Limits.timeout.upperBound)), or auto"
         case .after: "seconds from 0 to \(Int(Limits.timeout.upperBound))"
         case .grace, .minimumShow: "seconds from 0 to \(Int(Limits.delay.upperBound))"
@@ -169,7 +173,7 @@ extension Toast {
         case .margin:
           "pixels from \(Limits.margin.lowerBound) to \(Limits.margin.upperBound)"
         case .output: "an output's name (1 to \(Limits.outputNameLength) characters) or all"
-        case .layer: "overlay or top"
+        case .layer: "overlay, top, bottom or background"
         case .accessibility: "auto, on or off"
         case .say: "the text a screen reader says instead of the message (not blank)"
         case .button:

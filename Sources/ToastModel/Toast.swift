@@ -13,6 +13,10 @@ public struct Toast: Equatable, Sendable {
     case hud
     /// A pill that slides down from the top edge, under any bar.
     case banner
+    /// A full-width bar at the top or bottom edge (``Toast/position`` `.top`
+    /// or `.bottom`), its message at the left and its buttons at the right,
+    /// with an optional ``Toast/details`` area below: swaynag's bar.
+    case bar
   }
 
   /// How the toast treats pointer, touch and keyboard input.
@@ -143,6 +147,15 @@ public struct Toast: Equatable, Sendable {
   /// How the toast takes the keyboard; nil for its own rule: exclusive when
   /// modal, on demand with buttons or `--dismiss tap`, not at all otherwise.
   public var keyboard: Keyboard?
+  /// A bar's longer text (``Style/bar`` only): hidden at first, shown below
+  /// the message by a last button (``detailsButton``) and scrolled when
+  /// longer than the output allows; nil for none.
+  public var details: String?
+  /// The label of the button that shows and hides ``details``; nil for
+  /// "Toggle details".
+  public var detailsButton: String?
+  /// The colours and sizes of a bar (``Style/bar``).
+  public var bar: BarLook
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -175,6 +188,9 @@ public struct Toast: Equatable, Sendable {
     self.accessibility = .automatic
     self.buttons = []
     self.keyboard = nil
+    self.details = nil
+    self.detailsButton = nil
+    self.bar = .standard
   }
 }
 
@@ -262,6 +278,10 @@ extension Toast {
     case overlay
     /// Above windows, below fullscreen windows and overlays.
     case top
+    /// Below windows, above the desktop's background (swaynag's `--layer bottom`).
+    case bottom
+    /// The desktop's background layer.
+    case background
   }
 }
 
@@ -321,6 +341,49 @@ extension Toast {
       let limit = Duration.seconds(Int64(Limits.timeout.upperBound))
       return duration > limit ? .after(limit) : self
     }
+  }
+}
+
+extension Toast {
+  /// The colours and sizes of a bar, named as swaynag's options name them
+  /// (`--button-background`, `--border-bottom-size`, …). Sizes are logical pixels.
+  public struct BarLook: Equatable, Sendable {
+    /// The bar's colour.
+    public var background = Color(hex: "#323232")!
+    /// The message's and the details' colour.
+    public var text = Color(white: 1)
+    /// A button's fill.
+    public var buttonBackground = Color(hex: "#333333")!
+    /// A button's label.
+    public var buttonText = Color(white: 1)
+    /// The border around each button.
+    public var border = Color(hex: "#222222")!
+    /// The line along the bar's inner edge.
+    public var borderBottom = Color(hex: "#444444")!
+    /// The details area's colour.
+    public var detailsBackground = Color(hex: "#333333")!
+    /// The thickness of the line along the bar's inner edge.
+    public var borderBottomSize = 2
+    /// The room around the message.
+    public var messagePadding = 8
+    /// The room around the details area.
+    public var detailsBorderSize = 3
+    /// The thickness of a button's border.
+    public var buttonBorderSize = 3
+    /// The gap between buttons.
+    public var buttonGap = 20
+    /// The extra gap after the first button (swaynag's dismiss button).
+    public var buttonDismissGap = 0
+    /// The room between the first button and the bar's right end.
+    public var buttonMarginRight = 2
+    /// The room around a button's label.
+    public var buttonPadding = 3
+
+    /// swaynag's own defaults, but for the dismiss gap (no dismiss button of its own).
+    public static let standard = BarLook()
+
+    /// Creates the standard look.
+    public init() {}
   }
 }
 

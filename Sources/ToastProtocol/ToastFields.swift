@@ -54,8 +54,11 @@ extension ToastField {
       message: "text", summary: "the message",
       get: { $0.text }, set: { toast, text in toast.text = Toast.truncated(text) }),
     choice(
-      "style", Toast.Style.allCases, summary: "a box in the middle or a pill at the top",
-      help: "a box in the middle (default) or a pill at the top", followable: true,
+      "style", Toast.Style.allCases, summary: "a box in the middle, a pill or a full-width bar",
+      help:
+        "a box in the middle (default), a pill at the top, or a bar across the top or bottom"
+        + " edge (--position top|bottom) with the buttons at its right",
+      followable: true,
       get: { $0.style }, set: { $0.style = $1 }),
     ToastField(
       name: "timeout", valueName: "SECONDS|auto",
@@ -192,8 +195,8 @@ extension ToastField {
       },
       encode: { .number(Double($0)) }, get: { $0.margin }, set: { $0.margin = $1 }),
     choice(
-      "layer", Toast.Layer.allCases, summary: "overlay (above fullscreen) or top",
-      help: "overlay (default) shows above fullscreen windows",
+      "layer", Toast.Layer.allCases, summary: "overlay (above fullscreen), top, bottom, background",
+      help: "overlay (default) shows above fullscreen windows, top above windows only",
       get: { $0.layer }, set: { $0.layer = $1 }),
     word(
       "icon", valueName: "NAME|PATH", summary: "an icon name or a PNG or SVG file",

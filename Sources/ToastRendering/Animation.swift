@@ -74,8 +74,11 @@ public struct Timeline: Equatable, Sendable {
     case (.banner, true):
       entryDuration = Design.Banner.entry.inSeconds
       exitDuration = Design.Banner.exit.inSeconds
+    case (.bar, true):
+      entryDuration = Design.Bar.entry.inSeconds
+      exitDuration = Design.Bar.exit.inSeconds
     }
-    slides = style == .banner && animated
+    slides = style != .hud && animated
     shownAt = time
   }
 

@@ -12,25 +12,6 @@ public struct ButtonLayout {
   public let labelOrigin: (x: Double, y: Double)
 }
 
-/// Which button has the keyboard's focus and which one is held down: what a
-/// frame shows of the user's input, apart from the toast itself.
-public struct ButtonStates: Hashable, Sendable {
-  /// The button with the focus ring (an index of ``Toast/buttons``); nil
-  /// for none (the toast does not have the keyboard).
-  public var focused: Int?
-  /// The button under a pressed pointer or finger; nil for none.
-  public var pressed: Int?
-
-  /// Creates the states.
-  public init(focused: Int? = nil, pressed: Int? = nil) {
-    self.focused = focused
-    self.pressed = pressed
-  }
-
-  /// No focus ring, nothing pressed.
-  public static let idle = ButtonStates()
-}
-
 /// A row of buttons measured for `room` logical pixels: each as wide as its
 /// label plus padding (at least ``Design/Buttons/minimumWidth``); a row wider
 /// than the room is shrunk evenly (labels ellipsized), no button narrower
@@ -96,7 +77,7 @@ extension Renderer {
   /// with the text colour, more strongly when pressed, its label in the text
   /// colour, and a ring around the focused one.
   static func drawButtons(
-    _ buttons: [ButtonLayout], states: ButtonStates, dy: Double, color: Toast.Color,
+    _ buttons: [ButtonLayout], states: Interaction, dy: Double, color: Toast.Color,
     in cairo: OpaquePointer
   ) {
     for (index, button) in buttons.enumerated() {

@@ -92,6 +92,21 @@ public enum Design {
     public static let timeout: Duration = .milliseconds(500)
   }
 
+  /// The bar: swaynag's full-width bar at an edge (its colours and sizes are
+  /// ``ToastModel/Toast/BarLook``'s).
+  public enum Bar {
+    /// The message's font, unless the toast sets one.
+    public static let font = "Sans 10"
+    /// The label of the button that shows and hides the details (swaynag's).
+    public static let detailsButton = "Toggle details"
+    /// The slide in from the edge.
+    public static let entry: Duration = .milliseconds(250)
+    /// The slide out.
+    public static let exit: Duration = .milliseconds(200)
+    /// The details opening or closing.
+    public static let detailsMove: Duration = .milliseconds(200)
+  }
+
   /// The buttons of a toast that asks (`--button`): a row under the HUD's
   /// text, at the right of the banner's.
   public enum Buttons {

@@ -97,6 +97,12 @@ public struct ToastLayout {
   /// How far the banner's pill starts from its place before it slides in:
   /// negative from above, positive from below, zero for no slide.
   public let slideDistance: Double
+  /// A bar's details area, when it has details and they are open.
+  public let details: DetailsLayout?
+  /// The line along a bar's inner edge.
+  public let barBorder: Rect?
+  /// The logical pixels the surface reserves at its edge (a bar's row), 0 for none.
+  public let exclusiveZone: Int
 
   /// Lays out `toast` for an output of the given logical size. A modal toast
   /// fills `surfaceSize` (the size the compositor configured) when given.
@@ -105,9 +111,11 @@ public struct ToastLayout {
   /// up) inside its surface, as its offset moves it: the place in a stack of
   /// toasts (see ``Stacking``). At the edges the layer-shell margins move the
   /// surface instead (see ``Placement``).
+  ///
+  /// A bar's details take room only when `detailsOpen`.
   public init(
     toast: Toast, outputWidth: Int, outputHeight: Int,
-    surfaceSize: (width: Int, height: Int)? = nil, shift: Double = 0
+    surfaceSize: (width: Int, height: Int)? = nil, shift: Double = 0, detailsOpen: Bool = false
   ) {
     let output = (width: Double(max(outputWidth, 1)), height: Double(max(outputHeight, 1)))
     switch toast.style {
@@ -115,6 +123,8 @@ public struct ToastLayout {
       self.init(hud: toast, output: output, surfaceSize: surfaceSize, shift: shift)
     case .banner:
       self.init(banner: toast, output: output, surfaceSize: surfaceSize)
+    case .bar:
+      self.init(bar: toast, output: output, detailsOpen: detailsOpen)
     }
   }
 
@@ -234,6 +244,9 @@ public struct ToastLayout {
     self.progressBar = progressBar
     self.coversOutput = covers
     self.slideDistance = 0
+    self.details = nil
+    self.barBorder = nil
+    self.exclusiveZone = 0
   }
 
   private init(
@@ -315,6 +328,9 @@ public struct ToastLayout {
         x: box.x + Design.Banner.cornerRadius, y: box.y + box.height - 9,
         width: box.width - 2 * Design.Banner.cornerRadius, height: 3) : nil
     self.coversOutput = covers
+    self.details = nil
+    self.barBorder = nil
+    self.exclusiveZone = 0
     if fromBelow {
       slideDistance = Design.Banner.slideDistance
     } else if covers || position.edges.contains(.top) {
@@ -332,6 +348,7 @@ public struct ToastLayout {
       && text.wrapWidth == other.text.wrapWidth && icon == other.icon && spinner == other.spinner
       && progressBar == other.progressBar && coversOutput == other.coversOutput
       && buttons.map(\.frame) == other.buttons.map(\.frame)
+      && details?.area == other.details?.area && barBorder == other.barBorder
       && slideDistance == other.slideDistance
   }
 

@@ -68,6 +68,11 @@ public struct Placement: Equatable, Sendable {
       anchors = .all
       return
     }
+    if toast.style == .bar {
+      // Full width at its edge, the compositor's to stretch: no margins.
+      anchors = [.left, .right, toast.effectivePosition == .bottom ? .bottom : .top]
+      return
+    }
     let position = toast.effectivePosition
     anchors = position.edges
     let margin = Double(toast.effectiveMargin)

@@ -13,7 +13,7 @@ public enum Renderer {
   /// whole pixels it touches); the others keep what they held.
   public static func draw(
     _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double,
-    into cairo: OpaquePointer, clip: Rect? = nil, buttons: ButtonStates = .idle
+    into cairo: OpaquePointer, clip: Rect? = nil, buttons: Interaction = .idle
   ) {
     cairo_save(cairo)
     if let clip {
@@ -34,6 +34,17 @@ public enum Renderer {
     if layout.coversOutput && toast.dimsBackground {
       setColor(Design.dim, in: cairo, alpha: opacity)
       cairo_paint(cairo)
+    }
+    if toast.style == .bar {
+      cairo_push_group(cairo)
+      drawBar(
+        toast, layout: layout, interaction: buttons,
+        dy: layout.box(at: appearance).y - layout.box.y,
+        in: cairo)
+      cairo_pop_group_to_source(cairo)
+      cairo_paint_with_alpha(cairo, opacity)
+      cairo_restore(cairo)
+      return
     }
     cairo_push_group(cairo)
     let box = layout.box(at: appearance)
@@ -204,7 +215,7 @@ public final class Canvas {
   /// pixels held (only inside `clip` when given), and flushes it to them.
   public func draw(
     _ toast: Toast, layout: ToastLayout, appearance: Appearance, scale: Double, clip: Rect? = nil,
-    buttons: ButtonStates = .idle
+    buttons: Interaction = .idle
   ) {
     Renderer.draw(
       toast, layout: layout, appearance: appearance, scale: scale, into: cairo, clip: clip,
@@ -259,7 +270,7 @@ public final class OffscreenImage {
   /// in `buttons`' states.
   public static func render(
     _ toast: Toast, outputWidth: Int = 1280, outputHeight: Int = 720, scale: Double,
-    appearance: Appearance = .resting, buttons: ButtonStates = .idle
+    appearance: Appearance = .resting, buttons: Interaction = .idle
   ) -> OffscreenImage {
     let layout = ToastLayout(toast: toast, outputWidth: outputWidth, outputHeight: outputHeight)
     let image = OffscreenImage(

@@ -21,10 +21,20 @@ public final class TextBlock {
   /// Whether Pango shortened the text with an ellipsis.
   public let isEllipsized: Bool
 
+  /// How the lines of a block are aligned in its wrap box.
+  public enum Alignment: Sendable {
+    /// Each line centred (a toast's message).
+    case center
+    /// Each line at the left (a bar's message and details).
+    case left
+  }
+
   /// Shapes `text` in `font`, wrapping at `wrapWidth` (words first, then any
-  /// character) into at most `maximumLines` lines, centred.
+  /// character) into at most `maximumLines` lines (`Int.max`: all of them,
+  /// none ellipsized), aligned as `alignment` says.
   public init(
-    text: String, isMarkup: Bool, font: String, wrapWidth: Double, maximumLines: Int
+    text: String, isMarkup: Bool, font: String, wrapWidth: Double, maximumLines: Int,
+    alignment: Alignment = .center
   ) {
     let fontMap = pango_cairo_font_map_get_default()
     let context = pango_font_map_create_context(fontMap)!
@@ -69,13 +79,17 @@ public final class TextBlock {
     self.wrapWidth = wrap
     pango_layout_set_width(layout, Int32((wrap * Double(PANGO_SCALE)).rounded(.down)))
     pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-    pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
-    // A negative height limits the lines of each paragraph; when several
-    // paragraphs together are still too many, they are joined into one (Pango
-    // starts a paragraph at a line feed, a carriage return and U+2029).
-    pango_layout_set_height(layout, Int32(-max(1, maximumLines)))
-    if pango_layout_get_line_count(layout) > Int32(maximumLines) {
+    pango_layout_set_alignment(
+      layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
+    let limited = maximumLines < Int(Int32.max)
+    if limited {
+      pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+      // A negative height limits the lines of each paragraph; when several
+      // paragraphs together are still too many, they are joined into one (Pango
+      // starts a paragraph at a line feed, a carriage return and U+2029).
+      pango_layout_set_height(layout, Int32(-max(1, maximumLines)))
+    }
+    if limited && pango_layout_get_line_count(layout) > Int32(maximumLines) {
       let joined = String(
         String.UnicodeScalarView(
           pango_layout_get_text(layout).map { String(cString: $0) }.map {

@@ -63,7 +63,7 @@ struct CompletionTests {
   @Test func bashCompletesOptionsValuesSubcommandsAndPresets() throws {
     let setup = try Setup()
     #expect(try setup.bash(["--pos"]) == ["--position"])
-    #expect(try setup.bash(["--style", ""]) == ["hud", "banner"])
+    #expect(try setup.bash(["--style", ""]) == ["hud", "banner", "bar"])
     #expect(try setup.bash(["--position", "top-"]) == ["top-left", "top-right"])
     #expect(try setup.bash(["h"]) == ["hide"])
     #expect(try setup.bash(["hide", "--"]) == ["--tag", "--after"])
@@ -75,7 +75,7 @@ struct CompletionTests {
   @Test func fishCompletesLikewise() throws {
     let setup = try Setup()
     #expect(try setup.fish("wl-toast --pos") == ["--position"])
-    #expect(try setup.fish("wl-toast --layer ") == ["overlay", "top"])
+    #expect(try setup.fish("wl-toast --layer ") == ["overlay", "top", "bottom", "background"])
     #expect(try setup.fish("wl-toast --preset ") == ["brightness", "volume"])
     #expect(try setup.fish("wl-toast completions ").contains("zsh"))
   }

@@ -227,7 +227,7 @@ struct ArgumentsTests {
     (["-h=1"], "unknown option '-h=1'"),
     (["-5", "degrees"], "unknown option '-5'"),
     // Missing values.
-    (["Hi", "--style"], "--style: missing value (hud|banner)"),
+    (["Hi", "--style"], "--style: missing value (hud|banner|bar)"),
     (["Hi", "--timeout"], "--timeout: missing value (SECONDS|auto)"),
     (["Hi", "--progress"], "--progress: missing value (PERCENT)"),
     (["Hi", "--offset"], "--offset: missing value (X,Y)"),
@@ -261,7 +261,7 @@ struct ArgumentsTests {
   /// one line naming what the option expects and what it got.
   @Test(
     arguments: [
-      ("--style", "hud or banner", ["toast", "HUD"]),
+      ("--style", "hud, banner or bar", ["toast", "HUD"]),
       (
         "--timeout", "seconds from 0 to 86400, or auto",
         [
@@ -286,7 +286,7 @@ struct ArgumentsTests {
         ["middle"]
       ),
       ("--margin", "pixels from 0 to 10000", ["-1", "2.5", "10001"]),
-      ("--layer", "overlay or top", ["bottom"]),
+      ("--layer", "overlay, top, bottom or background", ["middle", "Top"]),
       ("--output", "an output's name (1 to 64 characters) or all", ["", "DP 1"]),
       ("--grace", "seconds from 0 to 60", ["61"]),
       ("--min-show", "seconds from 0 to 60", ["-1"]),
@@ -338,11 +338,11 @@ struct ArgumentsTests {
   @Test func errorsStayOnOneLineAndShort() {
     #expect(
       failure(["--style", "a\nb\tc\r\u{1b}[31m\u{2028}", "Hi"])
-        == "wl-toast: --style: expected hud or banner, got 'a\\nb\\tc\\r\\u{1B}[31m\\u{2028}'")
+        == "wl-toast: --style: expected hud, banner or bar, got 'a\\nb\\tc\\r\\u{1B}[31m\\u{2028}'")
     let long = String(repeating: "x", count: 1000)
     #expect(
       failure(["--style", long, "Hi"])
-        == "wl-toast: --style: expected hud or banner, got '\(String(repeating: "x", count: 64))…'"
+        == "wl-toast: --style: expected hud, banner or bar, got '\(String(repeating: "x", count: 64))…'"
     )
   }
 

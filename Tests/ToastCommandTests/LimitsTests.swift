@@ -44,7 +44,7 @@ struct LimitsTests {
     ("timeout", "86401", "86401", "expected seconds from 0 to 86400, or auto, got '86401'"),
     ("progress", "201", "201", "expected a percentage from 0 to 200, got '201'"),
     ("progress", "-0.5", "-0.5", "expected a percentage from 0 to 200, got '-0.5'"),
-    ("style", "toast", #""toast""#, "expected hud or banner, got 'toast'"),
+    ("style", "toast", #""toast""#, "expected hud, banner or bar, got 'toast'"),
     ("dismiss", "swipe", #""swipe""#, "expected tap or none, got 'swipe'"),
     ("background", "red", #""red""#, "expected #RRGGBB or #RRGGBBAA, got 'red'"),
     ("foreground", "#12345g", ##""#12345g""##, "expected #RRGGBB or #RRGGBBAA, got '#12345g'"),

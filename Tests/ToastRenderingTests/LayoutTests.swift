@@ -154,7 +154,7 @@ struct LayoutTests {
   @Test func centredBoxesHaveEvenSizes() {
     // Half of an odd size rounds differently from one compositor to the next.
     for text in ["i", "ii", "iii", "Saved", "漢字テスト 🎉 مرحبا", String(repeating: "x", count: 40)] {
-      for style in Toast.Style.allCases {
+      for style in [Toast.Style.hud, .banner] {  // a bar spans its edge: BarLayoutTests
         let layout = ToastLayout(
           toast: Toast(text, style: style), outputWidth: 1279, outputHeight: 719)
         #expect(layout.surfaceWidth % 2 == 0, "\(style) \(text)")
@@ -346,7 +346,7 @@ struct ButtonLayoutTests {
     let toast = Self.asking(["Undo", "Keep"])
     let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
     let keep = layout.buttons[1].frame
-    func pixel(_ states: ButtonStates, x: Double, y: Double) -> UInt8 {
+    func pixel(_ states: Interaction, x: Double, y: Double) -> UInt8 {
       OffscreenImage.render(toast, scale: 1, buttons: states).pixel(x: Int(x), y: Int(y)).red
     }
     // Inside the button, away from its label: the fill.
@@ -357,5 +357,74 @@ struct ButtonLayoutTests {
     let edge = (x: keep.x + 1, y: keep.midY)
     #expect(pixel(.init(focused: 1), x: edge.x, y: edge.y) > 200)
     #expect(pixel(.init(focused: 0), x: edge.x, y: edge.y) < 200)
+  }
+}
+
+/// The bar: swaynag's geometry, its details, its place at an edge.
+struct BarLayoutTests {
+  static func bar(_ buttons: [String], details: String? = nil) -> Toast {
+    var toast = Toast("There are errors in your config file", style: .bar)
+    toast.buttons = buttons
+    toast.details = details
+    return toast
+  }
+
+  @Test func theButtonsGoRightToLeftFromTheEndInTheirOrder() {
+    var toast = Self.bar(["X", "Exit sway", "Reload sway"])
+    toast.bar.buttonDismissGap = 15
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let look = toast.bar
+    #expect(layout.surfaceWidth == 1280)
+    let frames = layout.buttons.map(\.frame)
+    let border = Double(look.buttonBorderSize)
+    #expect(frames[0].x + frames[0].width + border <= 1280 - Double(look.buttonMarginRight))
+    #expect(frames[0].x + frames[0].width + border >= 1280 - Double(look.buttonMarginRight) - 1)
+    // The dismiss gap after the first, the plain gap after the second.
+    #expect(frames[0].x - (frames[1].x + frames[1].width) == 2 * border + 20 + 15)
+    #expect(frames[1].x - (frames[2].x + frames[2].width) == 2 * border + 20)
+    #expect(layout.textOrigin.x == Double(look.messagePadding))
+    // The row holds the message and the buttons with their borders; the line below it.
+    let row = Double(layout.exclusiveZone) - Double(look.borderBottomSize)
+    #expect(row >= layout.text.height + 2 * Double(look.messagePadding))
+    #expect(frames.allSatisfy { $0.y - border >= 0 && $0.y + $0.height + border <= row })
+    #expect(layout.surfaceHeight == layout.exclusiveZone)
+    #expect(layout.barBorder?.y == Double(layout.surfaceHeight - look.borderBottomSize))
+  }
+
+  @Test func theDetailsButtonComesLastAndTheOpenDetailsGrowTheSurface() {
+    let toast = Self.bar(["X"], details: "Error on line 3")
+    let closed = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let open = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, detailsOpen: true)
+    #expect(closed.buttons.count == 2 && closed.details == nil)
+    #expect(closed.buttons[1].frame.x < closed.buttons[0].frame.x, "left of the dismiss button")
+    let details = open.details!
+    #expect(details.text.lineCount == 1 && details.visibleLines == 1 && details.lastFirstLine == 0)
+    #expect(details.area.y >= Double(closed.exclusiveZone) - 2)
+    #expect(open.surfaceHeight > closed.surfaceHeight)
+    #expect(open.exclusiveZone == closed.exclusiveZone, "only the row is reserved")
+  }
+
+  @Test func longDetailsShowHalfTheOutputAtMostAndScroll() {
+    let text = (1...200).map { "Error on line \($0)" }.joined(separator: "\n")
+    let open = ToastLayout(
+      toast: Self.bar(["X"], details: text), outputWidth: 1280, outputHeight: 720,
+      detailsOpen: true)
+    let details = open.details!
+    #expect(details.text.lineCount == 200)
+    #expect(details.visibleLines < 200 && details.visibleLines > 5)
+    #expect(Double(open.surfaceHeight) <= 360 + 1, "half the output")
+    #expect(details.lastFirstLine == 200 - details.visibleLines)
+  }
+
+  @Test func aBarAtTheBottomSlidesUpAndSpansItsEdge() {
+    var toast = Self.bar(["OK"])
+    toast.position = .bottom
+    let layout = ToastLayout(toast: toast, outputWidth: 1000, outputHeight: 600)
+    #expect(layout.slideDistance > 0)
+    #expect(Placement(toast: toast, layout: layout).anchors == [.bottom, .left, .right])
+    toast.position = nil
+    let top = ToastLayout(toast: toast, outputWidth: 1000, outputHeight: 600)
+    #expect(top.slideDistance < 0)
+    #expect(Placement(toast: toast, layout: top).anchors == [.top, .left, .right])
   }
 }

@@ -24,7 +24,7 @@ struct PlacementTests {
 
   @Test(arguments: Toast.Position.allCases)
   func theBoxKeepsItsMarginToEveryEdgeItRestsAgainst(position: Toast.Position) {
-    for style in Toast.Style.allCases {
+    for style in [Toast.Style.hud, .banner] {  // a bar spans its edge: BarLayoutTests
       let placed = toast(style, at: position, margin: 40)
       let layout = ToastLayout(toast: placed, outputWidth: 1280, outputHeight: 720)
       let placement = Placement(toast: placed, layout: layout)

@@ -1,0 +1,1 @@
+// swaynag's command line (see NagRequest).
