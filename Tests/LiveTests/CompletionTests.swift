@@ -75,7 +75,7 @@ struct CompletionTests {
   @Test func fishCompletesLikewise() throws {
     let setup = try Setup()
     #expect(try setup.fish("wl-toast --pos") == ["--position"])
-    #expect(try setup.fish("wl-toast --layer ") == ["overlay", "top", "bottom", "background"])
+    #expect(try setup.fish("wl-toast --layer ") == ["background", "bottom", "overlay", "top"])
     #expect(try setup.fish("wl-toast --preset ") == ["brightness", "volume"])
     #expect(try setup.fish("wl-toast completions ").contains("zsh"))
   }
