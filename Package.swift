@@ -170,7 +170,7 @@ let package = Package(
       name: "LiveTests",
       dependencies: [
         "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-        "SystemSupport", "CompositorCases",
+        "SystemSupport", "CompositorCases", "ToastNag",
       ],
       swiftSettings: strict),
     // The same on a real river, built from source (`make test-river`; `make test` skips it).

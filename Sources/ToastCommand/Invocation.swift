@@ -47,6 +47,9 @@ package enum Invocation: Equatable, Sendable {
   case completions(Shell)
   /// Print the configuration file's preset names, one a line (for completions).
   case presets
+  /// Show swaynag's bar with swaynag's command line, in the program that
+  /// draws (`wl-toast nag`, as sway's `swaynag_command`).
+  case nag([String])
   /// Print ``usageText`` and exit with ``ExitCode/success``.
   case help
   /// Print ``versionText`` and exit with ``ExitCode/success``.

@@ -22,6 +22,8 @@ struct OptionScope: OptionSet, Sendable {
   static let completions = OptionScope(rawValue: 1 << 7)
   /// `wl-toast presets`.
   static let presets = OptionScope(rawValue: 1 << 8)
+  /// `wl-toast nag`, whose options are swaynag's (ToastNag reads them).
+  static let nag = OptionScope(rawValue: 1 << 9)
   /// Every command line, not the file (`--help`, `--version`).
   static let everyCommand: OptionScope = [
     .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets,

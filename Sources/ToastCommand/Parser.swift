@@ -9,6 +9,11 @@ import ToastModel
 package func parseArguments(_ arguments: [String], config: Config? = nil) -> Result<
   Invocation, UsageError
 > {
+  if let first = arguments.first, let subcommand = Subcommand.passingArguments(first) {
+    return Result { () throws(UsageError) in
+      try subcommand.make(OptionValues(), Array(arguments.dropFirst()))
+    }
+  }
   if let request = helpOrVersion(in: arguments) { return .success(request) }
   return Result { () throws(UsageError) in
     if let first = arguments.first, isSubcommand(first) {

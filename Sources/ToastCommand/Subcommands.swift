@@ -12,6 +12,9 @@ struct Subcommand: Sendable {
   let operand: String?
   /// Whether `--help` and the completions show it (`presets` is for completions only).
   let isListed: Bool
+  /// Whether it hands its arguments over unread, for another program to read
+  /// (`nag`: swaynag's command line, `-h` included).
+  var passesArguments = false
   /// The invocation from its options' values and its other words.
   let make: @Sendable (OptionValues, [String]) throws(UsageError) -> Invocation
 
@@ -72,7 +75,15 @@ extension Subcommand {
     Subcommand(words: ["presets"], scope: .presets, operand: nil, isListed: false) { _, _ in
       .presets
     },
+    Subcommand(
+      words: ["nag"], scope: .nag, operand: "[SWAYNAG-OPTIONS...]", isListed: true,
+      passesArguments: true, make: { _, words in .nag(words) }),
   ]
+
+  /// The subcommand that hands over the arguments after `first`, if it is one.
+  static func passingArguments(_ first: String) -> Subcommand? {
+    all.first { $0.passesArguments && $0.words == [first] }
+  }
 
   /// The first words of the subcommands (`hide`, `watch`, …), each once, in order.
   static let firstWords: [String] = {

@@ -88,6 +88,8 @@ final class PresentedToast {
   }
   /// Called when the focus moves to another button (for screen readers).
   var onFocusMoved: ((Int) -> Void)?
+  /// Asked when a button of ``Toast/buttons`` is chosen: whether the toast ends.
+  var onChoice: ((Int) -> ButtonResponse)?
   private(set) var isGone = false
   /// Whether the toast is fading out (or gone).
   var isExiting: Bool { isGone || exitOutcome != nil }
@@ -336,7 +338,7 @@ final class PresentedToast {
   /// any other ends the toast with it.
   private func choose(_ button: Int) {
     guard hasDetailsButton && button == toast.buttons.count else {
-      hide(.chose(button: button))
+      if onChoice?(button) ?? .end == .end { hide(.chose(button: button)) }
       return
     }
     let now = MonotonicTime.now.seconds

@@ -53,6 +53,12 @@ public final class ToastPresenter {
   private var announcerStarting = false
   /// Called whenever a toast ends, with its tag and how it ended.
   public var onCompletion: ((_ tag: String, _ outcome: ToastOutcome) -> Void)?
+  /// Asked when the user chooses a button of a toast (its index in
+  /// ``Toast/buttons``), before anything else happens: whether the toast ends
+  /// with ``ToastOutcome/chose(button:)`` (`.end`, and without this handler)
+  /// or stays (`.stay`: a button that does something and leaves the toast up,
+  /// as swaynag's `--button` does).
+  public var onButton: ((_ tag: String, _ button: Int) -> ButtonResponse)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
   package var onFrame: ((String) -> Void)?
   /// Called when a toast ends without being shown to its end, with its tag
@@ -295,6 +301,7 @@ public final class ToastPresenter {
     let id = appeared
     appearance[ObjectIdentifier(surface)] = id
     var announced = false
+    surface.onChoice = { [unowned self] button in onButton?(tag, button) ?? .end }
     surface.onFrame = { [unowned self, unowned surface] in
       // On screen: screen readers hear of it now (updates announce again).
       if !announced {
@@ -356,4 +363,12 @@ public final class ToastPresenter {
       }
     }
   }
+}
+
+/// What a chosen button does to its toast (``ToastPresenter/onButton``).
+public enum ButtonResponse: Equatable, Sendable {
+  /// The toast ends with ``ToastModel/ToastOutcome/chose(button:)``.
+  case end
+  /// The toast stays as it is.
+  case stay
 }

@@ -84,6 +84,7 @@ package enum WatchRequest: Equatable, Sendable {
 ///     wl-toast-owner watch sway [workspaces]
 ///     wl-toast-owner watch river [focused-tags] [urgent] [N=NAME ...]
 ///     wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON
+///     wl-toast-owner nag [SWAYNAG-OPTIONS...]
 package enum OwnerLaunch: Equatable, Sendable {
   /// Serve toasts on a listener won in the election, until `linger` seconds
   /// after the last one (nil: a resident owner, which never lingers out).
@@ -94,6 +95,9 @@ package enum OwnerLaunch: Equatable, Sendable {
   case watch(WatchRequest)
   /// Draw a toast into a PNG file, with no compositor.
   case render(RenderRequest, Toast)
+  /// Show swaynag's bar, its command line as given to `wl-toast nag`
+  /// (ToastNag reads it), in this process: no socket, no tag.
+  case nag([String])
 
   /// The linger `serve` takes for an owner that stays after its last toast.
   package static let resident = "resident"
@@ -128,6 +132,8 @@ package enum OwnerLaunch: Equatable, Sendable {
         "render", request.path, String(request.scale), String(request.outputWidth),
         String(request.outputHeight), toast.json.serialized,
       ]
+    case .nag(let arguments):
+      ["nag"] + arguments
     }
   }
 
@@ -194,6 +200,8 @@ package enum OwnerLaunch: Equatable, Sendable {
       self = .render(
         RenderRequest(path: rest[0], scale: scale, outputWidth: width, outputHeight: height),
         toast)
+    case ("nag", _):
+      self = .nag(rest)
     default:
       throw OwnerLaunchError("started by wl-toast; see 'wl-toast --help'")
     }

@@ -267,12 +267,15 @@ public final class OffscreenImage {
 
   /// Renders a toast at any scale (1.5: a buffer of the logical size times
   /// 1.5, rounded), as a surface at a fractional scale shows it, its buttons
-  /// in `buttons`' states.
+  /// in `buttons`' states (a bar's details laid out open when they are open
+  /// there at all).
   public static func render(
     _ toast: Toast, outputWidth: Int = 1280, outputHeight: Int = 720, scale: Double,
     appearance: Appearance = .resting, buttons: Interaction = .idle
   ) -> OffscreenImage {
-    let layout = ToastLayout(toast: toast, outputWidth: outputWidth, outputHeight: outputHeight)
+    let layout = ToastLayout(
+      toast: toast, outputWidth: outputWidth, outputHeight: outputHeight,
+      detailsOpen: buttons.detailsOpening > 0)
     let image = OffscreenImage(
       width: Int((Double(layout.surfaceWidth) * scale).rounded()),
       height: Int((Double(layout.surfaceHeight) * scale).rounded()))

@@ -26,7 +26,22 @@ public final class Display {
   /// Connects to the named display, or to `WAYLAND_DISPLAY` (default `wayland-0`).
   ///
   /// The name may be a socket name inside `XDG_RUNTIME_DIR` or an absolute path.
-  public init(name: String? = nil) throws(WaylandError) {
+  /// Without a name, a `WAYLAND_SOCKET` set by the compositor that started the
+  /// program (sway's `swaynag_command`) wins: libwayland takes that
+  /// descriptor, which must be a socket.
+  public convenience init(name: String? = nil) throws(WaylandError) {
+    if name == nil, let socket = getenv("WAYLAND_SOCKET").map({ String(cString: $0) }) {
+      var status = stat()
+      guard let fd = Int32(socket), fd >= 0, fstat(fd, &status) == 0,
+        status.st_mode & S_IFMT == S_IFSOCK
+      else { throw .notASocket(socket) }
+      guard let display = wl_display_connect(nil) else {
+        throw .cannotConnect(
+          display: "WAYLAND_SOCKET=\(socket)", path: nil, reason: Errno.current.description)
+      }
+      self.init(adopting: display, name: "WAYLAND_SOCKET=\(socket)")
+      return
+    }
     let resolved =
       name ?? getenv("WAYLAND_DISPLAY").map { String(cString: $0) }.flatMap {
         $0.isEmpty ? nil : $0
@@ -46,9 +61,13 @@ public final class Display {
       throw .cannotConnect(
         display: resolved, path: path, reason: Errno(rawValue: code).description)
     }
+    self.init(adopting: display, name: resolved)
+  }
+
+  private init(adopting display: OpaquePointer, name: String) {
     let connection = Connection(display)
     self.pointer = display
-    self.name = resolved
+    self.name = name
     self.object = WlDisplay(adopting: display)
     object.connection = connection
   }

@@ -9,6 +9,8 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
   /// No compositor answered at the named display: its name, the socket path
   /// tried (nil when none could be formed), and why.
   case cannotConnect(display: String, path: String?, reason: String)
+  /// `WAYLAND_SOCKET` (as written) names no socket descriptor.
+  case notASocket(String)
   /// The compositor does not offer a global the program needs.
   case missingGlobal(interface: String)
   /// The compositor reported a protocol error on one of our objects.
@@ -30,6 +32,10 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
       let place = path.map { $0 == display ? "" : " (\($0))" } ?? ""
       return
         "cannot connect to Wayland display '\(display)'\(place): \(reason); is a compositor running and WAYLAND_DISPLAY set?"
+    case .notASocket(let written):
+      return
+        "WAYLAND_SOCKET is \(written.isEmpty ? "empty" : "'\(written)'"), not the descriptor of a"
+        + " socket (a compositor that starts the program sets it)"
     case .missingGlobal(let interface):
       return "the compositor does not offer \(interface)\(Self.hint(for: interface))"
     case .protocolError(let interface, let objectID, let code):

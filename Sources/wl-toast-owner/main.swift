@@ -55,6 +55,8 @@ case .watch(.sway(let options)):
   exit(runSwayWatch(options))
 case .watch(.river(let options)):
   exit(runRiverWatch(options))
+case .nag(let arguments):
+  exit(runNag(arguments))
 }
 
 /// Serves toasts on `listener` until the last is gone and `linger` seconds

@@ -230,4 +230,11 @@ case .success(.watch(let request)):
   let program = ownerProgram()
   execProgram([program] + OwnerLaunch.watch(request).arguments)
   fail("cannot start \(program): \(Errno.current)")
+case .success(.nag(let arguments)):
+  // The bar draws in this very process (exec keeps its id, standard input and
+  // sway's WAYLAND_SOCKET): the program that links Wayland reads swaynag's
+  // command line.
+  let program = ownerProgram()
+  execProgram([program] + OwnerLaunch.nag(arguments).arguments)
+  fail("cannot start \(program): \(Errno.current)")
 }

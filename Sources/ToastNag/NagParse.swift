@@ -1,0 +1,232 @@
+import ToastModel
+
+/// Reads a `wl-toast nag` command line as swaynag 1.7 reads its own: first
+/// for `-c`, `-d`, `-h` and `-v` only (the first of `-h` and `-v` wins over
+/// everything after it, and over the configuration file), then the
+/// configuration file, then the whole command line on top.
+///
+/// - Parameters:
+///   - arguments: the words after `nag`.
+///   - environment: the environment, for `HOME`, `XDG_CONFIG_HOME` (where
+///     the configuration file is looked for) and `POSIXLY_CORRECT` (which
+///     makes the options end at the first word that is not one, as in getopt).
+///   - readStandardInput: reads standard input to its end; called at each
+///     `-l`, as swaynag reads it (a second `-l` reads nothing more, and so
+///     drops the details).
+///   - readFile: a file's bytes, or nil when it cannot be read.
+/// - Returns: what to do, or why the command line was refused.
+public func parseNag(
+  _ arguments: [String], environment: [String: String], readStandardInput: () -> [UInt8],
+  readFile: (String) -> [UInt8]?
+) -> Result<NagInvocation, NagError> {
+  do throws(NagStop) {
+    return .success(
+      .show(
+        try nagRequest(
+          arguments, environment: environment, readStandardInput: readStandardInput,
+          readFile: readFile)))
+  } catch {
+    switch error {
+    case .invocation(let invocation): return .success(invocation)
+    case .failed(let failure): return .failure(failure)
+    }
+  }
+}
+
+/// Why reading stopped before a bar: `-h` or `-v`, or an error.
+enum NagStop: Error {
+  case invocation(NagInvocation)
+  case failed(NagError)
+
+  /// An error.
+  static func failed(_ message: String, status: Int32 = NagError.usageStatus) -> NagStop {
+    .failed(NagError(message, exitStatus: status))
+  }
+}
+
+/// The bar a command line asks for (swaynag's main).
+private func nagRequest(
+  _ arguments: [String], environment: [String: String], readStandardInput: () -> [UInt8],
+  readFile: (String) -> [UInt8]?
+) throws(NagStop) -> NagRequest {
+  let inOrder = environment["POSIXLY_CORRECT"] != nil
+  let scan = scanNagOptions(arguments, inOrder: inOrder)
+  var configPath: String?
+  var debug = false
+  for occurrence in scan.occurrences {
+    switch occurrence.option {
+    case .help: throw .invocation(.help)
+    case .version: throw .invocation(.version)
+    case .config: configPath = occurrence.value
+    case .debug: debug = true
+    default: break
+    }
+  }
+  if let failure = scan.failure { throw .failed(failure) }
+
+  var parser = NagParser()
+  if let configPath {
+    try parser.loadConfig(
+      path: configPath, contents: readFile(configPath), inOrder: inOrder,
+      readStandardInput: readStandardInput)
+  } else {
+    for path in nagConfigCandidates(environment: environment) {
+      guard let contents = readFile(path) else { continue }
+      try parser.loadConfig(
+        path: path, contents: contents, inOrder: inOrder, readStandardInput: readStandardInput)
+      break
+    }
+  }
+  if !arguments.isEmpty {
+    parser.types.append(NagType(name: "<args>"))
+    let arguments = parser.types.count - 1
+    for occurrence in scan.occurrences {
+      try parser.apply(occurrence, to: arguments, readStandardInput: readStandardInput)
+    }
+  }
+  return try parser.request(debug: debug)
+}
+
+/// What the options given so far have set: swaynag's `struct swaynag` and its list of types.
+struct NagParser {
+  /// The built-in types, then the configuration file's, then `<args>`.
+  var types = NagType.builtIn
+  /// The index in ``types`` of the type `-t` chose; nil for `error`.
+  var chosenType: Int?
+  var message: String?
+  var details: String?
+  var detailsButton = "Toggle details"
+  var dismissButton = "X"
+  var buttons: [NagButton] = []
+  var warnings: [String] = []
+
+  /// Applies one option as swaynag_parse_options does, its type's settings
+  /// to the type at `typeIndex`; `-c` and `-d` do nothing here (the first
+  /// pass took them), `-h` and `-v` stop.
+  mutating func apply(
+    _ occurrence: NagOccurrence, to typeIndex: Int, readStandardInput: () -> [UInt8]
+  ) throws(NagStop) {
+    let option = occurrence.option
+    let value = occurrence.value ?? ""
+    switch option {
+    case .button, .buttonNoTerminal, .buttonDismiss, .buttonDismissNoTerminal:
+      guard let action = occurrence.action else {
+        throw .failed(
+          "missing action for button \(Toast.quoted(value))", status: NagError.failureStatus)
+      }
+      buttons.append(
+        NagButton(
+          label: try checkedLabel(value, of: "button"), action: action,
+          inTerminal: option == .button,
+          dismisses: option == .buttonDismiss || option == .buttonDismissNoTerminal))
+    case .config, .debug: break
+    case .help: throw .invocation(.help)
+    case .version: throw .invocation(.version)
+    case .edge:
+      guard let edge = NagRequest.Edge(rawValue: value) else {
+        throw .failed(
+          "invalid edge: \(Toast.quoted(value)) (expected top or bottom)",
+          status: NagError.failureStatus)
+      }
+      types[typeIndex].edge = edge
+    case .layer:
+      guard let layer = NagRequest.Layer(rawValue: value) else {
+        throw .failed(
+          "invalid layer: \(Toast.quoted(value)) (expected overlay, top, bottom or background)",
+          status: NagError.failureStatus)
+      }
+      types[typeIndex].layer = layer
+    case .font: types[typeIndex].font = value
+    case .output: types[typeIndex].output = value
+    case .detailedMessage: details = try nagDetails(readStandardInput())
+    case .detailedButton: detailsButton = try checkedLabel(value, of: "details button")
+    case .dismissButton: dismissButton = try checkedLabel(value, of: "dismiss button")
+    case .message: message = value
+    case .type:
+      guard let index = types.firstIndex(named: value) else {
+        throw .failed("unknown type \(Toast.quoted(value))", status: NagError.failureStatus)
+      }
+      chosenType = index
+    default:
+      if let field = NagType.colorField(of: option) {
+        guard let color = parseNagColor(value) else {
+          throw .failed(
+            "invalid \(option.long) colour \(Toast.quoted(value)) (expected RRGGBB or"
+              + " RRGGBBAA, with an optional '#')")
+        }
+        types[typeIndex][keyPath: field] = color
+      } else if let field = NagType.sizeField(of: option) {
+        guard let size = parseNagSize(value) else {
+          let range = Toast.Limits.barSize
+          throw .failed(
+            "invalid \(option.long) size \(Toast.quoted(value)) (expected a decimal whole"
+              + " number from \(range.lowerBound) to \(range.upperBound), without leading zeros)")
+        }
+        types[typeIndex][keyPath: field] = size
+      }
+    }
+  }
+
+  /// The bar once every option is applied: the types merged as swaynag's
+  /// main merges them (defaults, the configuration file's global part, the
+  /// chosen type, the command line), a later setting winning only when set.
+  func request(debug: Bool) throws(NagStop) -> NagRequest {
+    guard let message else {
+      throw .failed("no message given: use --message or -m", status: NagError.failureStatus)
+    }
+    let chosen = types[chosenType ?? types.firstIndex(named: "error") ?? 0]
+    var merged = NagType(name: chosen.name)
+    if let index = types.firstIndex(named: "<defaults>") { merged.merge(types[index]) }
+    if let index = types.firstIndex(named: "<config>") { merged.merge(types[index]) }
+    merged.merge(chosen)
+    if let index = types.firstIndex(named: "<args>") { merged.merge(types[index]) }
+
+    // The bar: the dismiss button, the others, the details button last.
+    let bar = [dismissButton] + buttons.map(\.label) + (details == nil ? [] : [detailsButton])
+    let limit = Toast.Limits.buttonCount
+    guard bar.count <= limit else {
+      throw .failed(
+        "too many buttons: the bar holds \(limit) with the dismiss and details buttons, and"
+          + " \(Toast.quoted(bar[limit])) is number \(limit + 1)")
+    }
+
+    var font = merged.font ?? ""
+    if font.utf8.starts(with: "pango:".utf8) {
+      font = String(decoding: font.utf8.dropFirst(6), as: UTF8.self)
+    }
+    return NagRequest(
+      message: message, details: details, detailsButton: detailsButton,
+      dismissButton: dismissButton, buttons: buttons, edge: merged.edge ?? .top,
+      layer: merged.layer ?? .top, font: font, output: merged.output, typeName: merged.name,
+      debug: debug, look: merged.look, warnings: warnings)
+  }
+}
+
+/// A button's label checked with ``Toast/checkedButton(_:)``.
+private func checkedLabel(_ label: String, of button: String) throws(NagStop) -> String {
+  guard let label = try? Toast.checkedButton(label) else {
+    throw .failed(
+      "invalid \(button) label \(Toast.quoted(label)) (expected 1 to"
+        + " \(Toast.Limits.buttonLabelLength) characters on one line, not blank)")
+  }
+  return label
+}
+
+/// The details of standard input's bytes, as swaynag's read_from_stdin
+/// gives them: nil when there are none, trailing newlines removed. A NUL
+/// byte ends a line: sway writes each configuration error followed by one,
+/// which swaynag's older line reader took for a line's end (1.7's getline
+/// and "%s" stop at the first NUL, so show only the first error).
+func nagDetails(_ bytes: [UInt8]) throws(NagStop) -> String? {
+  guard !bytes.isEmpty else { return nil }
+  var text = bytes.map { $0 == 0 ? UInt8(ascii: "\n") : $0 }
+  while text.last == UInt8(ascii: "\n") { text.removeLast() }
+  let limit = Toast.Limits.detailsLength
+  guard text.count <= limit else {
+    throw .failed("the detailed message on standard input is longer than \(limit) bytes")
+  }
+  guard let details = String(validating: text, as: UTF8.self) else {
+    throw .failed("standard input is not UTF-8")
+  }
+  return details
+}

@@ -1,0 +1,238 @@
+import Glibc
+import SystemSupport
+import ToastKit
+import ToastModel
+import ToastNag
+
+/// `wl-toast nag`: swaynag's bar, drawn in this process (which sway started,
+/// handing it `WAYLAND_SOCKET`): no owner, no socket, no tag. Reads
+/// swaynag's command line (ToastNag) with two options of wl-toast's own,
+/// `--keyboard exclusive|on-demand|none` and `--no-animation`; runs the
+/// buttons' actions as swaynag does; returns the exit status.
+///
+/// The status is 0 when the bar was dismissed or the compositor closed the
+/// connection (sway does on reload), 1 on an error swaynag exits 1 for (and
+/// on SIGTERM, as swaynag), 64 on a command line it refuses.
+package func runNag(_ arguments: [String]) -> Int32 {
+  var swaynagArguments: [String] = []
+  var keyboard = Toast.Keyboard.onDemand
+  var animated = true
+  var index = 0
+  while index < arguments.count {
+    let word = arguments[index]
+    index += 1
+    if word == "--" {
+      swaynagArguments += arguments[(index - 1)...]
+      break
+    }
+    if word == "--no-animation" {
+      animated = false
+    } else if word == "--keyboard" || word.hasPrefix("--keyboard=") {
+      let value: String
+      if word == "--keyboard" {
+        guard index < arguments.count else {
+          return nagFailure("option --keyboard needs a value", status: NagError.usageStatus)
+        }
+        value = arguments[index]
+        index += 1
+      } else {
+        value = String(word.dropFirst("--keyboard=".count))
+      }
+      guard let mode = Toast.Keyboard(rawValue: value) else {
+        return nagFailure(
+          "--keyboard: expected exclusive, on-demand or none, got \(Toast.quoted(value))",
+          status: NagError.usageStatus)
+      }
+      keyboard = mode
+    } else {
+      swaynagArguments.append(word)
+    }
+  }
+  let parsed = parseNag(
+    swaynagArguments, environment: processEnvironment(),
+    readStandardInput: { readStandardInput(atMost: Toast.Limits.detailsLength + 1) },
+    readFile: readWholeFile)
+  switch parsed {
+  case .failure(let error):
+    return nagFailure(error.message, status: error.exitStatus)
+  case .success(.help):
+    writeLine(nagUsage)
+    return 0
+  case .success(.version):
+    writeLine("wl-toast nag \(Toast.version)")
+    return 0
+  case .success(.show(let request)):
+    for warning in request.warnings { printError("wl-toast nag: \(warning)") }
+    return showNag(request, keyboard: keyboard, animated: animated)
+  }
+}
+
+/// The bar a request asks for: the dismiss button first, then the request's
+/// buttons, then (with details) the details button the bar adds.
+package func nagToast(_ request: NagRequest, keyboard: Toast.Keyboard, animated: Bool) -> Toast {
+  var toast = Toast(request.message, style: .bar, timeout: .untilDismissed)
+  toast.font = request.font
+  toast.buttons = [request.dismissButton] + request.buttons.map(\.label)
+  toast.details = request.details
+  toast.detailsButton = request.detailsButton
+  toast.bar = request.look
+  toast.position = request.edge == .bottom ? .bottom : .top
+  toast.layer =
+    switch request.layer {
+    case .overlay: .overlay
+    case .top: .top
+    case .bottom: .bottom
+    case .background: .background
+    }
+  toast.output = request.output.map { .named($0) } ?? .automatic
+  toast.keyboard = keyboard
+  toast.isAnimated = animated
+  return toast
+}
+
+private func showNag(_ request: NagRequest, keyboard: Toast.Keyboard, animated: Bool) -> Int32 {
+  let presenter: ToastPresenter
+  do {
+    // No name: libwayland takes WAYLAND_SOCKET (sway's) or WAYLAND_DISPLAY.
+    presenter = try ToastPresenter(display: nil)
+  } catch {
+    return nagFailure(error.description, status: NagError.failureStatus)
+  }
+  var failure: String?
+  presenter.onFailure = { _, reason in failure = reason.description }
+  presenter.onButton = { _, index in
+    // The first is the dismiss button: it ends the bar.
+    guard index > 0, index - 1 < request.buttons.count else { return .end }
+    let button = request.buttons[index - 1]
+    if let problem = runAction(button, debug: request.debug) {
+      printError("wl-toast nag: \(problem)")
+    }
+    return button.dismisses ? .end : .stay
+  }
+  presenter.show(nagToast(request, keyboard: keyboard, animated: animated))
+  let outcome: ToastOutcome
+  do {
+    outcome = try presenter.runUntilHidden()
+  } catch {
+    // The compositor closed the connection (sway does on reload): swaynag ends quietly.
+    if request.debug { printError("wl-toast nag: \(error.description)") }
+    return 0
+  }
+  if let failure { return nagFailure(failure, status: NagError.failureStatus) }
+  // SIGTERM hides the bar: swaynag exits 1 then.
+  return outcome == .hidden ? NagError.failureStatus : 0
+}
+
+/// Runs a button's action as swaynag does: `sh -c ACTION`, or for `-b`/`-z`
+/// with `$TERMINAL` set, `$TERMINAL -e SCRIPT` (a script that removes itself,
+/// then runs the action); in a session of its own, reparented to init, without
+/// the bar's Wayland socket, its signals as a new program expects them.
+/// Returns why it could not start, if it could not.
+func runAction(_ button: NagButton, debug: Bool) -> String? {
+  var command = button.action
+  if button.inTerminal, let terminal = getenv("TERMINAL").map({ String(cString: $0) }),
+    !terminal.isEmpty
+  {
+    var template = Array("/tmp/wl-toast-nagXXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard fd >= 0 else { return "cannot write the action's script: \(Errno.current)" }
+    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let script = Array("#!/bin/sh\nrm \(path)\n\(button.action)".utf8)
+    let written = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    fchmod(fd, 0o700)
+    close(fd)
+    guard written == script.count else { return "cannot write the action's script" }
+    command = "\(terminal) -e \(path)"
+  } else if button.inTerminal && debug {
+    printError("wl-toast nag: $TERMINAL not found. Running directly")
+  }
+  let words: [String] = ["sh", "-c", command]
+  let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+  defer { for pointer in argv { free(pointer) } }
+  let child = fork()
+  if child < 0 { return "cannot start \(Toast.quoted(button.action)): \(Errno.current)" }
+  if child == 0 {
+    // The child of the child runs the action; the child ends at once, so
+    // that init, not the bar, reaps it.
+    if fork() == 0 {
+      setsid()
+      var none = sigset_t()
+      sigemptyset(&none)
+      sigprocmask(SIG_SETMASK, &none, nil)
+      signal(SIGPIPE, SIG_DFL)
+      unsetenv("WAYLAND_SOCKET")
+      execv("/bin/sh", argv)
+      _exit(127)
+    }
+    _exit(0)
+  }
+  var status: Int32 = 0
+  _ = retryingOnInterrupt { waitpid(child, &status, 0) }
+  return nil
+}
+
+/// One line on standard error, prefixed; returns `status`.
+private func nagFailure(_ message: String, status: Int32) -> Int32 {
+  printError("wl-toast nag: \(message)")
+  return status
+}
+
+/// Writes `text` and a line feed to standard output.
+private func writeLine(_ text: String) {
+  let bytes = Array((text + "\n").utf8)
+  var written = 0
+  while written < bytes.count {
+    let count = bytes[written...].withUnsafeBytes { raw in
+      retryingOnInterrupt { write(1, raw.baseAddress, raw.count) }
+    }
+    guard count > 0 else { return }
+    written += count
+  }
+}
+
+/// The process's environment.
+private func processEnvironment() -> [String: String] {
+  var environment: [String: String] = [:]
+  var entry = environ
+  while let pointer = entry.pointee {
+    let pair = String(cString: pointer)
+    if let equals = pair.firstIndex(of: "=") {
+      environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+    }
+    entry += 1
+  }
+  return environment
+}
+
+/// Standard input to its end, or its first `limit` bytes when longer (the
+/// parser refuses those).
+private func readStandardInput(atMost limit: Int) -> [UInt8] {
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65_536)
+  while bytes.count < limit {
+    let count = chunk.withUnsafeMutableBytes { raw in
+      retryingOnInterrupt { read(0, raw.baseAddress, raw.count) }
+    }
+    guard count > 0 else { break }
+    bytes += chunk[..<count]
+  }
+  return Array(bytes.prefix(limit))
+}
+
+/// A file's bytes, or nil when it cannot be read (at most 1 MiB).
+private func readWholeFile(_ path: String) -> [UInt8]? {
+  let fd = open(path, O_RDONLY | O_CLOEXEC)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var bytes: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 65_536)
+  while bytes.count <= 1 << 20 {
+    let count = chunk.withUnsafeMutableBytes { raw in
+      retryingOnInterrupt { read(fd, raw.baseAddress, raw.count) }
+    }
+    if count < 0 { return nil }
+    if count == 0 { break }
+    bytes += chunk[..<count]
+  }
+  return bytes
+}
