@@ -100,7 +100,8 @@ let package = Package(
       swiftSettings: strict),
     // `wl-toast nag`: swaynag's command line, configuration file and types,
     // read as swaynag reads them, into the bar to show and the buttons' actions.
-    .target(name: "ToastNag", dependencies: ["ToastModel", "SystemSupport"], swiftSettings: strict),
+    .target(
+      name: "ToastNag", dependencies: ["ToastModel", "SystemSupport"], swiftSettings: strict),
     // The background owner and `watch sway`: the part that links Wayland, Pango and Cairo.
     .target(
       name: "ToastOwner",

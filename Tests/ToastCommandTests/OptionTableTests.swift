@@ -121,7 +121,8 @@ struct OptionTableTests {
       #expect(error == .misplacedOption(option.flagName, belongsTo: "wl-toast " + subcommand.name))
       #expect(!configKeys.contains(option.name))
     }
-    for subcommand in Subcommand.all {
+    // `nag` hands every word over to swaynag's reading (NagTests).
+    for subcommand in Subcommand.all where !subcommand.passesArguments {
       for option in Option.all where !option.scope.contains(.everyCommand) {
         guard !option.scope.contains(subcommand.scope) else { continue }
         let arguments =
@@ -135,6 +136,13 @@ struct OptionTableTests {
         }
       }
     }
+  }
+
+  @Test func nagHandsEveryWordOverUnread() {
+    for words in [["-h"], ["--help"], ["-v"], ["--style", "x"], ["-m", "hi", "--", "-V"], []] {
+      #expect(parseArguments(["nag"] + words) == .success(.nag(words)))
+    }
+    #expect(usageText.contains("wl-toast nag [SWAYNAG-OPTIONS...]"))
   }
 
   @Test func everyFlagOfTheFileTakesYesOrNo() {
