@@ -125,6 +125,9 @@ package final class HeadlessSway: CapturedCompositor {
   }
 
   /// Stops sway and removes its runtime directory.
+  /// Whether sway still runs (`swaymsg exit` ends it).
+  package var isRunning: Bool { process.isRunning }
+
   package func stop() {
     guard !stopped else { return }
     stopped = true

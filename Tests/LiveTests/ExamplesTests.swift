@@ -39,6 +39,27 @@ struct ExamplesTests {
     }
   }
 
+  @Test func theSwayConfigsExitPromptIsAWarningBarThatEndsSway() throws {
+    let bin = try exampleBinDirectory()
+    defer { removeTree(bin) }
+    let sway = try HeadlessSway(
+      extraConfig: "set $mod Mod4\ninclude \(examplesDirectory)/sway-config",
+      environment: ["PATH": examplePATH(bin)])
+    let input = try VirtualInput(
+      socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
+    try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
+    try input.press(keysym: 0x65, modifiers: ["Mod4", "Shift"])  // $mod+Shift+e
+    // swaynag's warning type: an orange bar across the top.
+    let orange = RGB(0xff, 0xa8, 0x00)
+    try sway.screenshot("the warning bar across the top", timeout: 10) { shot in
+      shot.boundingBox(of: orange, tolerance: 2).map { $0.x == 0 && $0.width == 1280 } ?? false
+    }
+    // The focus starts on the dismiss button: Tab to "Yes, exit sway", Enter.
+    try input.press(keysym: 0xff09)
+    try input.press(keysym: 0xff0d)
+    try waitUntil("sway to exit", timeout: 10) { !sway.isRunning }
+  }
+
   @Test func theWindowPipelineShowsTheFocusedWindowsTitle() throws {
     let sway = try HeadlessSway()
     var environment = sway.clientEnvironment
