@@ -4,6 +4,8 @@ import TestSupport
 import Testing
 import ToastCommand
 import ToastKit
+import ToastNag
+import ToastOwner
 import ToastRendering
 
 /// wl-toast on KDE's KWin 5.27: fractional scales (wp_fractional_scale_v1 and
@@ -32,6 +34,77 @@ struct KWinTests {
     #expect(command.wait(timeout: 30) == 11)
     let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
     #expect(output == "button:Keep\n", "standard output and error: \(output)")
+  }
+
+  /// `wl-toast nag` at 1.5: its buffers are the bar's logical size times the
+  /// scale (WAYLAND_DEBUG's create_buffer), its text as sharp as at scale 1,
+  /// and a fake click on a button runs its action.
+  @Test func aNagBarIsSharpAtOneAndAHalfAndAClickRunsItsAction() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    let marker = desk.kwin.runtimeDirectory + "/ran"
+    var environment = desk.environment
+    environment["WAYLAND_DEBUG"] = "1"
+    let log = desk.kwin.runtimeDirectory + "/nag.log"
+    let nag = try ChildProcess(
+      [
+        builtProduct("wl-toast"), "nag", "-m", "Crisp at one and a half", "-B", "Run",
+        "touch \(marker)",
+      ], environment: environment, logPath: log)
+    defer { nag.terminate() }
+    guard case .success(.show(let request)) = parseNag(
+      ["-m", "Crisp at one and a half", "-B", "Run", "touch \(marker)"], environment: [:],
+      readStandardInput: { [] }, readFile: { _ in nil })
+    else { throw HarnessError("the nag arguments did not parse") }
+    let toast = nagToast(request, keyboard: .onDemand, animated: true)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let red = RGB(0x90, 0, 0)
+    let expected = Box(
+      x: 0, y: 0, width: 1920,
+      height: Int((Double(layout.exclusiveZone - toast.bar.borderBottomSize) * 1.5).rounded()))
+    var seen: Box?
+    let shot = try desk.screenshot("the bar at \(expected) (last: \(lastSeen(seen)))") { shot in
+      seen = shot.boundingBox(of: red, tolerance: 3)
+      return seen.map { abs($0.height - expected.height) <= 1 && $0.width == 1920 } ?? false
+    }
+    // Every buffer is the logical 1280 x height at 1.5: 1920 wide, nothing to rescale.
+    let buffers = (readFile(log) ?? []).split(separator: 0x0A).compactMap {
+      WaylandDebugMessage(line: Substring(String(decoding: $0, as: UTF8.self)))
+    }.filter { $0.interface == "wl_shm_pool" && $0.name == "create_buffer" }
+    #expect(!buffers.isEmpty)
+    for buffer in buffers {
+      let fields = buffer.arguments.split(separator: ",").map { $0.filter { $0 != " " } }
+      let height = Double(layout.surfaceHeight) * 1.5
+      #expect(fields.count >= 4 && fields[2] == "1920", "\(buffer.arguments)")
+      #expect(
+        fields.count >= 4
+          && [height.rounded(.down), height.rounded(.up)].map { String(Int($0)) }.contains(
+            fields[3]), "\(buffer.arguments)")
+    }
+    // Text edges as narrow as at scale 1.
+    let text = Box(
+      x: Int(layout.textOrigin.x * 1.5), y: Int(layout.textOrigin.y * 1.5),
+      width: Int(layout.text.width * 1.5), height: Int(layout.text.height * 1.5))
+    let edge = shot.meanEdgeWidth(in: text, ground: red)
+    let reference = composited(toast, over: HeadlessKWin.background)
+    let oneText = Box(
+      x: Int(layout.textOrigin.x), y: Int(layout.textOrigin.y), width: Int(layout.text.width),
+      height: Int(layout.text.height))
+    let oneEdge = meanEdgeWidth(in: oneText, ground: red, pixel: reference.blend)
+    // Drawn at 1.5 offscreen, the same text: what KWin shows when it resamples nothing.
+    let offscreen = OffscreenImage.render(toast, scale: 1.5)
+    let exactEdge = meanEdgeWidth(in: text, ground: red) { x, y in
+      let p = offscreen.pixel(x: x, y: y)
+      return RGB(p.red, p.green, p.blue)
+    }
+    // Measured: 0.94 px on screen, 0.94 offscreen at 1.5, 0.78 at scale 1 (a
+    // 10-point face at a fractional size); a buffer resampled by KWin is wider.
+    #expect(abs(edge - exactEdge) <= 0.05, "edges \(edge) px on screen, \(exactEdge) offscreen")
+    #expect(edge <= oneEdge + 0.2, "edges \(edge) px wide at 1.5, \(oneEdge) at 1")
+    // A fake click on Run (the second button from the right: the dismiss X is at the end).
+    let run = layout.buttons[1].frame
+    try desk.input.click(x: run.midX, y: run.midY)
+    try waitUntil("the action to run", timeout: 30) { access(marker, F_OK) == 0 }
+    #expect(nag.exitStatus == nil, "-B runs and stays")
   }
 
   @Test func aToastStaysOnScreenWhenTheScaleChanges() throws {
