@@ -51,9 +51,10 @@ struct KWinTests {
         "touch \(marker)",
       ], environment: environment, logPath: log)
     defer { nag.terminate() }
-    guard case .success(.show(let request)) = parseNag(
-      ["-m", "Crisp at one and a half", "-B", "Run", "touch \(marker)"], environment: [:],
-      readStandardInput: { [] }, readFile: { _ in nil })
+    guard
+      case .success(.show(let request)) = parseNag(
+        ["-m", "Crisp at one and a half", "-B", "Run", "touch \(marker)"], environment: [:],
+        readStandardInput: { [] }, readFile: { _ in nil })
     else { throw HarnessError("the nag arguments did not parse") }
     let toast = nagToast(request, keyboard: .onDemand, animated: true)
     let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
@@ -78,7 +79,8 @@ struct KWinTests {
       #expect(
         fields.count >= 4
           && [height.rounded(.down), height.rounded(.up)].map { String(Int($0)) }.contains(
-            fields[3]), "\(buffer.arguments)")
+            fields[3]),
+        "\(buffer.arguments)")
     }
     // Text edges as narrow as at scale 1.
     let text = Box(

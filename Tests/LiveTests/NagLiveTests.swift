@@ -126,3 +126,89 @@ struct NagLiveTests {
     }
   }
 }
+
+/// `wl-toast nag` given what it must refuse: one line on standard error naming
+/// the problem, a documented status (swaynag's 1 where it has one, 64 for a
+/// command line swaynag would half-take), never a crash or a hang.
+@Suite(.serialized)
+struct NagHardeningTests {
+  /// Runs the built `wl-toast nag` with `arguments`, `stdin` on its standard
+  /// input and `environment`; its status and standard error.
+  static func nag(
+    _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]
+  ) throws -> (status: Int32, errors: String) {
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-nag-input")
+    defer { removeTree(directory) }
+    let input = directory + "/stdin"
+    let log = directory + "/stderr"
+    let fd = open(input, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = stdin.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    let command = [
+      "sh", "-c", "exec \"$@\" < \"\(input)\" 2> \"\(log)\"", "sh", builtProduct("wl-toast"), "nag",
+    ]
+    let result = try runCommand(command + arguments, environment: environment, timeout: 20)
+    return (result.status, readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? "")
+  }
+
+  @Test(
+    arguments: [
+      (["-m"], 64, "option -m needs a value"),
+      (["--message"], 64, "option --message needs a value"),
+      (["-m", "Hi", "-b", "Go"], 1, "missing action for button 'Go'"),
+      (["-m", "Hi", "-t", "nosuch"], 1, "unknown type 'nosuch'"),
+      (["-m", "Hi", "-e", "left"], 1, "invalid edge: 'left'"),
+      ([] as [String], 1, "no message given: use --message or -m"),
+      (["-m", "Hi", "--background", "#12345"], 64, "invalid --background colour '#12345'"),
+      (["-m", "Hi", "--button-gap", "-3"], 64, "--button-gap"),
+      (["-m", "Hi", "--button-padding", "lots"], 64, "--button-padding"),
+      (["-m", "Hi", "-b", "", "true"], 64, "button"),
+      (["-m", "Hi", "-b", String(repeating: "x", count: 65), "true"], 64, "button"),
+      (["-m", "Hi", "--bogus"], 64, "unknown option"),
+      (["-m", "Hi", "--keyboard", "sometimes"], 64, "--keyboard"),
+    ] as [([String], Int32, String)])
+  func badCommandLines(_ arguments: [String], _ status: Int32, _ message: String) throws {
+    let result = try Self.nag(arguments, environment: currentEnvironment())
+    #expect(result.status == status, "\(result.errors)")
+    #expect(result.errors.hasPrefix("wl-toast nag: ") && result.errors.contains(message))
+    #expect(result.errors.split(separator: "\n").count == 1, "\(result.errors)")
+  }
+
+  @Test func aNinthButtonIsRefused() throws {
+    // The dismiss button and seven more make eight: the ninth is one too many.
+    let seven = (1...7).flatMap { ["-B", "B\($0)", "true"] }
+    // With no compositor to reach: read, then refused only for want of one.
+    let fine = try Self.nag(["-m", "Hi"] + seven, environment: [:])
+    #expect(fine.status == 1 && fine.errors.contains("cannot connect"), "\(fine.errors)")
+    let nine = try Self.nag(["-m", "Hi"] + seven + ["-B", "B8", "true"], environment: [:])
+    #expect(nine.status == 64 && nine.errors.contains("B8"), "\(nine.errors)")
+  }
+
+  @Test func badStandardInputAndABadSocket() throws {
+    let huge = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+    let long = try Self.nag(["-m", "Hi", "-l"], stdin: huge, environment: [:])
+    #expect(long.status == 64 && long.errors.contains("262144"), "\(long.errors)")
+    let invalid = try Self.nag(["-m", "Hi", "-l"], stdin: [0x66, 0xff, 0xfe], environment: [:])
+    #expect(invalid.status == 64 && invalid.errors.contains("not UTF-8"), "\(invalid.errors)")
+    var environment = currentEnvironment()
+    environment["WAYLAND_SOCKET"] = "0"  // standard input: a file, not a socket
+    let socket = try Self.nag(["-m", "Hi"], environment: environment)
+    #expect(socket.status == 1, "\(socket.errors)")
+    #expect(
+      socket.errors == "wl-toast nag: WAYLAND_SOCKET is '0', not the descriptor of a socket"
+        + " (a compositor that starts the program sets it)\n")
+  }
+
+  @Test func aLostConnectionEndsTheBarQuietly() throws {
+    let sway = try HeadlessSway()
+    let nag = try ChildProcess(
+      [builtProduct("wl-toast"), "nag", "-m", "Going away"], environment: sway.clientEnvironment,
+      logPath: sway.runtimeDirectory + "/nag.log")
+    try sway.screenshot("the bar") { $0.boundingBox(of: RGB(0x90, 0, 0), tolerance: 2) != nil }
+    sway.stop()
+    try waitUntil("the bar's process to end with its compositor", timeout: 10) {
+      !nag.isRunning
+    }
+    #expect(nag.exitStatus == 0, "as swaynag: its connection gone, it ends")
+  }
+}
