@@ -96,7 +96,7 @@ let package = Package(
     // The command: the table of options, argument parsing (a library, for tests) and main.
     .target(
       name: "ToastCommand",
-      dependencies: ["ToastModel", "ToastProtocol", "CSystem", "SystemSupport"],
+      dependencies: ["ToastModel", "ToastProtocol", "ToastNag", "CSystem", "SystemSupport"],
       swiftSettings: strict),
     // `wl-toast nag`: swaynag's command line, configuration file and types,
     // read as swaynag reads them, into the bar to show and the buttons' actions.

@@ -1,4 +1,5 @@
 import ToastModel
+import ToastNag
 
 /// A shell that `wl-toast completions` writes a script for.
 package enum Shell: String, Equatable, Sendable, CaseIterable {
@@ -54,8 +55,23 @@ private var subcommands: [(name: String, options: [Option])] {
     let forms = Subcommand.all.filter { $0.words[0] == first && $0.isListed }
     guard !forms.isEmpty else { return nil }
     var options: [Option] = []
-    for form in forms { options += form.options.filter { !options.contains($0) } }
+    for form in forms {
+      options += (form.passesArguments ? nagCompletions : form.options).filter {
+        !options.contains($0)
+      }
+    }
     return (first, options)
+  }
+}
+
+/// The options of `wl-toast nag` (swaynag's, read by ToastNag), as options
+/// of the completion scripts.
+private var nagCompletions: [Option] {
+  nagOptions.map { info in
+    Option(
+      info.name, letter: info.letter, info.takesValue ? .required("VALUE") : .none,
+      summary: info.name, choices: info.choices, takesPath: info.name == "config", scope: .nag
+    ) { _, _ in }
   }
 }
 
@@ -66,8 +82,9 @@ private func targets(of first: String) -> [String] {
 
 /// The operand choices of a subcommand (`completions`: `bash zsh fish`).
 private func operands(of first: String) -> [String] {
-  Subcommand.all.first { $0.words == [first] }?.operand?.split(separator: "|").map(String.init)
-    ?? []
+  Subcommand.all.first { $0.words == [first] && !$0.passesArguments }?.operand?.split(
+    separator: "|"
+  ).map(String.init) ?? []
 }
 
 /// The completion script of `wl-toast` for `shell`, made from the options the
@@ -85,7 +102,8 @@ package func completionScript(for shell: Shell) -> String {
 private func bashScript() -> String {
   let toastOptions = Option.all.filter(\.isToastOption)
   var valueCases = ""
-  for option in Option.all where option.takesValue {
+  let nagOnly = nagCompletions.filter { nag in !Option.all.contains { $0.name == nag.name } }
+  for option in Option.all + nagOnly where option.takesValue {
     let reply =
       switch option.valueCompletion {
       case .words(let words)?: "COMPREPLY=($(compgen -W \"\(words)\" -- \"$cur\"))"
@@ -194,7 +212,7 @@ private func fishScript() -> String {
           + quoted(words.joined(separator: " ")))
     }
   }
-  for option in Option.all {
+  for option in Option.all + nagCompletions {
     var line = "complete -c wl-toast -l \(option.name)"
     if let subcommand = option.subcommand {
       line += " -n '__fish_seen_subcommand_from \(subcommand.words[0])'"

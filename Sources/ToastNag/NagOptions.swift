@@ -214,3 +214,35 @@ func scanNagOptions(_ words: [String], inOrder: Bool) -> NagScan {
   }
   return scan
 }
+
+/// An option of `wl-toast nag`, as its help, manual and completions name it.
+public struct NagOptionInfo: Equatable, Sendable {
+  /// The long name without its dashes (`message`).
+  public let name: String
+  /// The short option's letter (`m`), for those that have one.
+  public let letter: Character?
+  /// Whether it takes a value (a button takes two words: TEXT and ACTION).
+  public let takesValue: Bool
+  /// The values it takes, when they are a short list.
+  public let choices: [String]
+}
+
+/// Every option of `wl-toast nag`: swaynag's, in its table's order, then
+/// wl-toast's own two (`--keyboard`, `--no-animation`, read by the owner).
+public let nagOptions: [NagOptionInfo] =
+  NagOption.allCases.map { option in
+    let choices: [String] =
+      switch option {
+      case .edge: ["top", "bottom"]
+      case .layer: ["overlay", "top", "bottom", "background"]
+      case .type: ["error", "warning"]
+      default: []
+      }
+    return NagOptionInfo(
+      name: option.rawValue, letter: option.letter.map(Character.init),
+      takesValue: option.takesValue, choices: choices)
+  } + [
+    NagOptionInfo(
+      name: "keyboard", letter: nil, takesValue: true, choices: ["exclusive", "on-demand", "none"]),
+    NagOptionInfo(name: "no-animation", letter: nil, takesValue: false, choices: []),
+  ]

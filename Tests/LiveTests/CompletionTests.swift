@@ -70,6 +70,13 @@ struct CompletionTests {
     #expect(try setup.bash(["completions", ""]) == ["bash", "zsh", "fish"])
     #expect(try setup.bash(["--preset", ""]) == ["brightness", "volume"], "from the config file")
     #expect(try setup.bash(["--timeout", "a"]) == ["auto"])
+    // nag: swaynag's options and their values.
+    #expect(
+      try setup.bash(["nag", "--button-d"]).sorted() == [
+        "--button-dismiss", "--button-dismiss-gap", "--button-dismiss-no-terminal",
+      ])
+    #expect(try setup.bash(["nag", "--edge", ""]) == ["top", "bottom"])
+    #expect(try setup.bash(["nag", "--type", "w"]) == ["warning"])
   }
 
   @Test func fishCompletesLikewise() throws {
@@ -78,6 +85,10 @@ struct CompletionTests {
     #expect(try setup.fish("wl-toast --layer ") == ["background", "bottom", "overlay", "top"])
     #expect(try setup.fish("wl-toast --preset ") == ["brightness", "volume"])
     #expect(try setup.fish("wl-toast completions ").contains("zsh"))
+    #expect(
+      try setup.fish("wl-toast nag --detailed-").sorted() == [
+        "--detailed-button", "--detailed-message",
+      ])
   }
 
   @Test func zshLoadsTheFunctionWithoutError() throws {
