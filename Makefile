@@ -223,6 +223,7 @@ install: deps
 	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast-owner" "$(DESTDIR)$(PREFIX)/bin/wl-toast-owner"
 	install -D -m 644 man/wl-toast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast.1"
 	install -D -m 644 man/wl-toast.5 "$(DESTDIR)$(PREFIX)/share/man/man5/wl-toast.5"
+	install -D -m 644 man/wl-toast-nag.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast-nag.1"
 	install -D -m 644 systemd/wl-toast@.socket "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast@.socket"
 	sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/wl-toast@.service > wl-toast@.service.tmp
 	install -D -m 644 wl-toast@.service.tmp "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast@.service"

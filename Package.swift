@@ -164,7 +164,7 @@ let package = Package(
     // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
     .testTarget(
       name: "ToastCommandTests",
-      dependencies: ["ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner"],
+      dependencies: ["ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner", "ToastNag"],
       swiftSettings: strict),
     // Everything on a real compositor: the HUD, the banner, the library and the command.
     .testTarget(

@@ -228,7 +228,8 @@ public struct NagOptionInfo: Equatable, Sendable {
 }
 
 /// Every option of `wl-toast nag`: swaynag's, in its table's order, then
-/// wl-toast's own two (`--keyboard`, `--no-animation`, read by the owner).
+/// wl-toast's own (`--keyboard`, `--no-animation`, `--render-png`, `--scale`,
+/// read by the owner).
 public let nagOptions: [NagOptionInfo] =
   NagOption.allCases.map { option in
     let choices: [String] =
@@ -245,4 +246,6 @@ public let nagOptions: [NagOptionInfo] =
     NagOptionInfo(
       name: "keyboard", letter: nil, takesValue: true, choices: ["exclusive", "on-demand", "none"]),
     NagOptionInfo(name: "no-animation", letter: nil, takesValue: false, choices: []),
+    NagOptionInfo(name: "render-png", letter: nil, takesValue: true, choices: []),
+    NagOptionInfo(name: "scale", letter: nil, takesValue: true, choices: []),
   ]

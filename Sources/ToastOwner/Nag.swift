@@ -3,12 +3,15 @@ import SystemSupport
 import ToastKit
 import ToastModel
 import ToastNag
+import ToastRendering
 
 /// `wl-toast nag`: swaynag's bar, drawn in this process (which sway started,
 /// handing it `WAYLAND_SOCKET`): no owner, no socket, no tag. Reads
-/// swaynag's command line (ToastNag) with two options of wl-toast's own,
-/// `--keyboard exclusive|on-demand|none` and `--no-animation`; runs the
-/// buttons' actions as swaynag does; returns the exit status.
+/// swaynag's command line (ToastNag) with options of wl-toast's own,
+/// `--keyboard exclusive|on-demand|none`, `--no-animation` and
+/// `--render-png FILE [--scale N]` (the bar drawn into a PNG file, with no
+/// compositor); runs the buttons' actions as swaynag does; returns the exit
+/// status.
 ///
 /// The status is 0 when the bar was dismissed or the compositor closed the
 /// connection (sway does on reload), 1 on an error swaynag exits 1 for (and
@@ -17,6 +20,7 @@ package func runNag(_ arguments: [String]) -> Int32 {
   var swaynagArguments: [String] = []
   var keyboard = Toast.Keyboard.onDemand
   var animated = true
+  var render: (path: String, scale: Double)?
   var index = 0
   while index < arguments.count {
     let word = arguments[index]
@@ -27,6 +31,25 @@ package func runNag(_ arguments: [String]) -> Int32 {
     }
     if word == "--no-animation" {
       animated = false
+    } else if word == "--render-png" || word == "--scale" {
+      guard index < arguments.count else {
+        return nagFailure("option \(word) needs a value", status: NagError.usageStatus)
+      }
+      let value = arguments[index]
+      index += 1
+      if word == "--scale" {
+        guard let scale = Double(value), (1...4).contains(scale) else {
+          return nagFailure(
+            "--scale: expected a number from 1 to 4, got \(Toast.quoted(value))",
+            status: NagError.usageStatus)
+        }
+        render = (render?.path ?? "", scale)
+      } else {
+        guard !value.isEmpty else {
+          return nagFailure("--render-png: expected a PNG file's path", status: NagError.usageStatus)
+        }
+        render = (value, render?.scale ?? 1)
+      }
     } else if word == "--keyboard" || word.hasPrefix("--keyboard=") {
       let value: String
       if word == "--keyboard" {
@@ -63,6 +86,16 @@ package func runNag(_ arguments: [String]) -> Int32 {
     return 0
   case .success(.show(let request)):
     for warning in request.warnings { printError("wl-toast nag: \(warning)") }
+    if let render {
+      guard !render.path.isEmpty else {
+        return nagFailure("--scale needs --render-png FILE", status: NagError.usageStatus)
+      }
+      let toast = nagToast(request, keyboard: keyboard, animated: false)
+      guard OffscreenImage.render(toast, scale: render.scale).writePNG(to: render.path) else {
+        return nagFailure("cannot write \(Toast.quoted(render.path, cutAfter: nil))", status: 1)
+      }
+      return 0
+    }
     return showNag(request, keyboard: keyboard, animated: animated)
   }
 }

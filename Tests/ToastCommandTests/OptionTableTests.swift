@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import ToastNag
 import ToastModel
 
 @testable import ToastCommand
@@ -179,6 +180,18 @@ struct OptionTableTests {
     let options = Set(Option.all.map(\.name))
     #expect(options.subtracting(documented).sorted() == [], "options the page does not document")
     #expect(documented.subtracting(options).sorted() == [], "options the page makes up")
+  }
+
+  @Test func nagsManualPageDocumentsEveryOptionAndNoOther() throws {
+    let page = try Self.repositoryFile("man/wl-toast-nag.1").replacing("\\-", with: "-")
+    // `--key = value` in the file's description names no option.
+    let documented = Self.longOptions(in: page).subtracting(["key"])
+    let options = Set(nagOptions.map(\.name))
+    #expect(options.subtracting(documented).sorted() == [], "options the page does not document")
+    #expect(documented.subtracting(options).sorted() == [], "options the page makes up")
+    for option in nagOptions where option.letter != nil {
+      #expect(page.contains("-\(option.letter!) \", \" --\(option.name)"), "-\(option.letter!)")
+    }
   }
 
   @Test func manualPageFiveDocumentsEveryKeyAndNoOther() throws {
