@@ -46,7 +46,8 @@ package func runNag(_ arguments: [String]) -> Int32 {
         render = (render?.path ?? "", scale)
       } else {
         guard !value.isEmpty else {
-          return nagFailure("--render-png: expected a PNG file's path", status: NagError.usageStatus)
+          return nagFailure(
+            "--render-png: expected a PNG file's path", status: NagError.usageStatus)
         }
         render = (value, render?.scale ?? 1)
       }

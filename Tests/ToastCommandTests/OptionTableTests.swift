@@ -1,7 +1,7 @@
 import Glibc
 import Testing
-import ToastNag
 import ToastModel
+import ToastNag
 
 @testable import ToastCommand
 
