@@ -22,6 +22,7 @@ import ToastCommand
     ("announced", "… first frame → the screen reader hears the announcement", "ms", 1),
     ("cpu-update-silent", "owner's CPU per update, no screen reader", "ms", 2),
     ("cpu-update-announced", "owner's CPU per update, announced to a screen reader", "ms", 2),
+    ("nag-first", "a bar: wl-toast nag -m beside swaynag -m, exec → frame", "ms", 1),
     ("first-exit", "first toast: exec → command exits", "ms", 1),
     ("resident", "first toast, owner/daemon already running", "ms", 1),
     ("resident-exit", "… exec → command exits", "ms", 1),
@@ -88,6 +89,9 @@ import ToastCommand
     add(
       "issue 10: first toast with a resident owner ÷ wob's first toast",
       median("resident", "wl-toast"), median("first", "wob"), budget: "≤ 1.0")
+    add(
+      "issue 19: nag's first frame ÷ swaynag's (no budget yet)", median("nag-first", "wl-toast"),
+      median("nag-first", "swaynag"), budget: "set by the speed issue")
     add(
       "issue 10: owner's peak RSS ÷ swaynag's", median("rss-showing", "wl-toast"),
       median("rss-showing", "swaynag"), budget: "≤ 1.0")
