@@ -361,7 +361,7 @@ private func kwinBinary() throws -> String { try kwinCopy.get() }
 
 extension Image {
   /// An image of `width` x `height` from row-major RGB bytes.
-  init(width: Int, height: Int, bytes: [UInt8]) {
+  package init(width: Int, height: Int, bytes: [UInt8]) {
     precondition(bytes.count == width * height * 3)
     self.width = width
     self.height = height

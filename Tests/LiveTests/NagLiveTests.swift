@@ -127,6 +127,75 @@ struct NagLiveTests {
   }
 }
 
+/// A bar's details on sway: long ones scroll by key and wheel, and close again.
+@Suite(.serialized)
+struct NagDetailsTests {
+  @Test func longDetailsScrollByKeyAndWheelAndClose() throws {
+    let desk = try Desk()
+    let lines = (1...200).map { "Error on line \($0)" }.joined(separator: "\n")
+    let input = desk.sway.runtimeDirectory + "/details"
+    try writeFile(input, lines)
+    let arguments = ["-m", "Many errors", "-l", "--keyboard", "exclusive"]
+    let nag = try ChildProcess(
+      ["sh", "-c", "exec \"$@\" < \"\(input)\"", "sh", builtProduct("wl-toast"), "nag"]
+        + arguments, environment: desk.sway.clientEnvironment,
+      logPath: desk.sway.runtimeDirectory + "/nag.log")
+    defer { nag.terminate() }
+    guard
+      case .success(.show(let request)) = parseNag(
+        ["-m", "Many errors", "-l"], environment: [:], readStandardInput: { Array(lines.utf8) },
+        readFile: { _ in nil })
+    else { throw HarnessError("the arguments did not parse") }
+    let toast = nagToast(request, keyboard: .exclusive, animated: true)
+    let closed = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let open = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, detailsOpen: true)
+    let red = RGB(0x90, 0, 0)
+    let row = closed.exclusiveZone - toast.bar.borderBottomSize
+    try desk.screenshot("the bar's row") { $0.boundingBox(of: red, tolerance: 2)?.height == row }
+    // The focus starts on X: Tab to "Toggle details", Enter opens them.
+    try desk.input.press(keysym: 0xff09)
+    try desk.input.press(keysym: 0xff0d)
+    let details = try #require(open.details)
+    let area = Box(
+      x: Int(details.area.x), y: Int(details.area.y), width: Int(details.area.width),
+      height: Int(details.area.height))
+    func shown(line: Int) -> Image {
+      let image = OffscreenImage.render(
+        toast, scale: 1, buttons: Interaction(detailsOpening: 1, detailsLine: line))
+      var bytes: [UInt8] = []
+      for y in area.y..<(area.y + area.height) {
+        for x in area.x..<(area.x + area.width) {
+          let pixel = image.pixel(x: x, y: y)
+          bytes += [pixel.red, pixel.green, pixel.blue]
+        }
+      }
+      return Image(width: area.width, height: area.height, bytes: bytes)
+    }
+    func showing(_ expected: Image) throws -> Bool {
+      let shot = try desk.sway.screenshot(
+        x: area.x, y: area.y, width: area.width, height: area.height)
+      return shot.difference(from: expected, tolerance: 24) == nil
+    }
+    try waitUntil("the details open at their first line") { try showing(shown(line: 0)) }
+    try desk.input.press(keysym: 0xff54)  // Down
+    try desk.input.press(keysym: 0xff56)  // Page Down: as many lines as show
+    try waitUntil("the details from line \(1 + details.visibleLines)") {
+      try showing(shown(line: 1 + details.visibleLines))
+    }
+    try desk.input.press(keysym: 0xff52)  // Up
+    try waitUntil("the details from line \(details.visibleLines)") {
+      try showing(shown(line: details.visibleLines))
+    }
+    // Enter again (the focus is still on the details button): they close.
+    try desk.input.press(keysym: 0xff0d)
+    try desk.screenshot("the bar back to its row") { shot in
+      shot.boundingBox(of: red, tolerance: 2)?.height == row
+        && shot.pixel(x: area.x + 4, y: area.y + 4) == HeadlessSway.background
+    }
+    #expect(nag.exitStatus == nil, "the details button never ends the bar")
+  }
+}
+
 /// `wl-toast nag` given what it must refuse: one line on standard error naming
 /// the problem, a documented status (swaynag's 1 where it has one, 64 for a
 /// command line swaynag would half-take), never a crash or a hang.
