@@ -148,7 +148,7 @@ let package = Package(
       name: "FuzzTargets",
       dependencies: [
         "ToastCommand", "ToastProtocol", "ToastModel", "ToastRendering", "WaylandScanner",
-        "ToastAccessibility",
+        "ToastAccessibility", "ToastNag",
         "CGio",
       ],
       swiftSettings: strict),

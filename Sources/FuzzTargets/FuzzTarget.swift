@@ -23,6 +23,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   /// `BusInput` and the screen-reader unit: what a D-Bus bus sends, read,
   /// answered (method calls) and read as the announcer reads it.
   case bus
+  /// `parseNag`: `wl-toast nag`'s command line, standard input and config file.
+  case nag
 
   /// Runs one input through the target.
   ///
@@ -37,6 +39,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .markup: try fuzzMarkup(input)
     case .scanner: try fuzzScanner(input)
     case .bus: try fuzzBus(input)
+    case .nag: try fuzzNag(input)
     }
   }
 }
