@@ -127,6 +127,63 @@ struct NagLiveTests {
   }
 }
 
+/// The buttons' actions as swaynag runs them: `-B` with `sh -c`, `-b` in
+/// `$TERMINAL -e` (a script that removes itself), each in a session of its
+/// own, not the bar's child, without the bar's Wayland socket.
+@Suite(.serialized)
+struct NagActionTests {
+  @Test func actionsRunInTheirOwnSessionWithoutTheSocketAndBInATerminal() throws {
+    let desk = try Desk()
+    let directory = desk.sway.runtimeDirectory
+    let terminal = directory + "/terminal"
+    // A stand-in terminal: it notes its arguments and runs what -e names.
+    try writeFile(
+      terminal, "#!/bin/sh\necho \"$@\" > \(directory)/terminal-args\nshift\nexec \"$@\"\n",
+      mode: 0o755)
+    let record =
+      "echo $$ $(ps -o sid= -p $$) $(ps -o ppid= -p $$) > \(directory)/%@; env > \(directory)/%@.env"
+    func action(_ name: String) -> String { record.replacing("%@", with: name) }
+    var environment = desk.sway.clientEnvironment
+    environment["TERMINAL"] = terminal
+    let nag = try ChildProcess(
+      [
+        builtProduct("wl-toast"), "nag", "-m", "Actions", "-B", "Plain", action("plain"), "-b",
+        "Term", action("term"),
+      ], environment: environment, logPath: directory + "/nag.log")
+    defer { nag.terminate() }
+    guard
+      case .success(.show(let request)) = parseNag(
+        ["-m", "Actions", "-B", "Plain", action("plain"), "-b", "Term", action("term")],
+        environment: [:], readStandardInput: { [] }, readFile: { _ in nil })
+    else { throw HarnessError("the arguments did not parse") }
+    let layout = ToastLayout(
+      toast: nagToast(request, keyboard: .onDemand, animated: true), outputWidth: 1280,
+      outputHeight: 720)
+    try desk.screenshot("the bar") { $0.boundingBox(of: RGB(0x90, 0, 0), tolerance: 2) != nil }
+    for (index, name) in [(1, "plain"), (2, "term")] {
+      let frame = layout.buttons[index].frame
+      try desk.input.click(x: Int(frame.midX), y: Int(frame.midY))
+      try waitUntil("the \(name) action to run", timeout: 10) {
+        access(directory + "/\(name).env", F_OK) == 0
+          && (readFile(directory + "/\(name)")?.count ?? 0) > 0
+      }
+      let words = String(decoding: readFile(directory + "/\(name)") ?? [], as: UTF8.self)
+        .split(whereSeparator: \.isWhitespace)
+      #expect(
+        words.count == 3 && words[1] != Substring(String(getsid(nag.pid))),
+        "a session of its own, not the bar's \(getsid(nag.pid)): \(words)")
+      #expect(words.count == 3 && words[2] != Substring(String(nag.pid)), "not the bar's child")
+      let variables = String(decoding: readFile(directory + "/\(name).env") ?? [], as: UTF8.self)
+      #expect(!variables.contains("WAYLAND_SOCKET="), "no Wayland socket of the bar's")
+    }
+    let arguments = String(decoding: readFile(directory + "/terminal-args") ?? [], as: UTF8.self)
+    #expect(arguments.hasPrefix("-e /tmp/wl-toast-nag"), "\(arguments)")
+    let script = String(arguments.dropFirst(3).prefix { !$0.isWhitespace })
+    #expect(access(script, F_OK) != 0, "the script removed itself")
+    #expect(nag.exitStatus == nil, "-B and -b leave the bar up")
+  }
+}
+
 /// A bar's details on sway: long ones scroll by key and wheel, and close again.
 @Suite(.serialized)
 struct NagDetailsTests {
