@@ -89,7 +89,7 @@ public struct ToastLayout {
   public let spinner: Rect?
   /// The progress bar's track, when shown.
   public let progressBar: Rect?
-  /// The buttons, in the order of ``Toast/buttons``: a row under everything
+  /// The buttons, in the order of ``ToastModel/Toast/buttons``: a row under everything
   /// else in a HUD, at the right of the text in a banner.
   public let buttons: [ButtonLayout]
   /// Whether the surface covers the output (modal).
