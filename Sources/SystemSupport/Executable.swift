@@ -43,3 +43,17 @@ public func printError(_ message: String) {
   let bytes = Array((message + "\n").utf8)
   _ = write(2, bytes, bytes.count)
 }
+
+/// The process's environment, by name.
+public func processEnvironment() -> [String: String] {
+  var environment: [String: String] = [:]
+  var entry = environ
+  while let pointer = entry.pointee {
+    let pair = String(cString: pointer)
+    if let equals = pair.firstIndex(of: "=") {
+      environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+    }
+    entry += 1
+  }
+  return environment
+}

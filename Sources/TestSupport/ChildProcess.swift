@@ -226,18 +226,7 @@ package func currentEnvironment(without keys: [String]) -> [String: String] {
 }
 
 /// The current environment as a dictionary.
-package func currentEnvironment() -> [String: String] {
-  var result: [String: String] = [:]
-  var entry = environ
-  while let pointer = entry.pointee {
-    let text = String(cString: pointer)
-    if let equals = text.firstIndex(of: "=") {
-      result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-    }
-    entry += 1
-  }
-  return result
-}
+package func currentEnvironment() -> [String: String] { processEnvironment() }
 
 /// Reads a whole file, or nil when it cannot be read.
 package func readFile(_ path: String) -> [UInt8]? {

@@ -88,12 +88,8 @@ package final class VirtualInput {
 
   /// Moves the pointer to a point and clicks a button there.
   package func click(x: Int, y: Int, button: Button = .left) throws {
-    try move(x: x, y: y)
-    pointer.button(time: time, button: button.rawValue, state: .pressed)
-    pointer.frame()
-    pointer.button(time: time, button: button.rawValue, state: .released)
-    pointer.frame()
-    try display.roundtrip()
+    try hold(x: x, y: y, button: button)
+    try release(button)
   }
 
   /// Moves the pointer to a point and holds a button down there, until ``release(_:)``.

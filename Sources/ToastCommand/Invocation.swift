@@ -3,30 +3,24 @@ import ToastModel
 /// How the command hands a toast over and what it waits for.
 package struct ShowOptions: Equatable, Sendable {
   /// The tag: one toast per tag, updated in place by later commands.
-  package var tag: String
+  package var tag = Toast.defaultTag
   /// Stay until the toast is gone and exit with its outcome.
-  package var wait: Bool
-  /// Also print the outcome (`expired`, `hidden`, `dismissed`, `replaced`); implies ``wait``.
-  package var printOutcome: Bool
+  package var wait = false
+  /// Also print the outcome (`expired`, `hidden`, `dismissed`, `replaced`,
+  /// `button:LABEL`); implies ``wait``.
+  package var printOutcome = false
   /// Read standard input, each line updating the toast, in this format; nil
   /// for no reading.
   package var follow: FollowFormat?
   /// How long an owner with no toast left stays, in seconds.
-  package var linger: Double
+  package var linger = 1.0
   /// Draw the toast into a PNG file instead of showing it (`--render-png`).
   package var render: RenderRequest?
 
-  /// The defaults: tag `default`, no waiting, no following, a one-second linger.
-  package init(
-    tag: String = Toast.defaultTag, wait: Bool = false, printOutcome: Bool = false,
-    follow: FollowFormat? = nil,
-    linger: Double = 1
-  ) {
-    self.tag = tag
-    self.wait = wait
-    self.printOutcome = printOutcome
+  /// The defaults (tag `default`, no waiting, a one-second linger), reading
+  /// standard input as `follow` says.
+  package init(follow: FollowFormat? = nil) {
     self.follow = follow
-    self.linger = linger
   }
 }
 

@@ -86,7 +86,7 @@ public struct Toast: Equatable, Sendable {
   /// The message. Literal text unless ``isMarkup`` is set.
   public var text: String
   /// Whether ``text`` is Pango markup (`<b>bold</b>`).
-  public var isMarkup: Bool
+  public var isMarkup: Bool = false
   /// The design.
   public var style: Style
   /// How long the toast stays once its entry animation has ended.
@@ -101,61 +101,61 @@ public struct Toast: Equatable, Sendable {
   /// How the toast treats input.
   public var dismissal: Dismissal
   /// Whether the toast covers the whole output and takes all input while shown.
-  public var isModal: Bool
+  public var isModal: Bool = false
   /// Whether a modal toast darkens the screen behind it.
-  public var dimsBackground: Bool
+  public var dimsBackground: Bool = false
   /// Whether the toast fades and slides; false shows and hides it at once.
-  public var isAnimated: Bool
+  public var isAnimated: Bool = true
   /// A Pango font description such as `"Sans Bold 15"`; nil for the style's font.
-  public var font: String?
+  public var font: String? = nil
   /// The box colour; nil for the style's colour.
-  public var background: Color?
+  public var background: Color? = nil
   /// The text colour; nil for white.
-  public var foreground: Color?
+  public var foreground: Color? = nil
   /// Where on its output the toast rests; nil for the style's place (the
   /// centre for a HUD, the top for a banner).
-  public var position: Position?
+  public var position: Position? = nil
   /// The distance in logical pixels between the toast and the output's edges
   /// it rests against; nil for the default (10). The centre ignores it.
-  public var margin: Int?
+  public var margin: Int? = nil
   /// Which outputs show the toast.
-  public var output: OutputChoice
+  public var output: OutputChoice = .automatic
   /// The layer-shell layer the toast is drawn in.
-  public var layer: Layer
+  public var layer: Layer = .overlay
   /// An icon: a freedesktop icon name (`audio-volume-high-symbolic`), looked
   /// up in ``iconTheme`` and its parents, or the path of a PNG or SVG file.
-  public var icon: String?
+  public var icon: String? = nil
   /// The icon theme to look names up in first (`Adwaita`); nil for `hicolor` only.
-  public var iconTheme: String?
+  public var iconTheme: String? = nil
   /// Seconds the toast waits before it appears; hidden before then, it never
   /// does (a quick job flashes nothing). Nil or 0: at once.
-  public var grace: Double?
+  public var grace: Double? = nil
   /// Seconds the toast stays at least once it appears, even when hidden
   /// earlier, so that it never flickers. Nil or 0: no minimum.
-  public var minimumShow: Double?
+  public var minimumShow: Double? = nil
   /// What screen readers say for the toast when it differs from what is drawn
   /// (an icon-only toast, an emoji, a symbol); the progress is still added
   /// ("TEXT, 40 percent"). Nil: the text, its markup stripped.
-  public var accessibleText: String?
+  public var accessibleText: String? = nil
   /// Whether screen readers hear the toast.
-  public var accessibility: Accessibility
+  public var accessibility: Accessibility = .automatic
   /// The buttons, in order: labels of 1 to ``Limits/buttonLabelLength``
   /// characters, at most ``Limits/buttonCount``. A toast with buttons stays
   /// until one is chosen (``ToastOutcome/chose(button:)``) or it is
   /// dismissed, unless its timeout says otherwise; Tab moves between them.
-  public var buttons: [String]
+  public var buttons: [String] = []
   /// How the toast takes the keyboard; nil for its own rule: exclusive when
   /// modal, on demand with buttons or `--dismiss tap`, not at all otherwise.
-  public var keyboard: Keyboard?
+  public var keyboard: Keyboard? = nil
   /// A bar's longer text (``Style/bar`` only): hidden at first, shown below
   /// the message by a last button (``detailsButton``) and scrolled when
   /// longer than the output allows; nil for none.
-  public var details: String?
+  public var details: String? = nil
   /// The label of the button that shows and hides ``details``; nil for
   /// "Toggle details".
-  public var detailsButton: String?
+  public var detailsButton: String? = nil
   /// The colours and sizes of a bar (``Style/bar``).
-  public var bar: BarLook
+  public var bar: BarLook = .standard
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -163,34 +163,12 @@ public struct Toast: Equatable, Sendable {
     progress: Double? = nil, offset: Offset = .zero, dismissal: Dismissal = .none
   ) {
     self.text = text
-    self.isMarkup = false
     self.style = style
     self.timeout = timeout
     self.showsSpinner = showsSpinner
     self.progress = progress
     self.offset = offset
     self.dismissal = dismissal
-    self.isModal = false
-    self.dimsBackground = false
-    self.isAnimated = true
-    self.font = nil
-    self.background = nil
-    self.foreground = nil
-    self.position = nil
-    self.margin = nil
-    self.output = .automatic
-    self.layer = .overlay
-    self.icon = nil
-    self.iconTheme = nil
-    self.grace = nil
-    self.minimumShow = nil
-    self.accessibleText = nil
-    self.accessibility = .automatic
-    self.buttons = []
-    self.keyboard = nil
-    self.details = nil
-    self.detailsButton = nil
-    self.bar = .standard
   }
 }
 

@@ -224,20 +224,6 @@ private func writeLine(_ text: String) {
   }
 }
 
-/// The process's environment.
-private func processEnvironment() -> [String: String] {
-  var environment: [String: String] = [:]
-  var entry = environ
-  while let pointer = entry.pointee {
-    let pair = String(cString: pointer)
-    if let equals = pair.firstIndex(of: "=") {
-      environment[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
-    }
-    entry += 1
-  }
-  return environment
-}
-
 /// Standard input to its end, or its first `limit` bytes when longer (the
 /// parser refuses those).
 private func readStandardInput(atMost limit: Int) -> [UInt8] {

@@ -75,40 +75,55 @@ import ToastCommand
     func median(_ key: String, _ tool: String) -> Double? {
       ordered.first { $0.key == key }?.summary(tool)?.median
     }
+    // Each ratio: its words, our figure (key, tool), what it is divided by
+    // (another figure, or a fixed amount), and its budget.
+    let ratios: [(String, (String, String), (String, String)?, Double?, String)] = [
+      (
+        "issue 10: first toast ÷ swaynag's first toast", ("first", "wl-toast"),
+        ("first", "swaynag"), nil, "≤ 0.8"
+      ),
+      (
+        "issue 10: update ÷ wob's first toast (cold start)", ("update", "wl-toast"),
+        ("first", "wob"), nil, "≤ 1.0"
+      ),
+      (
+        "issue 10: first toast with a resident owner ÷ wob's first toast",
+        ("resident", "wl-toast"), ("first", "wob"), nil, "≤ 1.0"
+      ),
+      (
+        "issue 19: nag's first frame ÷ swaynag's (no budget yet)", ("nag-first", "wl-toast"),
+        ("nag-first", "swaynag"), nil, "set by the speed issue"
+      ),
+      (
+        "issue 10: owner's peak RSS ÷ swaynag's", ("rss-showing", "wl-toast"),
+        ("rss-showing", "swaynag"), nil, "≤ 1.0"
+      ),
+      (
+        "issue 10: update command's peak RSS ÷ 4 MiB", ("rss-update", "wl-toast"), nil, 4,
+        "≤ 1.0"
+      ),
+      (
+        "issue 10: HUD frame at scale 2 ÷ 2 ms", ("frame-spinner-2", "wl-toast"), nil, 2,
+        "≤ 1.0"
+      ),
+      (
+        "issue 12: first toast beside an accessibility bus, no screen reader ÷ without one",
+        ("first-a11y", "wl-toast"), ("first-quiet", "wl-toast"), nil,
+        "no start-up cost: within the noise of 1.0"
+      ),
+      (
+        "issue 12: first toast with a screen reader on ÷ without one",
+        ("first-reader", "wl-toast"), ("first-quiet", "wl-toast"), nil,
+        "none; the announcement follows the first frame"
+      ),
+    ]
     var lines: [String] = []
-    func add(_ text: String, _ ours: Double?, _ theirs: Double?, budget: String) {
-      guard let ours, let theirs, theirs > 0 else { return }
+    for (text, ours, divisor, amount, budget) in ratios {
+      guard let ours = median(ours.0, ours.1),
+        let theirs = divisor.flatMap({ median($0.0, $0.1) }) ?? amount, theirs > 0
+      else { continue }
       lines.append("\(text): \(fixed(ours / theirs, 2))× (budget \(budget))")
     }
-    add(
-      "issue 10: first toast ÷ swaynag's first toast", median("first", "wl-toast"),
-      median("first", "swaynag"), budget: "≤ 0.8")
-    add(
-      "issue 10: update ÷ wob's first toast (cold start)", median("update", "wl-toast"),
-      median("first", "wob"), budget: "≤ 1.0")
-    add(
-      "issue 10: first toast with a resident owner ÷ wob's first toast",
-      median("resident", "wl-toast"), median("first", "wob"), budget: "≤ 1.0")
-    add(
-      "issue 19: nag's first frame ÷ swaynag's (no budget yet)", median("nag-first", "wl-toast"),
-      median("nag-first", "swaynag"), budget: "set by the speed issue")
-    add(
-      "issue 10: owner's peak RSS ÷ swaynag's", median("rss-showing", "wl-toast"),
-      median("rss-showing", "swaynag"), budget: "≤ 1.0")
-    add(
-      "issue 10: update command's peak RSS ÷ 4 MiB", median("rss-update", "wl-toast"), 4,
-      budget: "≤ 1.0")
-    add(
-      "issue 10: HUD frame at scale 2 ÷ 2 ms", median("frame-spinner-2", "wl-toast"), 2,
-      budget: "≤ 1.0")
-    add(
-      "issue 12: first toast beside an accessibility bus, no screen reader ÷ without one",
-      median("first-a11y", "wl-toast"), median("first-quiet", "wl-toast"),
-      budget: "no start-up cost: within the noise of 1.0")
-    add(
-      "issue 12: first toast with a screen reader on ÷ without one",
-      median("first-reader", "wl-toast"), median("first-quiet", "wl-toast"),
-      budget: "none; the announcement follows the first frame")
     return lines
   }
 

@@ -8,15 +8,23 @@ import ToastRendering
 /// The files in Examples/, used for real.
 @Suite(.serialized)
 struct ExamplesTests {
-  @Test func theSwayConfigShowsTheVolumeWhenTheVolumeKeyIsPressed() throws {
-    let bin = try exampleBinDirectory()
-    defer { removeTree(bin) }
+  /// A headless sway whose config includes Examples/sway-config ($mod Super),
+  /// the programs of its bindings found in `bin` first, and a pointer and
+  /// keyboard, the pointer parked in the bottom-right corner.
+  static func swayWithTheExampleConfig(_ bin: String) throws -> (HeadlessSway, VirtualInput) {
     let sway = try HeadlessSway(
       extraConfig: "set $mod Mod4\ninclude \(examplesDirectory)/sway-config",
       environment: ["PATH": examplePATH(bin)])
     let input = try VirtualInput(
       socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
     try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
+    return (sway, input)
+  }
+
+  @Test func theSwayConfigShowsTheVolumeWhenTheVolumeKeyIsPressed() throws {
+    let bin = try exampleBinDirectory()
+    defer { removeTree(bin) }
+    let (sway, input) = try Self.swayWithTheExampleConfig(bin)
     var toast = Toast("Volume 55%")
     toast.progress = 0.55
     let box = HUDTests.expectedBox(toast)
@@ -42,12 +50,7 @@ struct ExamplesTests {
   @Test func theSwayConfigsExitPromptIsAWarningBarThatEndsSway() throws {
     let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
-    let sway = try HeadlessSway(
-      extraConfig: "set $mod Mod4\ninclude \(examplesDirectory)/sway-config",
-      environment: ["PATH": examplePATH(bin)])
-    let input = try VirtualInput(
-      socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
-    try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
+    let (sway, input) = try Self.swayWithTheExampleConfig(bin)
     try input.press(keysym: 0x65, modifiers: ["Mod4", "Shift"])  // $mod+Shift+e
     // swaynag's warning type: an orange bar across the top.
     let orange = RGB(0xff, 0xa8, 0x00)
