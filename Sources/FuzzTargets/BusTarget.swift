@@ -4,7 +4,8 @@ import ToastAccessibility
 /// What a bus sends on the owner's connection: the answer to the handshake,
 /// then messages, read by ``BusInput`` and handled as ``BusConnection`` and the
 /// screen-reader announcer handle them. A method call is answered by an
-/// accessible tree of two toasts; every reply, error and signal goes through
+/// accessible tree of two toasts, the second with two push buttons (their
+/// Action interface, DoAction included); every reply, error and signal goes through
 /// the readers the announcer applies to what it waits for (any reply may
 /// match a call of ours: they all read each one).
 ///
@@ -19,7 +20,7 @@ func fuzzBus(_ input: [UInt8]) throws(InvariantViolation) {
   let tree = AccessibleTree(applicationName: "wl-toast", version: "1.0")
   tree.busName = ":1.7"
   _ = tree.add(id: 1, name: "Volume 50%")
-  _ = tree.add(id: 2, name: "Saved")
+  _ = tree.add(id: 2, name: "Deleted 3 files", buttons: ["Undo", "Keep"])
   let whole = try read(input, piecesOf: max(input.count, 1)) { message throws(InvariantViolation) in
     try dispatch(message, to: tree)
   }

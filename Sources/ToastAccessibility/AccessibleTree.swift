@@ -3,12 +3,14 @@ import Glibc
 
 /// What a screen reader sees of a presenter on the accessibility bus: an
 /// application object named `wl-toast` whose children are the toasts on
-/// screen, each a `notification` whose name is what it says.
+/// screen, each a `notification` whose name is what it says, and whose
+/// children are its buttons, each a `push button` named by its label, with
+/// one action ("click") a screen reader can do.
 ///
 /// The tree answers the calls a screen reader (through libatspi) makes about
 /// an object before it presents an event from it: role, states, name, parent,
-/// children, application, interfaces, attributes, relations. Orca drops events
-/// from objects it cannot ask about.
+/// children, application, interfaces, attributes, relations, and a button's
+/// `org.a11y.atspi.Action`. Orca drops events from objects it cannot ask about.
 package final class AccessibleTree {
   /// One toast's object.
   struct Node: Equatable {
@@ -16,6 +18,10 @@ package final class AccessibleTree {
     var id: Int
     /// What the toast says (``ToastModel/Toast/spokenText``).
     var name: String
+    /// The labels of its buttons in their order (Tab's): its children.
+    var buttons: [String] = []
+    /// The button with the keyboard focus; nil while the toast has no keyboard.
+    var focused: Int?
   }
 
   static let rootPath = "/org/a11y/atspi/accessible/root"
@@ -26,10 +32,18 @@ package final class AccessibleTree {
   /// AT-SPI roles (AtspiRole) and states (AtspiStateType, bit numbers).
   static let applicationRole: UInt32 = 75
   static let notificationRole: UInt32 = 101
+  static let pushButtonRole: UInt32 = 43
   private static let enabledState = 8
+  private static let focusableState = 11
+  private static let focusedState = 12
   private static let sensitiveState = 24
   private static let showingState = 25
   private static let visibleState = 30
+
+  /// The one action of a button, as GTK names a button's: its name,
+  /// description and key binding (none of its own: Enter and Space choose
+  /// the focused button).
+  static let clickAction = (name: "click", description: "Activates the button", keyBinding: "")
 
   /// The application's name, as screen readers say it.
   let applicationName: String
@@ -43,6 +57,10 @@ package final class AccessibleTree {
   private var applicationID: Int32 = 0
   /// The toasts' objects, in the order they appeared.
   private(set) var nodes: [Node] = []
+  /// Called when a screen reader does a button's action (`DoAction(0)`), with
+  /// the toast's number and the button's index, while the call is answered:
+  /// what it does must wait until the answer has gone out.
+  package var onAction: ((_ id: Int, _ button: Int) -> Void)?
 
   /// An empty tree: the application, no toasts yet.
   package init(applicationName: String, version: String) {
@@ -53,13 +71,43 @@ package final class AccessibleTree {
   /// The object path of the toast numbered `id`.
   static func path(of id: Int) -> String { nodePrefix + String(id) }
 
+  /// The object path of the button at `button` of the toast numbered `id`.
+  static func path(of id: Int, button: Int) -> String {
+    nodePrefix + String(id) + "/" + String(button)
+  }
+
   /// A reference `(so)` to our object at `path`.
   func reference(_ path: String) -> OpaquePointer { Variant.reference(busName, path) }
 
-  /// Adds a toast's object; returns its index among the children.
-  package func add(id: Int, name: String) -> Int {
-    nodes.append(Node(id: id, name: name))
+  /// Adds a toast's object, with a child for each of `buttons` (their
+  /// labels); returns its index among the application's children.
+  package func add(id: Int, name: String, buttons: [String] = []) -> Int {
+    nodes.append(Node(id: id, name: name, buttons: buttons))
     return nodes.count - 1
+  }
+
+  /// The labels of the buttons of the toast numbered `id` (none when it has no object).
+  func buttons(of id: Int) -> [String] {
+    nodes.first { $0.id == id }?.buttons ?? []
+  }
+
+  /// Gives the toast numbered `id` these buttons; a focus on one that is gone goes.
+  func setButtons(_ labels: [String], of id: Int) {
+    guard let index = nodes.firstIndex(where: { $0.id == id }) else { return }
+    nodes[index].buttons = labels
+    if let focused = nodes[index].focused, focused >= labels.count { nodes[index].focused = nil }
+  }
+
+  /// The button of the toast numbered `id` with the keyboard focus.
+  func focusedButton(of id: Int) -> Int? {
+    nodes.first { $0.id == id }?.focused
+  }
+
+  /// Gives the keyboard focus to `button` of the toast numbered `id` (nil:
+  /// none of its buttons has it); a button it does not have gets none.
+  func setFocus(_ button: Int?, of id: Int) {
+    guard let index = nodes.firstIndex(where: { $0.id == id }) else { return }
+    nodes[index].focused = button.flatMap { nodes[index].buttons.indices.contains($0) ? $0 : nil }
   }
 
   /// Renames a toast's object; returns whether the name changed.
@@ -83,18 +131,33 @@ package final class AccessibleTree {
 
   // MARK: - Answers
 
+  /// One of our objects: the application, a toast (its index in ``nodes``)
+  /// or one of its buttons.
   private enum Object {
     case root
     case node(Int)
+    case button(node: Int, index: Int)
   }
 
   private func object(at path: String?) -> Object? {
     guard let path else { return nil }
     if path == Self.rootPath { return .root }
-    guard path.hasPrefix(Self.nodePrefix), let id = Int(path.dropFirst(Self.nodePrefix.count)),
+    guard path.hasPrefix(Self.nodePrefix) else { return nil }
+    let parts = path.dropFirst(Self.nodePrefix.count).split(
+      separator: "/", omittingEmptySubsequences: false)
+    guard (1...2).contains(parts.count), let id = Self.number(parts[0]),
       let index = nodes.firstIndex(where: { $0.id == id })
     else { return nil }
-    return .node(index)
+    guard parts.count == 2 else { return .node(index) }
+    guard let button = Self.number(parts[1]), nodes[index].buttons.indices.contains(button)
+    else { return nil }
+    return .button(node: index, index: button)
+  }
+
+  /// A path element that is a number as ``path(of:)`` writes it (no sign, no leading zero).
+  private static func number(_ text: Substring) -> Int? {
+    guard let value = Int(text), value >= 0, String(value) == text else { return nil }
+    return value
   }
 
   /// The answer to a method call on one of our objects (or an error); nil
@@ -141,6 +204,11 @@ package final class AccessibleTree {
     case ("org.a11y.atspi.Application", "GetApplicationBusAddress"):
       // No private peer-to-peer bus: screen readers keep to the accessibility bus.
       return call.reply(Variant.tuple([Variant.string("")]))
+    case ("org.a11y.atspi.Action", _):
+      guard case .button(let node, let index) = object,
+        let body = actionMethod(member, call: call, button: index, of: nodes[node].id)
+      else { return call.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method") }
+      return call.reply(Variant.tuple([body]))
     case (_, _) where call.interface == nil || call.interface == "org.a11y.atspi.Accessible":
       guard let body = accessibleMethod(member, call: call, on: object) else {
         return call.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method")
@@ -160,37 +228,28 @@ package final class AccessibleTree {
     case "GetRole":
       body = Variant.uint32(role(of: object))
     case "GetRoleName", "GetLocalizedRoleName":
-      body = Variant.string(
-        role(of: object) == Self.notificationRole ? "notification" : "application")
+      body = Variant.string(roleName(of: object))
     case "GetState":
       var bits: UInt32 = 0
-      if case .node = object {
-        for state in [Self.enabledState, Self.sensitiveState, Self.showingState, Self.visibleState]
-        {
-          bits |= 1 << UInt32(state)
-        }
-      }
+      for state in states(of: object) { bits |= 1 << UInt32(state) }
       body = Variant.array("u", [Variant.uint32(bits), Variant.uint32(0)])
     case "GetChildren":
-      body = Variant.array("(so)", children(of: object).map { reference(Self.path(of: $0.id)) })
+      body = Variant.array("(so)", children(of: object).map { reference($0) })
     case "GetChildAtIndex":
       let index = call.argument(0, Variant.int32(of:)).map(Int.init) ?? -1
       let children = children(of: object)
       body =
         children.indices.contains(index)
-        ? reference(Self.path(of: children[index].id)) : Variant.reference("", Self.nullPath)
+        ? reference(children[index]) : Variant.reference("", Self.nullPath)
     case "GetIndexInParent":
-      if case .node(let index) = object {
-        body = Variant.int32(Int32(index))
-      } else {
-        body = Variant.int32(-1)
+      switch object {
+      case .root: body = Variant.int32(-1)
+      case .node(let index), .button(_, let index): body = Variant.int32(Int32(index))
       }
     case "GetApplication":
       body = reference(Self.rootPath)
     case "GetInterfaces":
-      var names = ["org.a11y.atspi.Accessible"]
-      if case .root = object { names.append("org.a11y.atspi.Application") }
-      body = Variant.array("s", names.map(Variant.string))
+      body = Variant.array("s", interfaces(of: object).map(Variant.string))
     case "GetAttributes":
       body = Variant.array("{ss}", [])
     case "GetRelationSet":
@@ -201,14 +260,81 @@ package final class AccessibleTree {
     return body
   }
 
-  private func role(of object: Object) -> UInt32 {
-    if case .node = object { return Self.notificationRole }
-    return Self.applicationRole
+  /// The answer of a method of a button's `org.a11y.atspi.Action`; nil for another method.
+  private func actionMethod(_ member: String, call: BusMessage, button: Int, of id: Int)
+    -> OpaquePointer?
+  {
+    let action = Self.clickAction
+    let index = call.argument(0, Variant.int32(of:))
+    switch member {
+    case "GetName", "GetLocalizedName":
+      return Variant.string(index == 0 ? action.name : "")
+    case "GetDescription":
+      return Variant.string(index == 0 ? action.description : "")
+    case "GetKeyBinding":
+      return Variant.string(index == 0 ? action.keyBinding : "")
+    case "GetActions":
+      let entry = Variant.tuple([
+        Variant.string(action.name), Variant.string(action.description),
+        Variant.string(action.keyBinding),
+      ])
+      return Variant.array("(sss)", [entry])
+    case "DoAction":
+      guard index == 0 else { return Variant.boolean(false) }
+      onAction?(id, button)
+      return Variant.boolean(true)
+    default:
+      return nil
+    }
   }
 
-  private func children(of object: Object) -> [Node] {
-    if case .root = object { return nodes }
-    return []
+  private func role(of object: Object) -> UInt32 {
+    switch object {
+    case .root: Self.applicationRole
+    case .node: Self.notificationRole
+    case .button: Self.pushButtonRole
+    }
+  }
+
+  private func roleName(of object: Object) -> String {
+    switch object {
+    case .root: "application"
+    case .node: "notification"
+    case .button: "push button"
+    }
+  }
+
+  /// The states an object is in (AtspiStateType numbers): a toast is on
+  /// screen; a button can take the focus, and may have it.
+  private func states(of object: Object) -> [Int] {
+    let shown = [Self.enabledState, Self.sensitiveState, Self.showingState, Self.visibleState]
+    switch object {
+    case .root:
+      return []
+    case .node:
+      return shown
+    case .button(let node, let index):
+      return shown + [Self.focusableState]
+        + (nodes[node].focused == index ? [Self.focusedState] : [])
+    }
+  }
+
+  /// The paths of an object's children, in order.
+  private func children(of object: Object) -> [String] {
+    switch object {
+    case .root: nodes.map { Self.path(of: $0.id) }
+    case .node(let index):
+      nodes[index].buttons.indices.map { Self.path(of: nodes[index].id, button: $0) }
+    case .button: []
+    }
+  }
+
+  private func interfaces(of object: Object) -> [String] {
+    switch object {
+    case .root: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Application"]
+    case .node: ["org.a11y.atspi.Accessible"]
+    case .button: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Action"]
+    }
   }
 
   private func propertyNames(of interface: String, on object: Object) -> [String] {
@@ -217,6 +343,8 @@ package final class AccessibleTree {
       ["Name", "Description", "Parent", "ChildCount", "Locale", "AccessibleId", "HelpText"]
     case "org.a11y.atspi.Application":
       if case .root = object { ["ToolkitName", "Version", "AtspiVersion", "Id"] } else { [] }
+    case "org.a11y.atspi.Action":
+      if case .button = object { ["NActions"] } else { [] }
     default: []
     }
   }
@@ -225,13 +353,19 @@ package final class AccessibleTree {
     guard propertyNames(of: interface, on: object).contains(name) else { return nil }
     switch name {
     case "Name":
-      if case .node(let index) = object { return Variant.string(nodes[index].name) }
-      return Variant.string(applicationName)
+      switch object {
+      case .root: return Variant.string(applicationName)
+      case .node(let index): return Variant.string(nodes[index].name)
+      case .button(let node, let index): return Variant.string(nodes[node].buttons[index])
+      }
     case "Description", "AccessibleId", "HelpText":
       return Variant.string("")
     case "Parent":
-      if case .node = object { return reference(Self.rootPath) }
-      return Variant.reference(desktop.bus, desktop.path)
+      switch object {
+      case .root: return Variant.reference(desktop.bus, desktop.path)
+      case .node: return reference(Self.rootPath)
+      case .button(let node, _): return reference(Self.path(of: nodes[node].id))
+      }
     case "ChildCount":
       return Variant.int32(Int32(children(of: object).count))
     case "Locale":
@@ -244,6 +378,8 @@ package final class AccessibleTree {
       return Variant.string("2.1")
     case "Id":
       return Variant.int32(applicationID)
+    case "NActions":
+      return Variant.int32(1)
     default:
       return nil
     }
@@ -258,9 +394,7 @@ package final class AccessibleTree {
   }()
 
   private func introspection(of object: Object) -> String {
-    var text = "<node>"
-    text += "<interface name=\"org.a11y.atspi.Accessible\"/>"
-    if case .root = object { text += "<interface name=\"org.a11y.atspi.Application\"/>" }
-    return text + "</node>"
+    let interfaces = interfaces(of: object).map { "<interface name=\"\($0)\"/>" }
+    return "<node>" + interfaces.joined() + "</node>"
   }
 }

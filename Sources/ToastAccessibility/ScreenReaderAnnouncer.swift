@@ -26,13 +26,22 @@ import ToastModel
 /// announcement of the latest text. A hidden toast's child sends showing off
 /// and leaves the tree.
 ///
+/// **Buttons.** A toast's buttons are `push button` children of its
+/// notification, named by their labels. The one with the keyboard focus (while
+/// the toast has the keyboard) is `focused`, and sends
+/// `object:state-changed:focused` as the focus reaches it, so a screen reader
+/// says it as Tab moves; its action (`DoAction`) chooses it as a click does,
+/// through ``onAction``.
+///
 /// Everything runs in the presenter's event loop; the connections' sockets
 /// are watched by its `poll()` and wake it only when a message arrives.
 package final class ScreenReaderAnnouncer {
   /// Announcements of one toast closer than this merge into one, of the latest text.
   package static let mergeInterval: Duration = .milliseconds(150)
 
-  private struct Entry {
+  /// One toast, as the announcer knows it. (This type and the state below are
+  /// internal, not private: the gate, in ScreenReaderGate.swift, shares them.)
+  struct Entry {
     /// The toast as last shown or changed.
     var toast: Toast
     /// What a screen reader says for it: worked out only when it is said,
@@ -42,75 +51,39 @@ package final class ScreenReaderAnnouncer {
     /// Whether the next announcement is still owed.
     var owed: Bool
     var inTree = false
+    /// The labels of its buttons, in Tab order.
+    var buttons: [String] = []
+    /// The button with the keyboard focus; nil while the toast has no keyboard.
+    var focus: Int?
     var lastAnnounced: MonotonicTime?
     var timer: EventLoop.Token?
   }
 
-  /// What the session bus has said of the accessibility bus and the screen reader.
-  private enum Status: Equatable {
-    /// ``start()`` has not been called: nothing asked.
-    case notStarted
-    /// Asked (again, after the session bus went), not fully answered yet;
-    /// `busRuns` once `NameHasOwner` said the accessibility bus runs.
-    case asking(busRuns: Bool)
-    /// Answered: whether the accessibility bus runs, and the flags of its
-    /// `org.a11y.Status` (`IsEnabled`, `ScreenReaderEnabled`).
-    case known(busRuns: Bool, isEnabled: Bool, screenReaderEnabled: Bool)
-
-    /// Whether the accessibility bus runs, as far as is known.
-    var busRuns: Bool {
-      switch self {
-      case .notStarted: false
-      case .asking(let busRuns), .known(let busRuns, _, _): busRuns
-      }
-    }
-
-    /// Whether a screen reader says it is on.
-    var screenReaderIsOn: Bool {
-      guard case .known(true, let isEnabled, let screenReaderEnabled) = self else { return false }
-      return isEnabled || screenReaderEnabled
-    }
-  }
-
-  /// The event a screen reader hears a toast by.
-  private enum Event {
-    /// `object:announcement`: some client listens for it, and every client
-    /// that listens for `showing` does too.
-    case announcement
-    /// The child's `object:state-changed:showing`.
-    case showing
-  }
-
-  /// Where the connection to the accessibility bus stands.
-  private enum Link {
-    /// None; one is made when a toast or the status wants it.
-    case idle
-    /// Asking the session bus for the accessibility bus's address.
-    case askingAddress
-    /// Connected (or connecting), not yet registered; the tree once the bus said hello.
-    case registering(BusConnection, AccessibleTree?)
-    /// Registered in the registry's desktop, knowing which event to send.
-    case ready(BusConnection, AccessibleTree, Event)
-    /// The last connection failed or broke: not tried again before the
-    /// status changes (no loop of attempts against a broken bus).
-    case failed
-  }
-
-  private let loop: EventLoop
-  private let applicationName: String
-  private let version: String
-  private var session: BusConnection?
-  private var status = Status.notStarted
-  private var link = Link.idle
-  private var toasts: [Int: Entry] = [:]
+  /// The presenter's loop: the buses' sockets and the merge timers.
+  let loop: EventLoop
+  /// The application's name and toolkit version on the accessibility bus.
+  let applicationName: String
+  let version: String
+  /// The session bus connection, while there is one.
+  var session: BusConnection?
+  /// What the session bus has said of the accessibility bus and screen readers.
+  var status = Status.notStarted
+  /// Where the accessibility bus connection stands.
+  var link = Link.idle
+  /// The toasts on screen that screen readers may hear, by the presenter's number.
+  var toasts: [Int: Entry] = [:]
   /// When the session bus was last tried.
-  private var sessionTried: MonotonicTime?
+  var sessionTried: MonotonicTime?
   /// Where the session bus is (`DBUS_SESSION_BUS_ADDRESS` or the runtime
   /// directory's `bus`); tests give another.
   package var sessionAddress: () -> BusAddress? = { BusAddress.session() }
 
   /// How many announcements were sent, by event (for tests and benchmarks).
   package private(set) var sent: (announcements: Int, showing: Int) = (0, 0)
+  /// Called when a screen reader does the action of a toast's button (its
+  /// number, the button's index), once the answer to it has gone out: the
+  /// presenter chooses the button as a click would.
+  package var onAction: ((_ id: Int, _ button: Int) -> Void)?
 
   /// An announcer for the presenter's loop; it starts nothing yet.
   package init(loop: EventLoop, applicationName: String = "wl-toast", version: String) {
@@ -137,7 +110,7 @@ package final class ScreenReaderAnnouncer {
   }
 
   /// The accessibility bus connection, registered or not.
-  private var bus: BusConnection? {
+  var bus: BusConnection? {
     switch link {
     case .registering(let bus, _), .ready(let bus, _, _): bus
     case .idle, .askingAddress, .failed: nil
@@ -145,7 +118,7 @@ package final class ScreenReaderAnnouncer {
   }
 
   /// The accessible tree, once the accessibility bus said hello.
-  private var tree: AccessibleTree? {
+  var tree: AccessibleTree? {
     switch link {
     case .registering(_, let tree): tree
     case .ready(_, let tree, _): tree
@@ -154,7 +127,7 @@ package final class ScreenReaderAnnouncer {
   }
 
   /// Whether the session bus has fully answered whether a screen reader is on.
-  private var statusKnown: Bool {
+  var statusKnown: Bool {
     if case .known = status { true } else { false }
   }
 
@@ -172,95 +145,51 @@ package final class ScreenReaderAnnouncer {
     }
   }
 
-  /// Starts watching the session bus for a screen reader (once; a toast
-  /// shown later tries a missing or lost session bus again).
-  package func start() {
-    guard status == .notStarted else { return }
-    status = .asking(busRuns: false)
-    watchSessionBus()
-  }
-
-  /// A toast shown or changed with no session bus tries it again after this long since
-  /// the last try: a bus that starts after the owner, or comes back, is found.
-  package static let sessionRetryInterval: Duration = .seconds(1)
-
-  /// Tries the session bus again when there is none and the last try is
-  /// ``sessionRetryInterval`` old.
-  private func retrySessionBusIfDue() {
-    guard status != .notStarted, session == nil, let tried = sessionTried,
-      MonotonicTime.now - tried >= Self.sessionRetryInterval
-    else { return }
-    status = .asking(busRuns: false)
-    watchSessionBus()
-  }
-
-  /// Connects to the session bus and asks whether a screen reader is on.
-  private func watchSessionBus() {
-    sessionTried = .now
-    guard let address = sessionAddress(),
-      let connection = BusConnection(address: address, loop: loop)
-    else {
-      noSessionBus()
-      return
-    }
-    session = connection
-    connection.onClose = { [unowned self] in
-      session = nil
-      noSessionBus()
-    }
-    connection.onSignal = { [unowned self] signal in sessionSignal(signal) }
-    connection.onReady = { [unowned self, unowned connection] in
-      // Listen first, then ask: no change can fall between the answer and the watch.
-      connection.addMatch(
-        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
-          + "member='NameOwnerChanged',arg0='org.a11y.Bus'")
-      connection.addMatch(
-        "type='signal',sender='org.a11y.Bus',interface='org.freedesktop.DBus.Properties',"
-          + "member='PropertiesChanged',path='/org/a11y/bus',arg0='org.a11y.Status'")
-      connection.call(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-        interface: "org.freedesktop.DBus", member: "NameHasOwner",
-        body: Variant.tuple([Variant.string("org.a11y.Bus")])
-      ) { [unowned self] result in
-        if case .success(let reply) = result, reply.argument(0, Variant.bool) == true {
-          status =
-            statusKnown
-            ? .known(busRuns: true, isEnabled: false, screenReaderEnabled: false)
-            : .asking(busRuns: true)
-          readStatus()
-        } else {
-          status = .known(busRuns: false, isEnabled: false, screenReaderEnabled: false)
-          statusChanged()
-        }
-      }
-    }
-  }
-
-  /// A toast appeared on screen.
-  package func show(id: Int, toast: Toast) {
+  /// A toast appeared on screen, with `buttons` (their labels, in Tab order;
+  /// a bar's details button included).
+  package func show(id: Int, toast: Toast, buttons: [String]) {
     guard toast.accessibility != .off else { return }
     retrySessionBusIfDue()
-    var entry = Entry(toast: toast, owed: false)
+    var entry = Entry(toast: toast, owed: false, buttons: buttons)
     entry.owed = !statusKnown || qualifies(entry)
     toasts[id] = entry
     refresh()
   }
 
-  /// A toast on screen changed (new text, new progress): it is announced again.
-  package func update(id: Int, toast: Toast) {
+  /// A toast on screen changed (new text, new progress, other buttons): it
+  /// is announced again.
+  package func update(id: Int, toast: Toast, buttons: [String]) {
     guard toast.accessibility != .off else {
       hide(id: id)
       return
     }
     guard var entry = toasts[id] else {
-      show(id: id, toast: toast)
+      show(id: id, toast: toast, buttons: buttons)
       return
     }
     retrySessionBusIfDue()
     entry.toast = toast
     entry.owed = !statusKnown || qualifies(entry)
+    let oldButtons = entry.buttons
+    entry.buttons = buttons
+    if let focus = entry.focus, focus >= buttons.count { entry.focus = nil }
     toasts[id] = entry
+    if entry.inTree, isConnected, oldButtons != buttons { replaceButtons(of: id, oldButtons) }
     refresh()
+  }
+
+  /// The keyboard focus of a toast moved to `button` (its index among the
+  /// buttons), or the toast got the keyboard with the focus there; nil: the
+  /// toast has no keyboard (or no buttons). A screen reader hears the
+  /// button that has it now.
+  package func focus(id: Int, button: Int?) {
+    guard var entry = toasts[id] else { return }
+    let button = button.flatMap { entry.buttons.indices.contains($0) ? $0 : nil }
+    guard button != entry.focus else { return }
+    let old = entry.focus
+    entry.focus = button
+    toasts[id] = entry
+    if entry.inTree, isConnected { sendFocus(of: id, from: old) }
   }
 
   /// A toast left the screen: its object sends showing off and leaves the tree.
@@ -279,244 +208,20 @@ package final class ScreenReaderAnnouncer {
     refresh()
   }
 
-  // MARK: - The session bus: is a screen reader on?
-
-  private func noSessionBus() {
-    status = .known(busRuns: false, isEnabled: false, screenReaderEnabled: false)
-    statusChanged()
-  }
-
-  private func readStatus() {
-    session?.call(
-      destination: "org.a11y.Bus", path: "/org/a11y/bus",
-      interface: "org.freedesktop.DBus.Properties", member: "GetAll",
-      body: Variant.tuple([Variant.string("org.a11y.Status")])
-    ) { [unowned self] result in
-      var flags: [String: Bool] = [:]
-      if case .success(let reply) = result,
-        let answered = reply.argument(0, { Variant.booleans($0) })
-      {
-        flags = answered
-      }
-      status = .known(
-        busRuns: status.busRuns, isEnabled: flags["IsEnabled"] ?? false,
-        screenReaderEnabled: flags["ScreenReaderEnabled"] ?? false)
-      statusChanged()
-    }
-  }
-
-  private func sessionSignal(_ signal: BusMessage) {
-    switch (signal.interface, signal.member) {
-    case ("org.freedesktop.DBus", "NameOwnerChanged"):
-      guard signal.argument(0, Variant.text) == "org.a11y.Bus" else { return }
-      let busRuns = !(signal.argument(2, Variant.text) ?? "").isEmpty
-      status =
-        statusKnown
-        ? .known(busRuns: busRuns, isEnabled: false, screenReaderEnabled: false)
-        : .asking(busRuns: busRuns)
-      if busRuns {
-        readStatus()
-      } else {
-        statusChanged()
-      }
-    case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
-      guard signal.argument(0, Variant.text) == "org.a11y.Status" else { return }
-      let changed = signal.argument(1, { Variant.booleans($0) }) ?? [:]
-      if case .known(let busRuns, let isEnabled, let screenReaderEnabled) = status {
-        status = .known(
-          busRuns: busRuns, isEnabled: changed["IsEnabled"] ?? isEnabled,
-          screenReaderEnabled: changed["ScreenReaderEnabled"] ?? screenReaderEnabled)
-      }
-      let invalidated = signal.argument(2, { Variant.children($0, Variant.text) }) ?? []
-      if !invalidated.isEmpty {
-        readStatus()
-      } else {
-        statusChanged()
-      }
-    default:
-      break
-    }
-  }
-
-  private func statusChanged() {
-    if case .failed = link { link = .idle }
-    refresh()
-  }
-
-  // MARK: - The accessibility bus
-
-  /// Whether the toast's object belongs in the tree now.
-  private func qualifies(_ entry: Entry) -> Bool {
-    switch entry.mode {
-    case .on: status.busRuns
-    case .automatic: status.screenReaderIsOn
-    case .off: false
-    }
-  }
-
-  /// Connects or disconnects as the status and the toasts want, then brings
-  /// the tree up to date.
-  private func refresh() {
-    // A toast shown while no screen reader was on is not announced when one
-    // starts later (it joins the tree quietly); only its updates are.
-    if statusKnown {
-      for (id, entry) in toasts where entry.owed && !qualifies(entry) { toasts[id]?.owed = false }
-    }
-    let wanted =
-      status.busRuns && toasts.values.contains(where: qualifies)
-      || status.screenReaderIsOn
-    switch link {
-    case .idle where wanted && session != nil: connect()
-    case .registering, .ready: if !wanted { disconnect() }
-    default: break
-    }
-    if isConnected { syncTree() }
-  }
-
-  /// Asks the launcher for the accessibility bus's address, unless
-  /// `AT_SPI_BUS_ADDRESS` names it, and connects.
-  private func connect() {
-    if let given = BusAddress.accessibilityOverride() {
-      open(given)
-      return
-    }
-    link = .askingAddress
-    session?.call(
-      destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
-      member: "GetAddress"
-    ) { [unowned self] result in
-      guard case .askingAddress = link else { return }
-      guard case .success(let reply) = result, let text = reply.argument(0, Variant.text) else {
-        link = .failed
-        return
-      }
-      open(BusAddress(text))
-    }
-  }
-
-  /// Connects to the accessibility bus at `address`; registers once the bus says hello.
-  private func open(_ address: BusAddress) {
-    guard let connection = BusConnection(address: address, loop: loop) else {
-      link = .failed
-      return
-    }
-    link = .registering(connection, nil)
-    connection.onClose = { [unowned self] in
-      lostBus()
-      link = .failed
-    }
-    connection.onMethodCall = { [unowned self] call in
-      tree?.answer(call)
-    }
-    connection.onSignal = { [unowned self] signal in
-      if signal.interface == "org.a11y.atspi.Registry" { readRegisteredEvents() }
-    }
-    connection.onReady = { [unowned self, unowned connection] in register(connection) }
-    // The status may have changed while the address was on its way.
-    refresh()
-  }
-
-  /// Embeds the application in the registry's desktop, then learns which
-  /// events screen readers listen for.
-  private func register(_ connection: BusConnection) {
-    guard case .registering(let current, nil) = link, current === connection else { return }
-    let tree = AccessibleTree(applicationName: applicationName, version: version)
-    tree.busName = connection.uniqueName ?? ""
-    link = .registering(connection, tree)
-    connection.addMatch(
-      "type='signal',interface='org.a11y.atspi.Registry',path='/org/a11y/atspi/registry'")
-    connection.call(
-      destination: "org.a11y.atspi.Registry", path: AccessibleTree.rootPath,
-      interface: "org.a11y.atspi.Socket", member: "Embed",
-      body: Variant.tuple([tree.reference(AccessibleTree.rootPath)])
-    ) { [unowned self] result in
-      if case .success(let reply) = result, let desktop = Self.desktop(in: reply) {
-        tree.desktop = desktop
-      }
-      readRegisteredEvents()
-    }
-  }
-
-  private func readRegisteredEvents() {
-    bus?.call(
-      destination: "org.a11y.atspi.Registry", path: "/org/a11y/atspi/registry",
-      interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents"
-    ) { [unowned self] result in
-      guard case .success(let reply) = result, let bus, let tree else { return }
-      let event: Event =
-        Self.announcementsReachEveryone(Self.registeredEvents(in: reply))
-        ? .announcement : .showing
-      let wasReady = isConnected
-      link = .ready(bus, tree, event)
-      if !wasReady { syncTree() }
-    }
-  }
-
-  /// The desktop object in the registry's answer to `Socket.Embed`, `((so))`.
-  package static func desktop(in reply: BusMessage) -> (bus: String, path: String)? {
-    reply.argument(0) { reference -> (String, String)? in
-      let parts = Variant.children(reference, Variant.text)
-      return parts.count == 2 ? (parts[0], parts[1]) : nil
-    }
-  }
-
-  /// The registrations in the registry's answer to `GetRegisteredEvents`,
-  /// `(a(ss))`: which client listens for which event.
-  package static func registeredEvents(in reply: BusMessage) -> [(client: String, event: String)] {
-    reply.argument(0) { list in
-      Variant.children(list) { pair -> (String, String)? in
-        let parts = Variant.children(pair, Variant.text)
-        return parts.count == 2 ? (parts[0], parts[1]) : nil
-      }
-    } ?? []
-  }
-
-  /// Whether `object:announcement` is the event to send, from the registry's
-  /// list of (client, event) registrations: some client registered for it by
-  /// name (Orca 45.2 and later do), and every client that hears `showing`
-  /// hears announcements too. Orca 43 hears `showing` only: with it running,
-  /// the showing path is taken, whoever else listens.
-  package static func announcementsReachEveryone(_ registrations: [(client: String, event: String)])
-    -> Bool
-  {
-    func segments(_ event: String) -> [Substring] {
-      event.lowercased().filter { $0 != "-" }.split(separator: ":")
-    }
-    let announcement: [Substring] = ["object", "announcement"]
-    let showing: [Substring] = ["object", "statechanged", "showing"]
-    /// Whether a registration covers an event: it is the event or a prefix of it.
-    func covers(_ registration: [Substring], _ event: [Substring]) -> Bool {
-      !registration.isEmpty && event.starts(with: registration)
-    }
-    var clients: [String: [[Substring]]] = [:]
-    for (client, event) in registrations { clients[client, default: []].append(segments(event)) }
-    let named = clients.values.contains { $0.contains(announcement) }
-    let nobodyMissesIt = clients.values.allSatisfy { events in
-      !events.contains { covers($0, showing) } || events.contains { covers($0, announcement) }
-    }
-    return named && nobodyMissesIt
-  }
-
-  private func lostBus() {
-    link = .idle
-    for id in toasts.keys { toasts[id]?.inTree = false }
-  }
-
-  private func disconnect() {
-    bus?.close(notifying: false)
-    lostBus()
-  }
+  // MARK: - The tree and its events
 
   /// Puts the toasts that qualify into the tree (announcing those owed), and
   /// takes out those that no longer do.
-  private func syncTree() {
+  func syncTree() {
     guard let tree else { return }
     for id in toasts.keys.sorted() {
       guard var entry = toasts[id] else { continue }
       let path = AccessibleTree.path(of: id)
+      var joined = false
       if qualifies(entry) && !entry.inTree {
-        let index = tree.add(id: id, name: entry.spoken)
+        let index = tree.add(id: id, name: entry.spoken, buttons: entry.buttons)
         entry.inTree = true
+        joined = true
         toasts[id] = entry
         emit(
           "ChildrenChanged", from: AccessibleTree.rootPath, detail: "add", Int32(index), 0,
@@ -533,6 +238,58 @@ package final class ScreenReaderAnnouncer {
         toasts[id] = entry
       }
       if toasts[id]?.inTree == true && toasts[id]?.owed == true { announce(id) }
+      // After its announcement: the button with the focus, when it has one.
+      if joined && toasts[id]?.focus != nil { sendFocus(of: id, from: nil) }
+    }
+  }
+
+  /// Gives the tree the toast's focus, and sends focused off from the button
+  /// that had it (`old`) and on from the one that has it now.
+  private func sendFocus(of id: Int, from old: Int?) {
+    guard let tree, let entry = toasts[id] else { return }
+    tree.setFocus(entry.focus, of: id)
+    if let old, old < entry.buttons.count {
+      emit(
+        "StateChanged", from: AccessibleTree.path(of: id, button: old), detail: "focused", 0, 0,
+        Variant.int32(0))
+    }
+    if let focus = tree.focusedButton(of: id) {
+      emit(
+        "StateChanged", from: AccessibleTree.path(of: id, button: focus), detail: "focused", 1, 0,
+        Variant.int32(0))
+    }
+  }
+
+  /// Gives the toast's object its new buttons: buttons whose label changed
+  /// send their new name, those that go or come are removed or added children.
+  private func replaceButtons(of id: Int, _ old: [String]) {
+    guard let tree, let new = toasts[id]?.buttons else { return }
+    tree.setButtons(new, of: id)
+    let path = AccessibleTree.path(of: id)
+    for index in 0..<min(old.count, new.count) where old[index] != new[index] {
+      emit(
+        "PropertyChange", from: AccessibleTree.path(of: id, button: index),
+        detail: "accessible-name", 0, 0, Variant.string(new[index]))
+    }
+    for index in (new.count..<max(old.count, new.count)).reversed() {
+      emit(
+        "ChildrenChanged", from: path, detail: "remove", Int32(index), 0,
+        tree.reference(AccessibleTree.path(of: id, button: index)))
+    }
+    for index in old.count..<max(old.count, new.count) {
+      emit(
+        "ChildrenChanged", from: path, detail: "add", Int32(index), 0,
+        tree.reference(AccessibleTree.path(of: id, button: index)))
+    }
+  }
+
+  /// A screen reader did a button's action: the presenter hears of it once
+  /// the answer has gone out (choosing the button may end the toast, and its
+  /// objects with it, while the call is still being answered).
+  func actionRequested(id: Int, button: Int) {
+    loop.addTimer(after: .zero) { [weak self] in
+      guard let self, toasts[id]?.inTree == true else { return }
+      onAction?(id, button)
     }
   }
 

@@ -72,6 +72,16 @@ final class PresentedToast {
   /// Whether the toast is a bar with details (and so their button).
   private var hasDetailsButton: Bool { toast.style == .bar && toast.details != nil }
 
+  /// The labels of the buttons the toast shows, in their order (Tab's): its
+  /// own, then a bar's details button (for screen readers).
+  var buttonLabels: [String] {
+    toast.buttons + (hasDetailsButton ? [toast.detailsButton ?? Design.Bar.detailsButton] : [])
+  }
+
+  /// The button with the keyboard focus: the focused one while the toast has
+  /// the keyboard, nil otherwise (for screen readers).
+  var keyboardFocus: Int? { hasKeyboard && buttonCount > 0 ? focusedButton : nil }
+
   /// How far the details are open at `now`, from 0 to 1.
   private func detailsOpening(at now: Double) -> Double {
     let target = detailsOpen ? 1.0 : 0.0
@@ -86,8 +96,9 @@ final class PresentedToast {
       focused: hasKeyboard && buttonCount > 0 ? focusedButton : nil, pressed: pressedButton,
       detailsOpening: detailsOpening(at: now), detailsLine: detailsLine)
   }
-  /// Called when the focus moves to another button (for screen readers).
-  var onFocusMoved: ((Int) -> Void)?
+  /// Called when the keyboard focus moves to another button, and when the
+  /// toast gets or loses the keyboard, with ``keyboardFocus`` (for screen readers).
+  var onFocusMoved: ((Int?) -> Void)?
   /// Asked when a button of ``Toast/buttons`` is chosen: whether the toast ends.
   var onChoice: ((Int) -> ButtonResponse)?
   private(set) var isGone = false
@@ -311,6 +322,7 @@ final class PresentedToast {
       guard focused != hasKeyboard else { return }
       hasKeyboard = focused
       for view in views { view.setNeedsDraw() }
+      onFocusMoved?(keyboardFocus)
     case .key(let keysym):
       if keysym == escapeKeysym
         && (toast.dismissal == .tap || toast.isModal || !toast.buttons.isEmpty)
@@ -329,9 +341,17 @@ final class PresentedToast {
         focusedButton = (focusedButton + (key == .next ? 1 : count - 1)) % count
         hasKeyboard = true
         for view in views { view.setNeedsDraw() }
-        onFocusMoved?(focusedButton)
+        onFocusMoved?(keyboardFocus)
       }
     }
+  }
+
+  /// Chooses `button` (its index among ``buttonLabels``) as a click on it
+  /// does: a screen reader's action on it. Nothing happens once the toast is
+  /// going, or for a button it does not show.
+  func activate(button: Int) {
+    guard !isGone, exitOutcome == nil, (0..<buttonCount).contains(button) else { return }
+    choose(button)
   }
 
   /// A button was chosen: a bar's details button opens or closes them;

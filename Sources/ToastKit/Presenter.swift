@@ -31,10 +31,11 @@ public struct ToastError: Error, CustomStringConvertible {
 ///
 /// Screen readers hear each toast as it appears and as it changes (see
 /// ``ToastModel/Toast/accessibility`` and ``ToastModel/Toast/accessibleText``):
-/// the presenter is an AT-SPI application with a notification per toast,
-/// connected to the accessibility bus only while a screen reader is on. It
-/// looks for one only after its first frame is on screen, and never with
-/// `announcesToScreenReaders: false`.
+/// the presenter is an AT-SPI application with a notification per toast and
+/// a push button per button (focused as Tab moves, pressed by the screen
+/// reader's action as by a click), connected to the accessibility bus only
+/// while a screen reader is on. It looks for one only after its first frame
+/// is on screen, and never with `announcesToScreenReaders: false`.
 ///
 /// ```swift
 /// let presenter = try ToastPresenter()
@@ -54,8 +55,8 @@ public final class ToastPresenter {
   /// Called whenever a toast ends, with its tag and how it ended.
   public var onCompletion: ((_ tag: String, _ outcome: ToastOutcome) -> Void)?
   /// Asked when the user chooses a button of a toast (its index in
-  /// ``Toast/buttons``), before anything else happens: whether the toast ends
-  /// with ``ToastOutcome/chose(button:)`` (`.end`, and without this handler)
+  /// ``ToastModel/Toast/buttons``), before anything else happens: whether the toast ends
+  /// with ``ToastModel/ToastOutcome/chose(button:)`` (`.end`, and without this handler)
   /// or stays (`.stay`: a button that does something and leaves the toast up,
   /// as swaynag's `--button` does).
   public var onButton: ((_ tag: String, _ button: Int) -> ButtonResponse)?
@@ -96,6 +97,10 @@ public final class ToastPresenter {
     announcer =
       announcesToScreenReaders
       ? ScreenReaderAnnouncer(loop: session.loop, version: Toast.version) : nil
+    // A screen reader's action on a button chooses it as a click does.
+    announcer?.onAction = { [unowned self] id, button in
+      surfaces.values.first { appearance[ObjectIdentifier($0)] == id }?.activate(button: button)
+    }
     session.onInput = { [unowned self] surface, event in
       surfaces.values.first { $0.owns(surface) }?.handle(event, on: surface)
     }
@@ -303,13 +308,16 @@ public final class ToastPresenter {
     var announced = false
     surface.onChoice = { [unowned self] button in onButton?(tag, button) ?? .end }
     surface.onFrame = { [unowned self, unowned surface] in
-      // On screen: screen readers hear of it now (updates announce again).
+      // On screen: screen readers hear of it now (updates announce again),
+      // and of the button with the keyboard focus once it has one.
       if !announced {
         announced = true
-        announcer?.show(id: id, toast: surface.toast)
+        announcer?.show(id: id, toast: surface.toast, buttons: surface.buttonLabels)
+        announcer?.focus(id: id, button: surface.keyboardFocus)
       }
       onFrame?(tag)
     }
+    surface.onFocusMoved = { [unowned self] button in announcer?.focus(id: id, button: button) }
     surface.start()
   }
 
@@ -319,7 +327,9 @@ public final class ToastPresenter {
     guard let announcer, surface.timeline != nil,
       let id = appearance[ObjectIdentifier(surface)]
     else { return }
-    announcer.update(id: id, toast: surface.toast)
+    announcer.update(id: id, toast: surface.toast, buttons: surface.buttonLabels)
+    // An update with fewer buttons can move the focus back to the first.
+    announcer.focus(id: id, button: surface.keyboardFocus)
   }
 
   /// Starts looking for a screen reader once a first frame is on screen (or

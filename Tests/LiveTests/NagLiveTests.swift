@@ -12,16 +12,21 @@ import ToastRendering
 /// and the exit prompt of the example config.
 @Suite(.serialized)
 struct NagLiveTests {
-  /// The `wl-toast-owner nag` processes running (the bar draws in the process
-  /// sway started: the command execs the owner program, keeping its id).
-  static func nagProcesses() -> [Int32] {
+  /// The wl-toast-owner processes this sway started (its SWAYSOCK in their
+  /// environment; other tests run beside this one), and of those the `nag`s
+  /// (the bar draws in the process sway started: the command execs the owner
+  /// program, keeping its id).
+  static func ownerProcesses(of sway: HeadlessSway) -> (all: [Int32], nags: [Int32]) {
     let owner = builtProduct("wl-toast-owner")
-    return listProcesses().filter { pid in
-      guard readLink("/proc/\(pid)/exe") == owner, let line = readFile("/proc/\(pid)/cmdline")
-      else { return false }
-      let words = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
-      return words.count > 1 && words[1] == "nag"
+    let all = listProcesses().filter { pid in
+      readLink("/proc/\(pid)/exe") == owner
+        && environment(of: pid).contains("SWAYSOCK=\(sway.ipcSocketPath)")
     }
+    let nags = all.filter { pid in
+      let words = (readFile("/proc/\(pid)/cmdline") ?? []).split(separator: 0)
+      return words.count > 1 && words[1].elementsEqual("nag".utf8)
+    }
+    return (all, nags)
   }
 
   /// The variables a process started with.
@@ -66,15 +71,13 @@ struct NagLiveTests {
       bar = shot.boundingBox(of: red, tolerance: 2)
       return bar == expectedBar
     }
-    let first = try #require(Self.nagProcesses().first, "a nag process")
-    #expect(Self.nagProcesses().count == 1)
+    let started = Self.ownerProcesses(of: sway)
+    let first = try #require(started.nags.first, "a nag process")
+    #expect(started.nags.count == 1)
     #expect(
       Self.environment(of: first).contains { $0.hasPrefix("WAYLAND_SOCKET=") },
       "started by sway with its socket")
-    #expect(
-      !listProcesses().contains { pid in
-        readLink("/proc/\(pid)/exe") == builtProduct("wl-toast-owner") && pid != first
-      }, "no owner: the bar draws in the process sway started")
+    #expect(started.all == [first], "no owner: the bar draws in the process sway started")
 
     // The details: sway's own message, as the same bar draws it offscreen.
     let toggle = closed.buttons[3].frame
@@ -118,7 +121,7 @@ struct NagLiveTests {
       return reloaded
     }
     try waitUntil("the old bar's process gone and a new bar shown", timeout: 10) {
-      let now = Self.nagProcesses()
+      let now = Self.ownerProcesses(of: sway).nags
       return !now.contains(first) && now.count == 1
     }
     try sway.screenshot("the new error bar across the top") { shot in

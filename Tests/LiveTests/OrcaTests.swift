@@ -21,4 +21,30 @@ struct OrcaTests {
       orca.spoken().contains { $0.hasPrefix("notification Volume, 40 percent") },
       "\(orca.spoken())")
   }
+
+  @Test func orcaSaysTheMessageThenTheFocusedButtonAsTabMoves() throws {
+    let bus = try AccessibilityBus()
+    let orca = try Orca(on: bus)
+    let desk = try ScreenReaderTests.desk(on: bus)
+    // On demand (the default with buttons): sway gives the new toast the keyboard.
+    let command = try desk.run([
+      "--button", "Undo", "--button", "Keep", "--wait", "--print-outcome", "Deleted 3 files",
+    ])
+    defer { command.terminate() }
+    func said(_ text: String) -> Int? { orca.spoken().firstIndex { $0.hasPrefix(text) } }
+    try waitUntil(
+      "Orca to say the focused button (spoken: \(orca.spoken()))\n\(orca.debugTail())",
+      timeout: 20
+    ) { said("Undo push button") != nil }
+    // The message as for any toast, then the button the focus starts on.
+    let message = try #require(said("notification Deleted 3 files"), "\(orca.spoken())")
+    #expect(message < said("Undo push button")!, "\(orca.spoken())")
+    try desk.input.press(keysym: 0xff09)  // Tab
+    try waitUntil(
+      "Orca to say Keep (spoken: \(orca.spoken()))\n\(orca.debugTail())", timeout: 20
+    ) { said("Keep push button") != nil }
+    #expect(
+      orca.spoken().filter { $0.contains("Deleted 3 files") }.count == 1,
+      "the message once: \(orca.spoken())")
+  }
 }

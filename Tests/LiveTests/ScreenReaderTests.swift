@@ -18,6 +18,8 @@ struct HeardEvent: Equatable {
   var isShowing: Bool { type == "object:state-changed:showing" && detail1 == 1 }
   var isHidden: Bool { type == "object:state-changed:showing" && detail1 == 0 }
   var isAnnouncement: Bool { type == "object:announcement" }
+  /// `object:state-changed:focused`, on (detail1 1) or off.
+  var isFocus: Bool { type == "object:state-changed:focused" }
 }
 
 extension AtspiListener {
@@ -39,6 +41,60 @@ extension AtspiListener {
     heard().compactMap { event in
       event.isAnnouncement ? event.data : event.isShowing ? event.name : nil
     }
+  }
+
+  /// The focus events heard, in order: the source's name, with "+" when it
+  /// got the focus and "-" when it lost it ("+Undo", "-Undo", "+Keep").
+  func focusMoves() -> [String] {
+    heard().filter(\.isFocus).map { ($0.detail1 == 1 ? "+" : "-") + $0.name }
+  }
+}
+
+/// What libatspi read of a button it did the action of, as a screen reader
+/// presses one (`scripts/atspi-listener.py --do-action`).
+struct PressedButton {
+  var name: String
+  var role: String
+  var states: [String]
+  var index: Int
+  var parent: String
+  var parentRole: String
+  var siblings: [String]
+  /// Name, description and key binding of each action.
+  var actions: [[String]]
+  var done: Bool
+
+  /// Does the first action of the push button named `name` under wl-toast on
+  /// `bus`'s accessibility bus, through libatspi; throws when none is found.
+  init(named name: String, on bus: AccessibilityBus) throws {
+    var environment = currentEnvironment(
+      without: ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS"])
+    environment.merge(bus.clientEnvironment) { $1 }
+    environment["NO_AT_BRIDGE"] = "1"
+    let script = repositoryDirectory + "/scripts/atspi-listener.py"
+    let result = try runCommand(
+      ["/usr/bin/python3", script, "--do-action", "wl-toast", name], environment: environment)
+    let value = try JSONValue.parse(result.output)
+    guard value["found"]?.boolValue == true else {
+      throw HarnessError("libatspi found no push button named \(name): \(result.output)")
+    }
+    func strings(_ value: JSONValue?) -> [String] {
+      guard case .array(let items)? = value else { return [] }
+      return items.compactMap(\.stringValue)
+    }
+    self.name = value["name"]?.stringValue ?? ""
+    role = value["role"]?.stringValue ?? ""
+    states = strings(value["states"])
+    index = Int(value["index"]?.doubleValue ?? -1)
+    parent = value["parent"]?.stringValue ?? ""
+    parentRole = value["parent_role"]?.stringValue ?? ""
+    siblings = strings(value["siblings"])
+    if case .array(let items)? = value["actions"] {
+      actions = items.map(strings)
+    } else {
+      actions = []
+    }
+    done = value["done"]?.boolValue ?? false
   }
 }
 
@@ -236,7 +292,7 @@ struct ScreenReaderTests {
       try desk.screenReaderState(tag: "t") == "no-screen-reader"
     }
     let owner = try #require(try desk.status(tag: "t")?.owner)
-    let before = listDirectory("/proc/\(owner)/fd").count
+    let before = Self.descriptors(of: owner)
     for round in 1...10 {
       try bus.setScreenReader(true)
       try waitUntil("the owner on the accessibility bus (round \(round))") {
@@ -251,8 +307,29 @@ struct ScreenReaderTests {
         try desk.screenReaderState(tag: "t") == "no-screen-reader"
       }
     }
-    #expect(listDirectory("/proc/\(owner)/fd").count == before, "no descriptor left behind")
+    #expect(Self.descriptors(of: owner) == before, "no descriptor left behind")
     #expect(try desk.status(tag: "t")?.owner == owner)
+  }
+
+  /// The descriptors `owner` has open but its connections from commands: the
+  /// `wl-toast status` that just answered may not have been closed yet (the
+  /// owner closes its side when it reads the command's hang-up). Those are the
+  /// accepted sockets of its rendezvous, `…/wl-toast…/DISPLAY.sock` in
+  /// /proc/net/unix (an accepted socket shows its listener's path).
+  static func descriptors(of owner: Int32) -> Int {
+    let table = readFile("/proc/net/unix").map { String(decoding: $0, as: UTF8.self) } ?? ""
+    var commands: Set<String> = []
+    for line in table.split(separator: "\n").dropFirst() {
+      // Num RefCount Protocol Flags Type St Inode Path; flags 00010000: listening.
+      let fields = line.split(separator: " ")
+      guard fields.count >= 8, fields[3] != "00010000", fields[7].contains("/wl-toast"),
+        fields[7].hasSuffix(".sock")
+      else { continue }
+      commands.insert("socket:[\(fields[6])]")
+    }
+    return listDirectory("/proc/\(owner)/fd").filter { name in
+      !commands.contains(readLink("/proc/\(owner)/fd/\(name)") ?? "")
+    }.count
   }
 
   @Test func eachToastSaysWhetherItIsSpoken() throws {
@@ -292,5 +369,86 @@ struct ScreenReaderTests {
     // under ThreadSanitizer, no thread beside the runtime's own).
     let threads = listDirectory("/proc/\(owner)/task").count
     #expect(threads == 1 || underThreadSanitizer && threads == 2, "one thread: \(threads)")
+  }
+
+  @Test func aToastsButtonsArePushButtonsTheFocusIsSaidAndTheActionChooses() throws {
+    let bus = try AccessibilityBus(screenReader: true)
+    // As Orca 45 and later register: announcements win, and focus is heard.
+    let listener = try bus.listen(to: [
+      "object:announcement", "object:state-changed:showing", "object:state-changed:focused",
+    ])
+    let desk = try Self.desk(on: bus)
+    let log = desk.compositor.runtimeDirectory + "/asking.log"
+    // On demand (the default with buttons): sway gives the new toast the keyboard.
+    let command = try desk.run(
+      ["--button", "Undo", "--button", "Keep", "--wait", "--print-outcome", "Deleted 3 files"],
+      logPath: log)
+    defer { command.terminate() }
+    try waitUntil("the message, then Undo focused (heard: \(listener.heard()))") {
+      listener.focusMoves() == ["+Undo"]
+    }
+    #expect(listener.spoken() == ["Deleted 3 files"], "the message, as a toast without buttons")
+    let heard = listener.heard()
+    let announced = try #require(heard.firstIndex { $0.isAnnouncement })
+    let focused = try #require(heard.firstIndex { $0.isFocus })
+    #expect(announced < focused, "the message before the button: \(heard)")
+    #expect(!heard.contains { $0.isShowing }, "one event for the message: \(heard)")
+    #expect(heard[focused].role == "push button" && heard[focused].app == "wl-toast")
+
+    try desk.input.press(keysym: 0xff09)  // Tab
+    try waitUntil("Keep focused (heard: \(listener.heard()))") {
+      listener.focusMoves() == ["+Undo", "-Undo", "+Keep"]
+    }
+    let keep = try #require(listener.heard().last { $0.isFocus })
+    #expect(keep.role == "push button" && keep.name == "Keep" && keep.app == "wl-toast")
+
+    // The screen reader presses Keep: the toast ends as a click on it ends it.
+    let pressed = try PressedButton(named: "Keep", on: bus)
+    #expect(pressed.done)
+    #expect(pressed.role == "push button" && pressed.index == 1)
+    #expect(pressed.parent == "Deleted 3 files" && pressed.parentRole == "notification")
+    #expect(pressed.siblings == ["Undo", "Keep"])
+    #expect(pressed.actions == [["click", "Activates the button", ""]])
+    #expect(
+      Set(["enabled", "sensitive", "showing", "visible", "focusable", "focused"]).isSubset(
+        of: pressed.states), "\(pressed.states)")
+    #expect(command.wait(timeout: 5) == 11, "the second button")
+    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    #expect(output.split(separator: "\n").contains("button:Keep"), "\(output)")
+    try waitUntil("showing off as the toast goes (heard: \(listener.heard()))") {
+      listener.heard().contains { $0.isHidden && $0.name == "Deleted 3 files" }
+    }
+  }
+
+  @Test func aNagBarsButtonsAreHeardAndPressedAsTheMouseDoes() throws {
+    let bus = try AccessibilityBus(screenReader: true)
+    // As Orca 43 registers: showing, and focus.
+    let listener = try bus.listen(to: [
+      "object:state-changed:showing", "object:state-changed:focused",
+    ])
+    let desk = try Self.desk(on: bus)
+    let touched = desk.compositor.runtimeDirectory + "/touched"
+    let nag = try ChildProcess(
+      [builtProduct("wl-toast"), "nag", "-m", "Exit sway?", "-B", "Touch", "touch \(touched)"],
+      environment: desk.environment, logPath: desk.compositor.runtimeDirectory + "/nag.log")
+    defer { nag.terminate() }
+    // The focus starts on the dismiss button, as the bar has it.
+    try waitUntil("the message, then X focused (heard: \(listener.heard()))") {
+      listener.spoken() == ["Exit sway?"] && listener.focusMoves() == ["+X"]
+    }
+    let heard = listener.heard()
+    let shown = try #require(heard.firstIndex { $0.isShowing })
+    let focused = try #require(heard.firstIndex { $0.isFocus })
+    #expect(shown < focused && heard[shown].role == "notification", "\(heard)")
+    #expect(heard[focused].role == "push button")
+
+    // A button that stays: its action runs, and the bar with its buttons stays.
+    let touch = try PressedButton(named: "Touch", on: bus)
+    #expect(touch.done && touch.siblings == ["X", "Touch"] && touch.index == 1)
+    try waitUntil("Touch's action to run") { access(touched, F_OK) == 0 }
+    // The dismiss button: the bar ends as swaynag's does (exit 0).
+    let dismiss = try PressedButton(named: "X", on: bus)
+    #expect(dismiss.done && dismiss.states.contains("focused"), "\(dismiss.states)")
+    #expect(nag.wait(timeout: 5) == 0)
   }
 }
