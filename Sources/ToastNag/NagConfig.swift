@@ -27,7 +27,7 @@ extension NagParser {
   ) throws(NagStop) {
     let quotedPath = Toast.quoted(path, cutAfter: nil)
     guard let contents else {
-      warnings.append("failed to read config file \(quotedPath), running without it")
+      bar.warnings.append("failed to read config file \(quotedPath), running without it")
       return
     }
     types.append(NagType(name: "<config>"))

@@ -93,12 +93,12 @@ struct NagParser {
   var types = NagType.builtIn
   /// The index in ``types`` of the type `-t` chose; nil for `error`.
   var chosenType: Int?
+  /// The message; nil until given.
   var message: String?
-  var details: String?
-  var detailsButton = "Toggle details"
-  var dismissButton = "X"
-  var buttons: [NagButton] = []
-  var warnings: [String] = []
+  /// What the options set of the bar itself (its details, labels, buttons)
+  /// and the warnings; ``request(debug:)`` adds the message and the merged
+  /// type's settings.
+  var bar = NagRequest(message: "", look: Toast.BarLook())
 
   /// Applies one option as swaynag_parse_options does, its type's settings
   /// to the type at `typeIndex`; `-c` and `-d` do nothing here (the first
@@ -114,33 +114,20 @@ struct NagParser {
         throw .failed(
           "missing action for button \(Toast.quoted(value))", status: NagError.failureStatus)
       }
-      buttons.append(
-        NagButton(
-          label: try checkedLabel(value, of: "button"), action: action,
-          inTerminal: option == .button,
-          dismisses: option == .buttonDismiss || option == .buttonDismissNoTerminal))
+      var button = NagButton(label: try checkedLabel(value, of: "button"), action: action)
+      button.inTerminal = option == .button
+      button.dismisses = option == .buttonDismiss || option == .buttonDismissNoTerminal
+      bar.buttons.append(button)
     case .config, .debug: break
     case .help: throw .invocation(.help)
     case .version: throw .invocation(.version)
-    case .edge:
-      guard let edge = NagRequest.Edge(rawValue: value) else {
-        throw .failed(
-          "invalid edge: \(Toast.quoted(value)) (expected top or bottom)",
-          status: NagError.failureStatus)
-      }
-      types[typeIndex].edge = edge
-    case .layer:
-      guard let layer = NagRequest.Layer(rawValue: value) else {
-        throw .failed(
-          "invalid layer: \(Toast.quoted(value)) (expected overlay, top, bottom or background)",
-          status: NagError.failureStatus)
-      }
-      types[typeIndex].layer = layer
+    case .edge: types[typeIndex].edge = try choice(value, of: "edge")
+    case .layer: types[typeIndex].layer = try choice(value, of: "layer")
     case .font: types[typeIndex].font = value
     case .output: types[typeIndex].output = value
-    case .detailedMessage: details = try nagDetails(readStandardInput())
-    case .detailedButton: detailsButton = try checkedLabel(value, of: "details button")
-    case .dismissButton: dismissButton = try checkedLabel(value, of: "dismiss button")
+    case .detailedMessage: bar.details = try nagDetails(readStandardInput())
+    case .detailedButton: bar.detailsButton = try checkedLabel(value, of: "details button")
+    case .dismissButton: bar.dismissButton = try checkedLabel(value, of: "dismiss button")
     case .message: message = value
     case .type:
       guard let index = types.firstIndex(named: value) else {
@@ -148,21 +135,21 @@ struct NagParser {
       }
       chosenType = index
     default:
-      if let field = NagType.colorField(of: option) {
+      if option.lookColor != nil {
         guard let color = parseNagColor(value) else {
           throw .failed(
             "invalid \(option.long) colour \(Toast.quoted(value)) (expected RRGGBB or"
               + " RRGGBBAA, with an optional '#')")
         }
-        types[typeIndex][keyPath: field] = color
-      } else if let field = NagType.sizeField(of: option) {
+        types[typeIndex].colors[option] = color
+      } else if option.lookSize != nil {
         guard let size = parseNagSize(value) else {
           let range = Toast.Limits.barSize
           throw .failed(
             "invalid \(option.long) size \(Toast.quoted(value)) (expected a decimal whole"
               + " number from \(range.lowerBound) to \(range.upperBound), without leading zeros)")
         }
-        types[typeIndex][keyPath: field] = size
+        types[typeIndex].sizes[option] = size
       }
     }
   }
@@ -182,24 +169,46 @@ struct NagParser {
     if let index = types.firstIndex(named: "<args>") { merged.merge(types[index]) }
 
     // The bar: the dismiss button, the others, the details button last.
-    let bar = [dismissButton] + buttons.map(\.label) + (details == nil ? [] : [detailsButton])
+    let labels =
+      [bar.dismissButton] + bar.buttons.map(\.label)
+      + (bar.details == nil ? [] : [bar.detailsButton])
     let limit = Toast.Limits.buttonCount
-    guard bar.count <= limit else {
+    guard labels.count <= limit else {
       throw .failed(
         "too many buttons: the bar holds \(limit) with the dismiss and details buttons, and"
-          + " \(Toast.quoted(bar[limit])) is number \(limit + 1)")
+          + " \(Toast.quoted(labels[limit])) is number \(limit + 1)")
     }
 
     var font = merged.font ?? ""
     if font.utf8.starts(with: "pango:".utf8) {
       font = String(decoding: font.utf8.dropFirst(6), as: UTF8.self)
     }
-    return NagRequest(
-      message: message, details: details, detailsButton: detailsButton,
-      dismissButton: dismissButton, buttons: buttons, edge: merged.edge ?? .top,
-      layer: merged.layer ?? .top, font: font, output: merged.output, typeName: merged.name,
-      debug: debug, look: merged.look, warnings: warnings)
+    var request = bar
+    request.message = message
+    request.edge = merged.edge ?? .top
+    request.layer = merged.layer ?? .top
+    request.font = font
+    request.output = merged.output
+    request.typeName = merged.name
+    request.debug = debug
+    request.look = merged.look
+    return request
   }
+}
+
+/// The case of `Choice` named `value`; a failure naming `setting` and
+/// every case otherwise (`expected top or bottom`).
+private func choice<Choice: RawRepresentable<String> & CaseIterable>(
+  _ value: String, of setting: String
+) throws(NagStop) -> Choice {
+  guard let choice = Choice(rawValue: value) else {
+    let names = Choice.allCases.map(\.rawValue)
+    let expected = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    throw .failed(
+      "invalid \(setting): \(Toast.quoted(value)) (expected \(expected))",
+      status: NagError.failureStatus)
+  }
+  return choice
 }
 
 /// A button's label checked with ``Toast/checkedButton(_:)``.

@@ -30,52 +30,35 @@ public struct NagRequest: Equatable, Sendable {
   /// then the bar has no details button.
   public var details: String?
   /// The label of the button that shows and hides ``details`` (`-L`).
-  public var detailsButton: String
+  public var detailsButton = "Toggle details"
   /// The label of the dismiss button (`-s`), the bar's rightmost.
-  public var dismissButton: String
+  public var dismissButton = "X"
   /// The buttons of `-b`, `-B`, `-z` and `-Z`, in the order given (the
   /// configuration file's first); neither the dismiss nor the details button.
-  public var buttons: [NagButton]
+  public var buttons: [NagButton] = []
   /// The edge the bar is anchored to.
-  public var edge: Edge
+  public var edge = Edge.top
   /// The layer the bar is drawn in.
-  public var layer: Layer
+  public var layer = Layer.top
   /// A Pango font description (swaynag's `pango:` prefix removed).
-  public var font: String
+  public var font = "Monospace 10"
   /// The name of the output to show the bar on (`-o`); nil for the compositor's choice.
   public var output: String?
   /// The chosen type's name, as the types list spells it (`-t WARNING` gives `warning`).
-  public var typeName: String
+  public var typeName = "error"
   /// Whether `-d` was given.
-  public var debug: Bool
+  public var debug = false
   /// The colours and sizes: the defaults, the configuration file's global
   /// part, the chosen type and the command line's options, merged as swaynag merges them.
   public var look: Toast.BarLook
   /// What went wrong without stopping the bar (an unreadable configuration
   /// file), one line each, for standard error.
-  public var warnings: [String]
+  public var warnings: [String] = []
 
-  /// Creates a request; every setting but the message and the look has swaynag's default.
-  public init(
-    message: String, details: String? = nil, detailsButton: String = "Toggle details",
-    dismissButton: String = "X", buttons: [NagButton] = [], edge: Edge = .top,
-    layer: Layer = .top, font: String = "Monospace 10", output: String? = nil,
-    typeName: String = "error", debug: Bool = false, look: Toast.BarLook,
-    warnings: [String] = []
-  ) {
+  /// Creates a request; every other setting has swaynag's default.
+  public init(message: String, look: Toast.BarLook) {
     self.message = message
-    self.details = details
-    self.detailsButton = detailsButton
-    self.dismissButton = dismissButton
-    self.buttons = buttons
-    self.edge = edge
-    self.layer = layer
-    self.font = font
-    self.output = output
-    self.typeName = typeName
-    self.debug = debug
     self.look = look
-    self.warnings = warnings
   }
 }
 
@@ -87,16 +70,14 @@ public struct NagButton: Equatable, Sendable {
   public var action: String
   /// Whether the command runs inside `$TERMINAL` (when set): `-b` only, as
   /// swaynag does (its manual says `-z` too, its code does not).
-  public var inTerminal: Bool
+  public var inTerminal = false
   /// Whether pressing the button also dismisses the bar (`-z`, `-Z`).
-  public var dismisses: Bool
+  public var dismisses = false
 
-  /// Creates a button.
-  public init(label: String, action: String, inTerminal: Bool, dismisses: Bool) {
+  /// Creates a button that runs its command directly and leaves the bar, as `-B` gives.
+  public init(label: String, action: String) {
     self.label = label
     self.action = action
-    self.inTerminal = inTerminal
-    self.dismisses = dismisses
   }
 }
 

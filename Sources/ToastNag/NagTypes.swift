@@ -10,32 +10,72 @@ struct NagType: Equatable {
   var output: String?
   var edge: NagRequest.Edge?
   var layer: NagRequest.Layer?
-  // Colours as 0xRRGGBBAA, where 0 is unset: swaynag merges a colour only
-  // when it is not 0, so a colour given as 00000000 is no colour at all.
-  var background: UInt32 = 0
-  var text: UInt32 = 0
-  var buttonBackground: UInt32 = 0
-  var buttonText: UInt32 = 0
-  var border: UInt32 = 0
-  var borderBottom: UInt32 = 0
-  var detailsBackground: UInt32 = 0
-  var borderBottomSize: Int?
-  var messagePadding: Int?
-  var detailsBorderSize: Int?
-  var buttonBorderSize: Int?
-  var buttonGap: Int?
-  var buttonDismissGap: Int?
-  var buttonMarginRight: Int?
-  var buttonPadding: Int?
+  /// The colours given, as 0xRRGGBBAA, by the option that gives each. A
+  /// colour of 0 is unset: swaynag merges a colour only when it is not 0, so
+  /// a colour given as 00000000 is no colour at all.
+  var colors: [NagOption: UInt32] = [:]
+  /// The sizes given, by the option that gives each.
+  var sizes: [NagOption: Int] = [:]
 
-  /// A type with nothing set.
-  init(name: String) {
-    self.name = name
+  /// Takes every setting `other` gives (swaynag_type_merge): a colour only
+  /// when it is not 0, a size only when set.
+  mutating func merge(_ other: NagType) {
+    font = other.font ?? font
+    output = other.output ?? output
+    edge = other.edge ?? edge
+    layer = other.layer ?? layer
+    colors.merge(other.colors.filter { $0.value != 0 }) { _, given in given }
+    sizes.merge(other.sizes) { _, given in given }
   }
 
-  /// The colour an option sets; nil for an option that sets none.
-  static func colorField(of option: NagOption) -> WritableKeyPath<NagType, UInt32>? {
-    switch option {
+  /// The colours and sizes as the bar draws them: an unset colour is 0
+  /// (transparent black, as swaynag's zeroed type has it), an unset size 0.
+  var look: Toast.BarLook {
+    var look = Toast.BarLook()
+    for option in NagOption.allCases {
+      if let field = option.lookColor {
+        let rgba = colors[option] ?? 0
+        look[keyPath: field] = Toast.Color(
+          red: Double(rgba >> 24 & 0xff) / 255, green: Double(rgba >> 16 & 0xff) / 255,
+          blue: Double(rgba >> 8 & 0xff) / 255, alpha: Double(rgba & 0xff) / 255)
+      }
+      if let field = option.lookSize { look[keyPath: field] = sizes[option] ?? 0 }
+    }
+    return look
+  }
+
+  /// swaynag's built-in types (swaynag_types_add_default): `<defaults>`,
+  /// `error` and `warning`, with its colours and sizes.
+  static let builtIn: [NagType] = {
+    let defaults = NagType(
+      name: "<defaults>", font: "pango:Monospace 10", edge: .top, layer: .top,
+      sizes: [
+        .borderBottomSize: 2, .messagePadding: 8, .detailsBorderSize: 3, .buttonBorderSize: 3,
+        .buttonGap: 20, .buttonDismissGap: 15, .buttonMarginRight: 2, .buttonPadding: 3,
+      ])
+    var types = [defaults, NagType(name: "error"), NagType(name: "warning")]
+    // Each colour as the three give it, in that order.
+    let colors: [(NagOption, [UInt32])] = [
+      (.background, [0x3232_32FF, 0x9000_00FF, 0xFFA8_00FF]),
+      (.text, [0xFFFF_FFFF, 0xFFFF_FFFF, 0x0000_00FF]),
+      (.buttonBackground, [0x3333_33FF, 0x680A_0AFF, 0xFFC1_00FF]),
+      (.buttonText, [0xFFFF_FFFF, 0xFFFF_FFFF, 0x0000_00FF]),
+      (.border, [0x2222_22FF, 0xD924_24FF, 0xAB71_00FF]),
+      (.borderBottom, [0x4444_44FF, 0x4709_09FF, 0xAB71_00FF]),
+      (.detailsBackground, [0x3333_33FF, 0x680A_0AFF, 0xFFC1_00FF]),
+    ]
+    for (option, values) in colors {
+      for (index, value) in zip(types.indices, values) { types[index].colors[option] = value }
+    }
+    return types
+  }()
+}
+
+extension NagOption {
+  /// Where the bar's look takes the colour the option sets; nil for an
+  /// option that sets none.
+  var lookColor: WritableKeyPath<Toast.BarLook, Toast.Color>? {
+    switch self {
     case .background: \.background
     case .text: \.text
     case .buttonBackground: \.buttonBackground
@@ -47,9 +87,10 @@ struct NagType: Equatable {
     }
   }
 
-  /// The size an option sets; nil for an option that sets none.
-  static func sizeField(of option: NagOption) -> WritableKeyPath<NagType, Int?>? {
-    switch option {
+  /// Where the bar's look takes the size the option sets; nil for an option
+  /// that sets none.
+  var lookSize: WritableKeyPath<Toast.BarLook, Int>? {
+    switch self {
     case .borderBottomSize: \.borderBottomSize
     case .messagePadding: \.messagePadding
     case .detailsBorderSize: \.detailsBorderSize
@@ -61,98 +102,6 @@ struct NagType: Equatable {
     default: nil
     }
   }
-
-  /// Every option that sets a colour or a size.
-  static var lookOptions: [NagOption] {
-    NagOption.allCases.filter { colorField(of: $0) != nil || sizeField(of: $0) != nil }
-  }
-
-  /// Takes every setting `other` gives (swaynag_type_merge): a colour only
-  /// when it is not 0, a size only when set.
-  mutating func merge(_ other: NagType) {
-    font = other.font ?? font
-    output = other.output ?? output
-    edge = other.edge ?? edge
-    layer = other.layer ?? layer
-    for option in NagType.lookOptions {
-      if let field = NagType.colorField(of: option), other[keyPath: field] != 0 {
-        self[keyPath: field] = other[keyPath: field]
-      }
-      if let field = NagType.sizeField(of: option), let size = other[keyPath: field] {
-        self[keyPath: field] = size
-      }
-    }
-  }
-
-  /// The colours and sizes as the bar draws them: an unset colour is 0
-  /// (transparent black, as swaynag's zeroed type has it), an unset size 0.
-  var look: Toast.BarLook {
-    var look = Toast.BarLook()
-    func color(_ rgba: UInt32) -> Toast.Color {
-      Toast.Color(
-        red: Double(rgba >> 24 & 0xff) / 255, green: Double(rgba >> 16 & 0xff) / 255,
-        blue: Double(rgba >> 8 & 0xff) / 255, alpha: Double(rgba & 0xff) / 255)
-    }
-    look.background = color(background)
-    look.text = color(text)
-    look.buttonBackground = color(buttonBackground)
-    look.buttonText = color(buttonText)
-    look.border = color(border)
-    look.borderBottom = color(borderBottom)
-    look.detailsBackground = color(detailsBackground)
-    look.borderBottomSize = borderBottomSize ?? 0
-    look.messagePadding = messagePadding ?? 0
-    look.detailsBorderSize = detailsBorderSize ?? 0
-    look.buttonBorderSize = buttonBorderSize ?? 0
-    look.buttonGap = buttonGap ?? 0
-    look.buttonDismissGap = buttonDismissGap ?? 0
-    look.buttonMarginRight = buttonMarginRight ?? 0
-    look.buttonPadding = buttonPadding ?? 0
-    return look
-  }
-
-  /// swaynag's built-in types (swaynag_types_add_default): `<defaults>`,
-  /// `error` and `warning`, with its colours and sizes.
-  static let builtIn: [NagType] = {
-    var defaults = NagType(name: "<defaults>")
-    defaults.font = "pango:Monospace 10"
-    defaults.edge = .top
-    defaults.layer = .top
-    defaults.buttonBackground = 0x3333_33FF
-    defaults.detailsBackground = 0x3333_33FF
-    defaults.background = 0x3232_32FF
-    defaults.text = 0xFFFF_FFFF
-    defaults.buttonText = 0xFFFF_FFFF
-    defaults.border = 0x2222_22FF
-    defaults.borderBottom = 0x4444_44FF
-    defaults.borderBottomSize = 2
-    defaults.messagePadding = 8
-    defaults.detailsBorderSize = 3
-    defaults.buttonBorderSize = 3
-    defaults.buttonGap = 20
-    defaults.buttonDismissGap = 15
-    defaults.buttonMarginRight = 2
-    defaults.buttonPadding = 3
-
-    var error = NagType(name: "error")
-    error.buttonBackground = 0x680A_0AFF
-    error.detailsBackground = 0x680A_0AFF
-    error.background = 0x9000_00FF
-    error.text = 0xFFFF_FFFF
-    error.buttonText = 0xFFFF_FFFF
-    error.border = 0xD924_24FF
-    error.borderBottom = 0x4709_09FF
-
-    var warning = NagType(name: "warning")
-    warning.buttonBackground = 0xFFC1_00FF
-    warning.detailsBackground = 0xFFC1_00FF
-    warning.background = 0xFFA8_00FF
-    warning.text = 0x0000_00FF
-    warning.buttonText = 0x0000_00FF
-    warning.border = 0xAB71_00FF
-    warning.borderBottom = 0xAB71_00FF
-    return [defaults, error, warning]
-  }()
 }
 
 extension [NagType] {

@@ -40,10 +40,11 @@ private func configError(_ config: String) -> NagError? {
     look.text = color("FFFFFF")
     look.buttonBackground = color("00CC00")
     look.messagePadding = 10
-    #expect(
-      green
-        == NagRequest(
-          message: "Hi", edge: .top, font: "Monospace 12", typeName: "green", look: look))
+    var expected = NagRequest(message: "Hi", look: look)
+    expected.edge = .top  // the section's, over the global part's
+    expected.font = "Monospace 12"
+    expected.typeName = "green"
+    #expect(green == expected)
   }
 
   @Test func aSectionOfABuiltInTypeEditsIt() throws {
@@ -143,34 +144,39 @@ private func configError(_ config: String) -> NagError? {
         == NagError("config file '\(configPath)', line 2: not UTF-8", exitStatus: 64))
   }
 
+  /// swaynag's own failures (EXIT_FAILURE).
   @Test(arguments: [
-    ("# a comment\n\n[mine\n", "line 3: closing bracket not found", 1),
-    ("button=Run\n", "line 1: missing action for button 'Run'", 1),
-    ("type=nope\n", "line 1: unknown type 'nope'", 1),
-    ("layer=up\n", "line 1: invalid layer: 'up' (expected overlay, top, bottom or background)", 1),
-    ("font=A\ncolour=FF0000\n", "line 2: unknown option '--colour'", 64),
-    ("font\n", "line 1: option --font needs a value", 64),
-    ("-m hi\n", "line 1: unknown option '---m hi'", 64),
-    ("m=hi\n", "line 1: ambiguous option '--m' (could be --message or --message-padding)", 64),
-    ("debug=yes\n", "line 1: option --debug takes no value", 64),
-    (
-      "mess=hi\n", "line 1: ambiguous option '--mess' (could be --message or --message-padding)", 64
-    ),
+    ("# a comment\n\n[mine\n", "line 3: closing bracket not found"),
+    ("button=Run\n", "line 1: missing action for button 'Run'"),
+    ("type=nope\n", "line 1: unknown type 'nope'"),
+    ("layer=up\n", "line 1: invalid layer: 'up' (expected overlay, top, bottom or background)"),
+  ])
+  func failuresNameTheFileAndLine(_ config: String, _ message: String) {
+    #expect(
+      configError(config) == NagError("config file '\(configPath)', \(message)", exitStatus: 1))
+  }
+
+  /// Options and values refused (64).
+  @Test(arguments: [
+    ("font=A\ncolour=FF0000\n", "line 2: unknown option '--colour'"),
+    ("font\n", "line 1: option --font needs a value"),
+    ("-m hi\n", "line 1: unknown option '---m hi'"),
+    ("m=hi\n", "line 1: ambiguous option '--m' (could be --message or --message-padding)"),
+    ("debug=yes\n", "line 1: option --debug takes no value"),
+    ("mess=hi\n", "line 1: ambiguous option '--mess' (could be --message or --message-padding)"),
     (
       "[warning]\nbackground=orange\n",
       "line 2: invalid --background colour 'orange' (expected RRGGBB or RRGGBBAA, with an"
-        + " optional '#')", 64
+        + " optional '#')"
     ),
     (
       "dismiss-button=\n",
-      "line 1: invalid dismiss button label '' (expected 1 to 64 characters on one line, not blank)",
-      64
+      "line 1: invalid dismiss button label '' (expected 1 to 64 characters on one line, not blank)"
     ),
   ])
-  func errorsNameTheFileAndLine(_ config: String, _ message: String, _ status: Int32) {
+  func refusalsNameTheFileAndLine(_ config: String, _ message: String) {
     #expect(
-      configError(config)
-        == NagError("config file '\(configPath)', \(message)", exitStatus: status))
+      configError(config) == NagError("config file '\(configPath)', \(message)", exitStatus: 64))
   }
 
   @Test func theFilesErrorsComeBeforeTheCommandLines() {

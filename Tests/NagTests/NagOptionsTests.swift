@@ -13,15 +13,13 @@ import ToastNag
         "--button-no-terminal", "Reload sway", "swaymsg reload",
       ],
       stdin: "Error on line 3 (/home/u/.config/sway/config) 'bindsym $mod+q kil': Unknown\n")
-    let expected = NagRequest(
-      message: "There are errors in your config file",
-      details: "Error on line 3 (/home/u/.config/sway/config) 'bindsym $mod+q kil': Unknown",
-      buttons: [
-        NagButton(label: "Exit sway", action: "swaymsg exit", inTerminal: false, dismisses: false),
-        NagButton(
-          label: "Reload sway", action: "swaymsg reload", inTerminal: false, dismisses: false),
-      ],
-      look: errorLook)
+    var expected = NagRequest(message: "There are errors in your config file", look: errorLook)
+    expected.details =
+      "Error on line 3 (/home/u/.config/sway/config) 'bindsym $mod+q kil': Unknown"
+    expected.buttons = [
+      NagButton(label: "Exit sway", action: "swaymsg exit"),
+      NagButton(label: "Reload sway", action: "swaymsg reload"),
+    ]
     #expect(try #require(run.request) == expected)
     #expect(run.standardInputReads == 1)
   }
@@ -39,16 +37,10 @@ import ToastNag
       "swaymsg exit",
     ])
     let request = try #require(run.request)
-    #expect(
-      request
-        == NagRequest(
-          message: "You pressed the exit shortcut.",
-          buttons: [
-            NagButton(
-              label: "Yes, exit sway", action: "swaymsg exit", inTerminal: false,
-              dismisses: false)
-          ],
-          typeName: "warning", look: warningLook))
+    var expected = NagRequest(message: "You pressed the exit shortcut.", look: warningLook)
+    expected.buttons = [NagButton(label: "Yes, exit sway", action: "swaymsg exit")]
+    expected.typeName = "warning"
+    #expect(request == expected)
     #expect(request.look.background == color("#FFA800"))
     #expect(request.look.text == color("#000000"))
     #expect(run.standardInputReads == 0)
@@ -59,11 +51,11 @@ import ToastNag
       nag(["-m", "Hi", "-b", "A", "a", "-B", "B", "b", "-z", "C", "c", "-Z", "D", "d"]).request)
     #expect(
       request.buttons == [
-        NagButton(label: "A", action: "a", inTerminal: true, dismisses: false),
-        NagButton(label: "B", action: "b", inTerminal: false, dismisses: false),
+        NagButton(label: "A", action: "a").with(\.inTerminal),
+        NagButton(label: "B", action: "b"),
         // swaynag sets `terminal = c == 'b'`: -z runs its action directly.
-        NagButton(label: "C", action: "c", inTerminal: false, dismisses: true),
-        NagButton(label: "D", action: "d", inTerminal: false, dismisses: true),
+        NagButton(label: "C", action: "c").with(\.dismisses),
+        NagButton(label: "D", action: "d").with(\.dismisses),
       ])
   }
 
@@ -102,14 +94,18 @@ import ToastNag
         "--detailed-m", "--detailed-b=More", "--la", "bottom", "--ed", "bottom", "--fo", "Sans 9",
         "--te", "123456",
       ], stdin: "More text")
-    var look = warningLook
-    look.text = color("123456")
-    #expect(
-      try #require(run.request)
-        == NagRequest(
-          message: "Hi", details: "More text", detailsButton: "More", dismissButton: "Close",
-          edge: .bottom, layer: .bottom, font: "Sans 9", output: "DP-1", typeName: "warning",
-          debug: true, look: look))
+    var expected = NagRequest(message: "Hi", look: warningLook)
+    expected.look.text = color("123456")
+    expected.details = "More text"
+    expected.detailsButton = "More"
+    expected.dismissButton = "Close"
+    expected.edge = .bottom
+    expected.layer = .bottom
+    expected.font = "Sans 9"
+    expected.output = "DP-1"
+    expected.typeName = "warning"
+    expected.debug = true
+    #expect(try #require(run.request) == expected)
   }
 
   @Test func exactNamesWinOverLongerOnes() throws {
@@ -117,7 +113,7 @@ import ToastNag
     let request = try #require(
       nag(["-m", "Hi", "--button", "Go", "go", "--border=010203"]).request)
     #expect(
-      request.buttons == [NagButton(label: "Go", action: "go", inTerminal: true, dismisses: false)])
+      request.buttons == [NagButton(label: "Go", action: "go").with(\.inTerminal)])
     #expect(request.look.border == color("010203"))
   }
 
@@ -143,7 +139,7 @@ import ToastNag
   @Test func aButtonsActionIsTheNextWordWhateverItIs() throws {
     let request = try #require(nag(["-m", "Hi", "-b", "Run", "-d"]).request)
     #expect(
-      request.buttons == [NagButton(label: "Run", action: "-d", inTerminal: true, dismisses: false)]
+      request.buttons == [NagButton(label: "Run", action: "-d").with(\.inTerminal)]
     )
     #expect(request.debug == false)
     // "--" as an action is no end of options.

@@ -70,27 +70,20 @@ func color(_ hex: String) -> Toast.Color {
   Toast.Color(hex: hex)!
 }
 
-/// A look with swaynag's default sizes and these colours.
+/// A look with swaynag's default sizes (the standard look's, with swaynag's
+/// dismiss gap) and these colours.
 func barLook(
   background: String, text: String, buttonBackground: String, buttonText: String,
   border: String, borderBottom: String, detailsBackground: String
 ) -> Toast.BarLook {
-  var look = Toast.BarLook()
-  look.background = color(background)
-  look.text = color(text)
-  look.buttonBackground = color(buttonBackground)
-  look.buttonText = color(buttonText)
-  look.border = color(border)
-  look.borderBottom = color(borderBottom)
-  look.detailsBackground = color(detailsBackground)
-  look.borderBottomSize = 2
-  look.messagePadding = 8
-  look.detailsBorderSize = 3
-  look.buttonBorderSize = 3
-  look.buttonGap = 20
+  var look = Toast.BarLook.standard
   look.buttonDismissGap = 15
-  look.buttonMarginRight = 2
-  look.buttonPadding = 3
+  let colors: [(WritableKeyPath<Toast.BarLook, Toast.Color>, String)] = [
+    (\.background, background), (\.text, text), (\.buttonBackground, buttonBackground),
+    (\.buttonText, buttonText), (\.border, border), (\.borderBottom, borderBottom),
+    (\.detailsBackground, detailsBackground),
+  ]
+  for (field, hex) in colors { look[keyPath: field] = color(hex) }
   return look
 }
 
@@ -108,3 +101,13 @@ let warningLook = barLook(
 let defaultsLook = barLook(
   background: "323232", text: "FFFFFF", buttonBackground: "333333", buttonText: "FFFFFF",
   border: "222222", borderBottom: "444444", detailsBackground: "333333")
+
+extension NagButton {
+  /// This button with `flag` set: ``NagButton/inTerminal`` for `-b`,
+  /// ``NagButton/dismisses`` for `-z` and `-Z`.
+  func with(_ flag: WritableKeyPath<NagButton, Bool>) -> NagButton {
+    var button = self
+    button[keyPath: flag] = true
+    return button
+  }
+}
