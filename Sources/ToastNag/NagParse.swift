@@ -115,7 +115,9 @@ struct NagParser {
           "missing action for button \(Toast.quoted(value))", status: NagError.failureStatus)
       }
       var button = NagButton(label: try checkedLabel(value, of: "button"), action: action)
-      button.inTerminal = option == .button
+      // -b and -z in a terminal, as swaynag's manual and usage say (its code
+      // sets the terminal for -b alone).
+      button.inTerminal = option == .button || option == .buttonDismiss
       button.dismisses = option == .buttonDismiss || option == .buttonDismissNoTerminal
       bar.buttons.append(button)
     case .config, .debug: break

@@ -13,11 +13,12 @@ public let nagUsage = """
                                     in a terminal.
     -z, --button-dismiss <text> <action>
                                     Create a button with text that dismisses
-                                    the bar, and executes action when pressed
-                                    (as in swaynag, not in a terminal). Multiple
-                                    buttons can be defined.
+                                    the bar, and executes action in a terminal
+                                    when pressed. Multiple buttons can be
+                                    defined.
     -Z, --button-dismiss-no-terminal <text> <action>
-                                    Like --button-dismiss.
+                                    Like --button-dismiss, but does not run the
+                                    action in a terminal.
     -c, --config <path>             Path to config file.
     -d, --debug                     Enable debugging.
     -e, --edge top|bottom           Set the edge to use.

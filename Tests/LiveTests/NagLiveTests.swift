@@ -130,9 +130,10 @@ struct NagLiveTests {
   }
 }
 
-/// The buttons' actions as swaynag runs them: `-B` with `sh -c`, `-b` in
-/// `$TERMINAL -e` (a script that removes itself), each in a session of its
-/// own, not the bar's child, without the bar's Wayland socket.
+/// The buttons' actions as swaynag runs them: `-B` with `sh -c`, `-b` and `-z`
+/// in `$TERMINAL -e` (a script that removes itself), each in a session of its
+/// own, not the bar's child, without the bar's Wayland socket; `-z` then
+/// closes the bar.
 @Suite(.serialized)
 struct NagActionTests {
   @Test func actionsRunInTheirOwnSessionWithoutTheSocketAndBInATerminal() throws {
@@ -151,12 +152,15 @@ struct NagActionTests {
     let nag = try ChildProcess(
       [
         builtProduct("wl-toast"), "nag", "-m", "Actions", "-B", "Plain", action("plain"), "-b",
-        "Term", action("term"),
+        "Term", action("term"), "-z", "Close", action("close"),
       ], environment: environment, logPath: directory + "/nag.log")
     defer { nag.terminate() }
     guard
       case .success(.show(let request)) = parseNag(
-        ["-m", "Actions", "-B", "Plain", action("plain"), "-b", "Term", action("term")],
+        [
+          "-m", "Actions", "-B", "Plain", action("plain"), "-b", "Term", action("term"), "-z",
+          "Close", action("close"),
+        ],
         environment: [:], readStandardInput: { [] }, readFile: { _ in nil })
     else { throw HarnessError("the arguments did not parse") }
     let layout = ToastLayout(
@@ -184,6 +188,15 @@ struct NagActionTests {
     let script = String(arguments.dropFirst(3).prefix { !$0.isWhitespace })
     #expect(access(script, F_OK) != 0, "the script removed itself")
     #expect(nag.exitStatus == nil, "-B and -b leave the bar up")
+    // -z: in the terminal too, and the bar goes.
+    let close = layout.buttons[3].frame
+    try desk.input.click(x: Int(close.midX), y: Int(close.midY))
+    #expect(nag.wait(timeout: 10) == 0, "-z closes the bar")
+    try waitUntil("the close action to run", timeout: 10) {
+      access(directory + "/close.env", F_OK) == 0
+    }
+    let again = String(decoding: readFile(directory + "/terminal-args") ?? [], as: UTF8.self)
+    #expect(again.hasPrefix("-e /tmp/wl-toast-nag") && again != arguments, "\(again)")
   }
 }
 

@@ -53,8 +53,8 @@ import ToastNag
       request.buttons == [
         NagButton(label: "A", action: "a").with(\.inTerminal),
         NagButton(label: "B", action: "b"),
-        // swaynag sets `terminal = c == 'b'`: -z runs its action directly.
-        NagButton(label: "C", action: "c").with(\.dismisses),
+        // As swaynag's manual and usage say (its code sets the terminal for -b alone).
+        NagButton(label: "C", action: "c").with(\.inTerminal).with(\.dismisses),
         NagButton(label: "D", action: "d").with(\.dismisses),
       ])
   }
