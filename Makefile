@@ -46,6 +46,7 @@ SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PREFIX ?= /usr/local
 
 .PHONY: previews all deps build lint test demo bench bench-deps bench-quick docs install clean \
+  package-deps release-build deb dist test-package \
   sanitize leaks soak fuzz river test-river
 
 all: build
@@ -220,12 +221,12 @@ install: deps
 	$(SWIFT) build -c release --product wl-toast
 	$(SWIFT) build -c release --product wl-toast-owner
 	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" "$(DESTDIR)$(PREFIX)/bin/wl-toast"
-	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast-owner" "$(DESTDIR)$(PREFIX)/bin/wl-toast-owner"
+	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast-owner" "$(DESTDIR)$(PREFIX)/libexec/wl-toast/wl-toast-owner"
 	install -D -m 644 man/wl-toast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast.1"
 	install -D -m 644 man/wl-toast.5 "$(DESTDIR)$(PREFIX)/share/man/man5/wl-toast.5"
 	install -D -m 644 man/wl-toast-nag.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast-nag.1"
 	install -D -m 644 systemd/wl-toast@.socket "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast@.socket"
-	sed 's|@BINDIR@|$(PREFIX)/bin|' systemd/wl-toast@.service > wl-toast@.service.tmp
+	sed 's|@OWNER@|$(PREFIX)/libexec/wl-toast/wl-toast-owner|' systemd/wl-toast@.service > wl-toast@.service.tmp
 	install -D -m 644 wl-toast@.service.tmp "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast@.service"
 	rm -f wl-toast@.service.tmp
 	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
@@ -236,6 +237,38 @@ install: deps
 	"$$bin/wl-toast" completions fish > completions.tmp && \
 	install -D -m 644 completions.tmp "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wl-toast.fish"; \
 	status=$$?; rm -f completions.tmp; exit $$status
+
+# Packages, from the release build, with Debian's tools (scripts/package.sh):
+# make deb   out/wl-toast_VERSION_amd64.deb, checked by lintian
+# make dist  out/wl-toast-VERSION-x86_64-linux.tar.gz, with install.sh
+# make test-package  both installed in a clean Debian 12 root (mmdebstrap) and
+#                    used there (scripts/test-package.sh)
+# The version has one place: Toast.version (Sources/ToastModel/Toast.swift).
+VERSION := $(shell sed -n 's/.*public static let version = "\(.*\)"/\1/p' Sources/ToastModel/Toast.swift)
+PACKAGE_PACKAGES = dpkg-dev lintian mmdebstrap
+PACKAGE_BIN = $$($(SWIFT_LOCK) $(SWIFT) build -c release --show-bin-path)
+
+package-deps: EXTRA_PACKAGES = $(PACKAGE_PACKAGES)
+package-deps: deps
+
+release-build: package-deps
+	$(SWIFT_LOCK) $(SWIFT) build -c release --product wl-toast
+	$(SWIFT_LOCK) $(SWIFT) build -c release --product wl-toast-owner
+
+deb: release-build
+	mkdir -p out
+	sh scripts/package.sh deb "$(PACKAGE_BIN)" $(VERSION) "$(CURDIR)/out"
+	lintian --fail-on error,warning \
+	  out/wl-toast_$(VERSION)_amd64.deb
+
+dist: release-build
+	mkdir -p out
+	sh scripts/package.sh dist "$(PACKAGE_BIN)" $(VERSION) "$(CURDIR)/out"
+
+test-package: deb dist
+	$(SWIFT_LOCK) $(SWIFT) build --product wl-toast-rig
+	sh scripts/test-package.sh $(VERSION) "$(CURDIR)/out" \
+	  "$$($(SWIFT_LOCK) $(SWIFT) build --show-bin-path)/wl-toast-rig"
 
 # The README's pictures, drawn by wl-toast --render-png (no compositor), with the
 # tests' fonts so that they look the same on every machine.

@@ -1,3 +1,4 @@
+import Glibc
 import SystemSupport
 import ToastModel
 
@@ -218,4 +219,11 @@ package struct OwnerLaunchError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The path of `wl-toast-owner`: beside this program (as installed and as built).
-package func ownerProgram() -> String { programBesideExecutable("wl-toast-owner") }
+///
+/// Installed (the package, the tarball, `make install`) it is
+/// `PREFIX/libexec/wl-toast/wl-toast-owner` beside `PREFIX/bin/wl-toast`; as
+/// built, beside the command.
+package func ownerProgram() -> String {
+  let installed = programBesideExecutable("../libexec/wl-toast/wl-toast-owner")
+  return access(installed, X_OK) == 0 ? installed : programBesideExecutable("wl-toast-owner")
+}

@@ -249,6 +249,7 @@ struct SystemdUnitTests {
     #expect(socketUnit.contains("\nDirectoryMode=0700\n"), "the directory the command checks")
     let service = try Self.unit("wl-toast@.service")
     #expect(service.contains("\nEnvironment=WAYLAND_DISPLAY=%i\n"))
-    #expect(service.contains("\nExecStart=@BINDIR@/wl-toast-owner activated\n"))
+    #expect(
+      service.contains("\nExecStart=@OWNER@ activated\n"), "the owner program's path, installed")
   }
 }
