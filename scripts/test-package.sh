@@ -136,4 +136,11 @@ cmp -s "$root/tmp/staged.png" "$root/tmp/host.png" || fail "the staged picture d
 grep -q "ExecStart=/usr/libexec/wl-toast/wl-toast-owner activated" \
   "$root/tmp/stage/usr/lib/systemd/user/wl-toast@.service" || fail "the staged unit's path"
 
+# Bad input: a relative PREFIX is refused in one line, status 64, and nothing is written.
+status=0
+errors=$(inside sh -c "cd /tmp && DESTDIR=/tmp/bad PREFIX=usr sh wl-toast-$version-x86_64-linux/install.sh" 2>&1) \
+  || status=$?
+[ "$status" = 64 ] && [ "$(echo "$errors" | wc -l)" = 1 ] || fail "a relative PREFIX gave $status: $errors"
+[ -e "$root/tmp/bad" ] && fail "a refused install.sh wrote files"
+
 echo "test-package: passed in $(($(date +%s) - start)) s"
