@@ -205,7 +205,7 @@ extension ToastField {
       write: { $0 }, get: { $0.icon }, set: { $0.icon = $1 }),
     word(
       "icon-theme", valueName: "THEME", summary: "the icon theme for icon names",
-      help: "the icon theme to look names up in (then hicolor)",
+      help: "the icon theme to look names up in (default: GTK's, else Adwaita; then hicolor)",
       check: { theme throws(Toast.InvalidValue) in try Toast.checkedIconTheme(theme) },
       write: { $0 }, get: { $0.iconTheme }, set: { $0.iconTheme = $1 }),
     seconds(

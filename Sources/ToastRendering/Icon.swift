@@ -334,6 +334,10 @@ extension Toast {
     Int(style == .hud ? Design.HUD.iconSize : Design.Banner.iconSize)
   }
 
+  /// The theme its icon name is looked up in: its own, or the desktop's
+  /// (``DesktopIconTheme/current``), then hicolor.
+  public var effectiveIconTheme: String? { iconTheme ?? DesktopIconTheme.current }
+
   /// Why the toast's icon cannot be shown at `scale`, in one line for the
   /// user (`icon 'x' not found in hicolor; the toast shows without it`), or
   /// nil when it can or the toast has none. Loads the icon into the cache,
@@ -341,7 +345,7 @@ extension Toast {
   public func iconProblem(scale: Double) -> String? {
     guard let icon else { return nil }
     let loaded = IconImage.load(
-      icon, theme: iconTheme, size: iconSize, scale: scale, reusingFailures: false)
+      icon, theme: effectiveIconTheme, size: iconSize, scale: scale, reusingFailures: false)
     guard case .failure(let error) = loaded else { return nil }
     return "\(error.description); the toast shows without it"
   }

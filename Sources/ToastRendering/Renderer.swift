@@ -61,7 +61,7 @@ public enum Renderer {
     // An icon that cannot be loaded is left out (the presenter has said why).
     if var square = layout.icon, let icon = toast.icon,
       case .success(let image) = IconImage.load(
-        icon, theme: toast.iconTheme, size: Int(square.width.rounded()), scale: scale,
+        icon, theme: toast.effectiveIconTheme, size: Int(square.width.rounded()), scale: scale,
         checkingFile: false)
     {
       square.y += dy

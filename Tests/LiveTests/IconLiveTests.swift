@@ -70,6 +70,44 @@ struct IconLiveTests {
     #expect(mismatches < box.width * box.height / 100, "\(mismatches) pixels differ")
   }
 
+  @Test func withNoThemeNamedTheDesktopsAdwaitaShowsTheVolumeIcon() throws {
+    // An empty config home (no settings.ini): Adwaita, installed, as GTK would.
+    let desk = try Desk()
+    let arguments = Self.volumeArguments.filter { $0 != "--icon-theme" && $0 != "Adwaita" }
+    #expect(try desk.runToEnd(arguments).errors == "")
+    try checkVolumeHUD(on: desk, scale: 1, logical: (1280, 720))
+  }
+
+  @Test func theThemeOfGTKsSettingsWins() throws {
+    let desk = try Desk()
+    let config = desk.sway.runtimeDirectory + "/gtk-config"
+    mkdir(config, 0o700)
+    mkdir(config + "/gtk-3.0", 0o700)
+    try writeFile(
+      config + "/gtk-3.0/settings.ini", "[Settings]\ngtk-icon-theme-name = Child\n")
+    desk.environment["XDG_CONFIG_HOME"] = config
+    desk.environment["XDG_DATA_DIRS"] =
+      repositoryDirectory + "/Tests/ToastRenderingTests/Icons/share"
+    // The tests' theme Child has test-volume-high at 48 px: solid blue.
+    let result = try desk.runToEnd([
+      "--no-animation", "--timeout", "0", "--icon", "test-volume-high", "Volume",
+    ])
+    #expect(result.status == 0 && result.errors == "", "\(result.errors)")
+    var toast = Toast("Volume")
+    toast.icon = "test-volume-high"
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let icon = try #require(layout.icon)
+    let square = Box(
+      x: (1280 - layout.surfaceWidth) / 2 + Int(icon.x) + 4,
+      y: (720 - layout.surfaceHeight) / 2 + Int(icon.y) + 4, width: Int(icon.width) - 8,
+      height: Int(icon.height) - 8)
+    try desk.screenshot("Child's blue icon in the HUD") { shot in
+      shot.pixel(x: square.x, y: square.y).isClose(to: RGB(0, 0, 255), tolerance: 8)
+        && shot.pixel(x: square.x + square.width - 1, y: square.y + square.height - 1)
+          .isClose(to: RGB(0, 0, 255), tolerance: 8)
+    }
+  }
+
   @Test func theVolumeIconShowsWhiteAboveTheText() throws {
     let desk = try Desk()
     let result = try desk.runToEnd(Self.volumeArguments)
@@ -92,7 +130,8 @@ struct IconLiveTests {
     // frame; the second hands a name no theme has to the running owner.
     for (icon, warning) in [
       ("/nonexistent.png", "cannot read icon '/nonexistent.png': No such file or directory"),
-      ("wl-toast-no-such-icon", "icon 'wl-toast-no-such-icon' not found in hicolor"),
+      // Looked up in the desktop's theme: Adwaita (make deps installs it), then hicolor.
+      ("wl-toast-no-such-icon", "icon 'wl-toast-no-such-icon' not found in Adwaita, hicolor"),
     ] {
       let result = try desk.runToEnd([
         "--no-animation", "--timeout", "0", "--icon", icon, "Saved",

@@ -311,3 +311,65 @@ struct IconThemeTests {
     }
   }
 }
+
+/// The desktop's icon theme, found as GTK finds it (DesktopIconTheme).
+struct DesktopIconThemeTests {
+  static func theme(
+    _ files: [String: String], environment: [String: String] = ["HOME": "/home/me"],
+    adwaita: Bool = true
+  ) -> String? {
+    DesktopIconTheme.name(
+      environment: environment, readFile: { files[$0].map { Array($0.utf8) } },
+      isInstalled: { $0 == "Adwaita" && adwaita })
+  }
+
+  @Test func gtk3ThenGtk4UnderTheConfigHomeThenTheConfigDirs() {
+    let settings = "[Settings]\ngtk-icon-theme-name=Papirus\n"
+    #expect(Self.theme(["/home/me/.config/gtk-3.0/settings.ini": settings]) == "Papirus")
+    #expect(
+      Self.theme([
+        "/home/me/.config/gtk-4.0/settings.ini": settings,
+        "/etc/xdg/gtk-3.0/settings.ini": "[Settings]\ngtk-icon-theme-name=Other\n",
+      ]) == "Papirus", "the user's gtk-4.0 before the system's gtk-3.0")
+    #expect(
+      Self.theme(
+        ["/c/gtk-3.0/settings.ini": settings],
+        environment: ["HOME": "/home/me", "XDG_CONFIG_HOME": "/c"]) == "Papirus")
+    #expect(
+      Self.theme(
+        ["/d2/gtk-4.0/settings.ini": settings],
+        environment: ["HOME": "/h", "XDG_CONFIG_DIRS": "/d1:/d2"]) == "Papirus")
+    #expect(Self.theme(["/etc/xdg/gtk-3.0/settings.ini": settings]) == "Papirus")
+  }
+
+  @Test func otherwiseAdwaitaWhenInstalledElseNone() {
+    #expect(Self.theme([:]) == "Adwaita")
+    #expect(Self.theme([:], adwaita: false) == nil)
+    #expect(Self.theme([:], environment: [:], adwaita: false) == nil, "no HOME either")
+  }
+
+  @Test(arguments: [
+    "[Settings]\ngtk-icon-theme-name = \"Yaru\"\n",
+    "# comment\n[Settings]\n  gtk-icon-theme-name\t=\tYaru  \ngtk-theme-name=Adwaita-dark\n",
+    "[Settings]\ngtk-icon-theme-name=Old\ngtk-icon-theme-name=Yaru\n",
+  ])
+  func theKeyIsReadAsAGKeyFileReadsIt(_ text: String) {
+    #expect(Self.theme(["/home/me/.config/gtk-3.0/settings.ini": text]) == "Yaru")
+  }
+
+  @Test(arguments: [
+    "gtk-icon-theme-name=NoGroup\n", "[Other]\ngtk-icon-theme-name=Wrong\n",
+    "[Settings]\ngtk-icon-theme-name=\n", "[Settings]\ngtk-icon-theme-name=../escape\n",
+    "[Settings\ngtk-icon-theme-name", "\u{FF}\u{FE}garbage",
+  ])
+  func aMalformedFileIsIgnored(_ text: String) {
+    #expect(Self.theme(["/home/me/.config/gtk-3.0/settings.ini": text]) == "Adwaita")
+  }
+
+  @Test func invalidUTF8IsIgnored() {
+    let theme = DesktopIconTheme.name(
+      environment: ["HOME": "/h"], readFile: { _ in [0x5B, 0xFF, 0xFE, 0x5D] },
+      isInstalled: { _ in false })
+    #expect(theme == nil)
+  }
+}
