@@ -93,9 +93,11 @@ package func runRiverWatch(_ options: RiverWatchOptions) -> Int32 {
       }
     }
   } catch .missingGlobal(let interface) {
+    // river 0.4 moved status into its window managers: it offers none of this.
     printError(
-      "wl-toast: watch river: the compositor does not offer \(interface)"
-        + " (river's status protocol): is it river?")
+      "wl-toast: watch river: the compositor does not offer \(interface), river's status"
+        + " protocol, which river 0.2 and 0.3 have; river 0.4 and later leave status to their"
+        + " window managers, and other compositors have none")
     return ExitCode.error
   } catch {
     printError("wl-toast: watch river: \(error)")

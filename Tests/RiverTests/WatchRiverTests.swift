@@ -109,7 +109,8 @@ struct WatchRiverTests {
     #expect(result.status == 1)
     #expect(
       result.output
-        == "wl-toast: watch river: the compositor does not offer zriver_status_manager_v1"
-        + " (river's status protocol): is it river?\n")
+        == "wl-toast: watch river: the compositor does not offer zriver_status_manager_v1,"
+        + " river's status protocol, which river 0.2 and 0.3 have; river 0.4 and later leave"
+        + " status to their window managers, and other compositors have none\n")
   }
 }
