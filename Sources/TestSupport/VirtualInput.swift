@@ -31,7 +31,10 @@ package final class VirtualInput {
 
   /// Connects to a compositor and creates the devices; `width` and `height` are
   /// the extent of absolute motion (the output's size in logical pixels).
-  package init(socketPath: String, width: Int, height: Int) throws {
+  /// The keyboard's keymap has `layouts` (xkb names, `us,de`; nil: the
+  /// default), as a real keyboard configured with them would: sway switches
+  /// between them (`xkb_switch_layout`) and names them.
+  package init(socketPath: String, width: Int, height: Int, layouts: String? = nil) throws {
     display = try Display(name: socketPath)
     registry = try Registry(display: display)
     seat = try registry.bind(WlSeat.self)
@@ -46,7 +49,10 @@ package final class VirtualInput {
       throw HarnessError("xkb_context_new failed")
     }
     self.context = context
-    var names = xkb_rule_names(rules: nil, model: nil, layout: nil, variant: nil, options: nil)
+    let layout = layouts.map { strdup($0) } ?? nil
+    defer { free(layout) }
+    var names = xkb_rule_names(
+      rules: nil, model: nil, layout: UnsafePointer(layout), variant: nil, options: nil)
     guard let keymap = xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS)
     else {
       xkb_context_unref(context)

@@ -60,6 +60,8 @@ struct OptionValues: Sendable {
   var hideDelay: Double?
   /// `--workspaces` of `wl-toast watch sway`.
   var workspaces = false
+  /// `--keyboard-layout` of `wl-toast watch sway`.
+  var keyboardLayout = false
   /// `--focused-tags` of `wl-toast watch river`.
   var focusedTags = false
   /// `--urgent` of `wl-toast watch river`.
@@ -208,6 +210,10 @@ extension Option {
       Option(
         "workspaces", .none, summary: "also show workspace changes", scope: .watchSway
       ) { values, input in values.workspaces = input == .on },
+      Option(
+        "keyboard-layout", .none, summary: "also show the keyboard layout when it changes",
+        scope: .watchSway
+      ) { values, input in values.keyboardLayout = input == .on },
       Option(
         "focused-tags", .none, summary: "also show the tags focused after each change",
         scope: .watchRiver

@@ -50,7 +50,10 @@ extension Subcommand {
       .status(tag: values.show.tag)
     },
     Subcommand(words: ["watch", "sway"], scope: .watchSway, operand: nil, isListed: true) {
-      values, _ in .watch(.sway(SwayWatchOptions(workspaces: values.workspaces)))
+      values, _ in
+      .watch(
+        .sway(
+          SwayWatchOptions(workspaces: values.workspaces, keyboardLayout: values.keyboardLayout)))
     },
     Subcommand(words: ["watch", "river"], scope: .watchRiver, operand: nil, isListed: true) {
       values, _ in

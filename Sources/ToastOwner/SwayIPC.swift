@@ -57,6 +57,8 @@ package enum SwayIPCMessageType {
   package static let workspaceEvent: UInt32 = 0x8000_0000
   /// A binding mode event: the mode changed.
   package static let modeEvent: UInt32 = 0x8000_0002
+  /// An input event: a device was added or removed, or changed (its layout).
+  package static let inputEvent: UInt32 = 0x8000_0015
 
   /// Whether a message of this type is an event rather than the reply to a request.
   package static func isEvent(_ type: UInt32) -> Bool {

@@ -1,3 +1,4 @@
+import ToastModel
 import ToastProtocol
 
 /// What `wl-toast watch sway` does with the toast after an event.
@@ -7,6 +8,8 @@ package enum SwayWatchAction: Equatable, Sendable {
   case show(text: String, sticky: Bool)
   /// Hides the toast.
   case hide
+  /// Names the keyboard layout now active, as sway names it ("English (US)").
+  case layout(String)
 }
 
 /// The logic of `wl-toast watch sway`, without the socket: turns sway IPC
@@ -27,9 +30,11 @@ package struct SwayWatcher {
     self.options = options
   }
 
-  /// The events to subscribe to: `["mode"]`, plus `"workspace"` when workspaces are shown.
+  /// The events to subscribe to: `["mode"]`, plus `"workspace"` when workspaces
+  /// are shown and `"input"` when the keyboard layout is.
   package var subscriptions: [String] {
-    options.workspaces ? ["mode", "workspace"] : ["mode"]
+    ["mode"] + (options.workspaces ? ["workspace"] : [])
+      + (options.keyboardLayout ? ["input"] : [])
   }
 
   /// Takes one event (its type with the event bit, and its JSON payload) and
@@ -40,6 +45,8 @@ package struct SwayWatcher {
       return handleMode(payload)
     case SwayIPCMessageType.workspaceEvent where options.workspaces:
       return handleWorkspace(payload)
+    case SwayIPCMessageType.inputEvent where options.keyboardLayout:
+      return handleInput(payload)
     default:
       return nil
     }
@@ -57,6 +64,16 @@ package struct SwayWatcher {
     let text = markup ? plainText(fromMarkup: name) : name
     activeMode = name
     return .show(text: text.isEmpty ? name : text, sticky: true)
+  }
+
+  /// A keyboard's active layout changed (`xkb_layout`): its name, as sway's
+  /// `xkb_active_layout_name` says it.
+  private func handleInput(_ payload: String) -> SwayWatchAction? {
+    guard let event = try? JSONValue.parse(payload), event["change"]?.stringValue == "xkb_layout",
+      let name = event["input"]?["xkb_active_layout_name"]?.stringValue,
+      !name.allSatisfy(\.isWhitespace)
+    else { return nil }
+    return .layout(Toast.truncated(name))
   }
 
   private func handleWorkspace(_ payload: String) -> SwayWatchAction? {

@@ -42,6 +42,8 @@ package func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
         presenter.showOrUpdate(toast, tag: sticky ? "sway-mode" : "sway-workspace")
       case .hide:
         presenter.hide(tag: "sway-mode")
+      case .layout(let name):
+        presenter.showOrUpdate(Toast(name, timeout: 1), tag: "sway-layout")
       case nil:
         break
       }

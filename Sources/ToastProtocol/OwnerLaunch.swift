@@ -31,10 +31,13 @@ package struct RenderRequest: Equatable, Sendable {
 package struct SwayWatchOptions: Equatable, Sendable {
   /// Whether to show a toast ("Workspace 3") when the focus moves to another workspace.
   package var workspaces: Bool = false
+  /// Whether to show a toast naming the keyboard layout ("German") when it changes.
+  package var keyboardLayout: Bool = false
 
   /// Creates options; by default only binding modes are shown.
-  package init(workspaces: Bool = false) {
+  package init(workspaces: Bool = false, keyboardLayout: Bool = false) {
     self.workspaces = workspaces
+    self.keyboardLayout = keyboardLayout
   }
 }
 
@@ -82,7 +85,7 @@ package enum WatchRequest: Equatable, Sendable {
 ///
 ///     wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD
 ///     wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
-///     wl-toast-owner watch sway [workspaces]
+///     wl-toast-owner watch sway [workspaces] [keyboard-layout]
 ///     wl-toast-owner watch river [focused-tags] [urgent] [N=NAME ...]
 ///     wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON
 ///     wl-toast-owner nag [SWAYNAG-OPTIONS...]
@@ -124,6 +127,7 @@ package enum OwnerLaunch: Equatable, Sendable {
       ["activated"]
     case .watch(.sway(let options)):
       ["watch", "sway"] + (options.workspaces ? ["workspaces"] : [])
+        + (options.keyboardLayout ? ["keyboard-layout"] : [])
     case .watch(.river(let options)):
       ["watch", "river"] + (options.focusedTags ? ["focused-tags"] : [])
         + (options.urgent ? ["urgent"] : [])
@@ -163,11 +167,18 @@ package enum OwnerLaunch: Equatable, Sendable {
         linger: linger)
     case ("activated", 0):
       self = .activated
-    case ("watch", _) where rest.first == "sway" && rest.count <= 2:
-      guard rest.count == 1 || rest[1] == "workspaces" else {
-        throw OwnerLaunchError("watch sway: unexpected \(Toast.quoted(rest[1]))")
+    case ("watch", _) where rest.first == "sway":
+      var options = SwayWatchOptions()
+      for word in rest.dropFirst() {
+        if word == "workspaces" && !options.workspaces {
+          options.workspaces = true
+        } else if word == "keyboard-layout" && !options.keyboardLayout {
+          options.keyboardLayout = true
+        } else {
+          throw OwnerLaunchError("watch sway: unexpected \(Toast.quoted(word))")
+        }
       }
-      self = .watch(.sway(SwayWatchOptions(workspaces: rest.count == 2)))
+      self = .watch(.sway(options))
     case ("watch", _) where rest.first == "river":
       var options = RiverWatchOptions()
       for word in rest.dropFirst() {

@@ -269,6 +269,51 @@ struct TagTests {
     #expect(watcher.isRunning)
   }
 
+  @Test func watchSwayNamesTheKeyboardLayoutAsItChanges() throws {
+    let sway = try HeadlessSway(extraConfig: "input type:keyboard xkb_layout us,de")
+    // A keyboard for the layouts to be on: a virtual one keeps the keymap its
+    // client gives it (sway applies no xkb_layout to it), so it brings us,de.
+    let input = try VirtualInput(
+      socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight,
+      layouts: "us,de")
+    try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
+    let watcher = try ChildProcess(
+      [builtProduct("wl-toast"), "watch", "sway", "--keyboard-layout"],
+      environment: sway.clientEnvironment, logPath: sway.runtimeDirectory + "/watch.log")
+    defer { watcher.terminate() }
+    var seen = "nothing"
+    func showing(_ name: String) throws -> Bool {
+      let toast = Toast(name)
+      let box = Looks.hudBox(toast)
+      let shot = try sway.screenshot(x: box.x, y: box.y, width: box.width, height: box.height)
+      let reference = composited(toast, over: HeadlessSway.background)
+      let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+      let origin = (x: -Int(layout.box.x), y: -Int(layout.box.y))
+      let found = shot.boundingBox(of: Looks.hudColor(HeadlessSway.self), tolerance: 3)
+      let wrong = shot.mismatches(
+        in: Box(x: 0, y: 0, width: box.width, height: box.height), from: reference.blend,
+        origin: origin)
+      seen = "box \(lastSeen(found)), \(wrong) pixels unlike '\(name)'"
+      return found != nil && wrong < 10
+    }
+    // Subscribed once a switch shows a name: switch (each time to the other
+    // layout, so that each is a change) until one does.
+    var active = "English (US)"
+    try waitUntil("a HUD naming the layout after a switch (last: \(seen))", timeout: 10) {
+      try sway.swaymsg(["input", "type:keyboard", "xkb_switch_layout", "next"])
+      active = active == "German" ? "English (US)" : "German"
+      return try showing(active)
+    }
+    for _ in 0..<2 {
+      try sway.swaymsg(["input", "type:keyboard", "xkb_switch_layout", "next"])
+      active = active == "German" ? "English (US)" : "German"
+      try waitUntil("the HUD naming \(active), updated in place (last: \(seen))") {
+        try showing(active)
+      }
+    }
+    #expect(watcher.isRunning)
+  }
+
   @Test func aNewStyleIsAppliedInPlace() throws {
     let desk = try Desk()
     #expect(

@@ -20,6 +20,8 @@ struct OwnerLaunchTests {
       .activated,
       .watch(.sway(SwayWatchOptions())),
       .watch(.sway(SwayWatchOptions(workspaces: true))),
+      .watch(.sway(SwayWatchOptions(keyboardLayout: true))),
+      .watch(.sway(SwayWatchOptions(workspaces: true, keyboardLayout: true))),
       .watch(.river(RiverWatchOptions())),
       .watch(
         .river(

@@ -165,6 +165,26 @@ struct SwayWatcherTests {
     #expect(
       SwayWatcher(options: SwayWatchOptions(workspaces: true)).subscriptions
         == ["mode", "workspace"])
+    #expect(
+      SwayWatcher(options: SwayWatchOptions(workspaces: true, keyboardLayout: true)).subscriptions
+        == ["mode", "workspace", "input"])
+  }
+
+  @Test func aLayoutChangeNamesTheLayoutOnlyWhenAskedFor() {
+    let event =
+      #"{"change":"xkb_layout","input":{"type":"keyboard","xkb_active_layout_name":"German"}}"#
+    var watcher = SwayWatcher(options: SwayWatchOptions(keyboardLayout: true))
+    #expect(
+      watcher.handle(eventType: SwayIPCMessageType.inputEvent, payload: event) == .layout("German"))
+    var quiet = SwayWatcher(options: SwayWatchOptions())
+    #expect(quiet.handle(eventType: SwayIPCMessageType.inputEvent, payload: event) == nil)
+    for other in [
+      #"{"change":"added","input":{"xkb_active_layout_name":"German"}}"#,
+      #"{"change":"xkb_layout","input":{"xkb_active_layout_name":"  "}}"#,
+      #"{"change":"xkb_layout","input":{}}"#, #"{"change":"xkb_layout"}"#, "[]", "not json",
+    ] {
+      #expect(watcher.handle(eventType: SwayIPCMessageType.inputEvent, payload: other) == nil)
+    }
   }
 
   @Test func aModeShowsItsNameUntilTheDefaultModeReturns() {
