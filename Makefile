@@ -222,6 +222,9 @@ install: deps
 	$(SWIFT) build -c release --product wl-toast-owner
 	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast" "$(DESTDIR)$(PREFIX)/bin/wl-toast"
 	install -D -m 755 "$$($(SWIFT) build -c release --show-bin-path)/wl-toast-owner" "$(DESTDIR)$(PREFIX)/libexec/wl-toast/wl-toast-owner"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/wl-toast-owner"  # where versions before 0.1.0's package had it
+	mkdir -p "$(DESTDIR)$(PREFIX)/share/doc/wl-toast/examples"
+	cp -R Examples/. "$(DESTDIR)$(PREFIX)/share/doc/wl-toast/examples/"
 	install -D -m 644 man/wl-toast.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast.1"
 	install -D -m 644 man/wl-toast.5 "$(DESTDIR)$(PREFIX)/share/man/man5/wl-toast.5"
 	install -D -m 644 man/wl-toast-nag.1 "$(DESTDIR)$(PREFIX)/share/man/man1/wl-toast-nag.1"

@@ -19,10 +19,10 @@ done
 copy() { install -D -m "$1" "$here/$2" "$dest$prefix/$2"; }
 copy 755 bin/wl-toast
 copy 755 libexec/wl-toast/wl-toast-owner
+# Each file with the mode it has here: executable examples stay executable.
 (cd "$here" && find share lib -type f ! -name 'wl-toast@.service') | while read -r file; do
-  copy 644 "$file"
+  if [ -x "$here/$file" ]; then copy 755 "$file"; else copy 644 "$file"; fi
 done
-chmod 755 "$dest$prefix/share/doc/wl-toast/examples/follow-pipeline.sh" 2>/dev/null || true
 mkdir -p "$dest$prefix/lib/systemd/user"
 sed "s|@OWNER@|$prefix/libexec/wl-toast/wl-toast-owner|" \
   "$here/lib/systemd/user/wl-toast@.service" > "$dest$prefix/lib/systemd/user/wl-toast@.service"

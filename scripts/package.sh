@@ -70,6 +70,7 @@ deb)
   # Directories 755, files 644 or 755, whatever the umask of the build; each
   # file's checksum for debsums and dpkg --verify.
   find "$root" -type d -exec chmod 755 {} +
+  find "$root/usr" -type f ! -perm -u+x -exec chmod 644 {} +
   (cd "$root" && find usr -type f -exec md5sum {} + | sort -k 2 > DEBIAN/md5sums)
   chmod 644 "$root/DEBIAN/md5sums"
   dpkg-deb --root-owner-group -Zxz --build "$root" "$out/wl-toast_${version}_amd64.deb" > /dev/null
@@ -80,6 +81,8 @@ dist)
   root="$work/$name"
   stage "$root" "" /share/zsh/site-functions
   install -m 755 "$repo/packaging/install.sh" "$root/install.sh"
+  find "$root" -type d -exec chmod 755 {} +
+  find "$root" -type f ! -perm -u+x -exec chmod 644 {} +
   shared_libraries "$name/bin/wl-toast" "$name/libexec/wl-toast/wl-toast-owner"
   libraries=$(sed -n 's/^shlibs:Depends=//p' "$work/debian/substvars" | tr ',' '\n' \
     | sed 's/^ *//; s/ .*//' | sort -u)

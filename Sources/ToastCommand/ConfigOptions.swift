@@ -52,9 +52,13 @@ extension Config {
   package func checked() -> Config {
     var checked = self
     func keep(_ entries: [Entry]) -> [Entry] {
-      entries.filter { entry in
+      // A section's repeated key (`button`) adds up as the command line's
+      // options do: one too many is a problem of its own line.
+      var values = OptionValues()
+      return entries.filter { entry in
         do throws(UsageError) {
-          _ = try item(for: entry)
+          let (option, input) = try item(for: entry)
+          if option.isRepeatable { try option.apply(&values, input) }
           return true
         } catch {
           if case .invalidValue(let invalid) = error {

@@ -170,7 +170,7 @@ final class LayerView {
     case .exclusive: interactivity = .exclusive
     // Layer-shell before version 4 has no on-demand focus: no keyboard there.
     case .onDemand: interactivity = layerSurface.version >= 4 ? .onDemand : .none
-    case .none: interactivity = .none
+    case .never: interactivity = .none
     }
     layerSurface.setKeyboardInteractivity(interactivity)
     if layerSurface.version >= 2 {
@@ -220,8 +220,13 @@ final class LayerView {
   private func relayout() {
     let size = layoutOutput?.logicalSize ?? (width: 1280, height: 720)
     let old = layout
+    // A bar spans the width the compositor gave it (less than the output's
+    // beside a side panel that reserves room).
+    let width =
+      toast.style == .bar ? configuredSize.map { $0.width > 0 ? $0.width : size.width } ?? size.width
+      : size.width
     let new = ToastLayout(
-      toast: toast, outputWidth: size.width, outputHeight: size.height,
+      toast: toast, outputWidth: width, outputHeight: size.height,
       surfaceSize: configuredSize, shift: appliedShift, detailsOpen: detailsOpen)
     // The same picture (an output entered that changes nothing): no new frame.
     if new.drawsLike(old) && !contentChanged { return }
@@ -357,7 +362,7 @@ final class LayerView {
     if let serial = pendingSerial {
       layerSurface.ackConfigure(serial: serial)
       pendingSerial = nil
-      if toast.isModal { relayout() }
+      if toast.isModal || toast.style == .bar { relayout() }
     }
     let shift = currentShift(at: now)
     if shift != appliedShift {

@@ -18,10 +18,14 @@ enum ButtonKey: Equatable {
   /// as many as show).
   case scroll(lines: Int, pages: Int)
 
-  init?(keysym: UInt32) {
+  /// The key's meaning; with `rightToLeft` (a bar, whose first button is at
+  /// the right end) Left moves to the next button and Right to the previous.
+  init?(keysym: UInt32, rightToLeft: Bool = false) {
     switch keysym {
-    case 0xff09, 0xff53: self = .next
-    case 0xfe20, 0xff51: self = .previous
+    case 0xff09: self = .next
+    case 0xfe20: self = .previous
+    case 0xff53: self = rightToLeft ? .previous : .next
+    case 0xff51: self = rightToLeft ? .next : .previous
     case 0xff0d, 0xff8d, 0x20: self = .activate
     case 0xff52: self = .scroll(lines: -1, pages: 0)
     case 0xff54: self = .scroll(lines: 1, pages: 0)
@@ -308,9 +312,12 @@ final class PresentedToast {
     case .cancel:
       setPressed(nil)
     case .tap(let x, let y):
+      let pressed = pressedButton
       setPressed(nil)
       if let button = view.layout.button(atX: x, y: y) {
-        choose(button)
+        // A button is chosen where it was pressed and released (a press on
+        // one, dragged onto another, chooses neither).
+        if button == pressed { choose(button) }
         return
       }
       guard toast.dismissal == .tap else { return }
@@ -330,7 +337,9 @@ final class PresentedToast {
         hide(.dismissed)
         return
       }
-      guard buttonCount > 0, let key = ButtonKey(keysym: keysym) else { return }
+      guard buttonCount > 0,
+        let key = ButtonKey(keysym: keysym, rightToLeft: toast.style == .bar)
+      else { return }
       let count = buttonCount
       switch key {
       case .activate: choose(focusedButton)

@@ -95,6 +95,8 @@ final class Session {
 
   private var pointerFocus: WlSurface?
   private var pointerPosition = (x: 0.0, y: 0.0)
+  /// Vertical scrolling not yet turned into whole lines.
+  private var scrolled = 0.0
   private var pressedOn: WlSurface?
   private var keyboardFocus: WlSurface?
   private var touchPoints: [Int32: (surface: WlSurface, x: Double, y: Double)] = [:]
@@ -270,9 +272,14 @@ final class Session {
     case .motion(_, let x, let y):
       pointerPosition = (x, y)
     case .axis(_, let axis, let value):
-      guard axis == .verticalScroll, value != 0, let surface = pointerFocus else { return }
-      onInput?(
-        surface, .scroll(x: pointerPosition.x, y: pointerPosition.y, steps: value > 0 ? 1 : -1))
+      // A wheel's notch is 10 (wlroots, libinput); a touchpad sends many
+      // small values: a line for each 10 of them added up.
+      guard axis == .verticalScroll, value.isFinite, let surface = pointerFocus else { return }
+      scrolled += value
+      let steps = Int((scrolled / 10).rounded(.towardZero))
+      guard steps != 0 else { return }
+      scrolled -= Double(steps) * 10
+      onInput?(surface, .scroll(x: pointerPosition.x, y: pointerPosition.y, steps: steps))
     case .button(_, _, _, let state):
       if state == .pressed {
         pressedOn = pointerFocus

@@ -93,6 +93,16 @@ extension Toast {
     }
     toast.buttons = Array(
       buttons.filter { (try? Toast.checkedButton($0)) != nil }.prefix(Limits.buttonCount))
+    if let label = detailsButton, (try? Toast.checkedButton(label)) == nil {
+      toast.detailsButton = nil
+    }
+    toast.details = details.map { text in
+      guard text.utf8.count > Limits.detailsLength else { return text }
+      var cut = Substring(text)
+      while cut.utf8.count > Limits.detailsLength { cut = cut.dropLast(max(1, (cut.utf8.count - Limits.detailsLength) / 4)) }
+      return String(cut)
+    }
+    toast.bar = bar.normalized()
     return toast
   }
 }
@@ -355,5 +365,24 @@ extension Toast {
       }
     }
     return result + "'"
+  }
+}
+
+extension Toast.BarLook {
+  /// The look with every size within ``Toast/Limits/barSize``.
+  public func normalized() -> Toast.BarLook {
+    var look = self
+    func clamp(_ size: inout Int) {
+      size = min(max(size, Toast.Limits.barSize.lowerBound), Toast.Limits.barSize.upperBound)
+    }
+    clamp(&look.borderBottomSize)
+    clamp(&look.messagePadding)
+    clamp(&look.detailsBorderSize)
+    clamp(&look.buttonBorderSize)
+    clamp(&look.buttonGap)
+    clamp(&look.buttonDismissGap)
+    clamp(&look.buttonMarginRight)
+    clamp(&look.buttonPadding)
+    return look
   }
 }

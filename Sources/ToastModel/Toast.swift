@@ -246,8 +246,9 @@ extension Toast {
     /// compositor's layer-shell is older than version 4 (KWin 5.27), which
     /// has no on-demand focus, it does not take the keyboard at all.
     case onDemand = "on-demand"
-    /// Never: pointer and touch only.
-    case none
+    /// Never: pointer and touch only (`none` on the command line; not `.none`,
+    /// which an optional `keyboard` would read as "the toast's own rule").
+    case never = "none"
   }
 
   /// The layer-shell layer a toast is drawn in.

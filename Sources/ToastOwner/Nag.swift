@@ -17,61 +17,50 @@ import ToastRendering
 /// connection (sway does on reload), 1 on an error swaynag exits 1 for (and
 /// on SIGTERM, as swaynag), 64 on a command line it refuses.
 package func runNag(_ arguments: [String]) -> Int32 {
-  var swaynagArguments: [String] = []
   var keyboard = Toast.Keyboard.onDemand
   var animated = true
   var render: (path: String, scale: Double)?
+  // wl-toast's own options come first (`wl-toast nag --keyboard exclusive -m …`):
+  // after them every word is swaynag's, an option's value included.
   var index = 0
   while index < arguments.count {
     let word = arguments[index]
-    index += 1
-    if word == "--" {
-      swaynagArguments += arguments[(index - 1)...]
-      break
-    }
     if word == "--no-animation" {
       animated = false
-    } else if word == "--render-png" || word == "--scale" {
-      guard index < arguments.count else {
+      index += 1
+    } else if word == "--render-png" || word == "--scale" || word == "--keyboard" {
+      guard index + 1 < arguments.count else {
         return nagFailure("option \(word) needs a value", status: NagError.usageStatus)
       }
-      let value = arguments[index]
-      index += 1
-      if word == "--scale" {
+      let value = arguments[index + 1]
+      index += 2
+      switch word {
+      case "--scale":
         guard let scale = Double(value), (1...4).contains(scale) else {
           return nagFailure(
             "--scale: expected a number from 1 to 4, got \(Toast.quoted(value))",
             status: NagError.usageStatus)
         }
         render = (render?.path ?? "", scale)
-      } else {
+      case "--render-png":
         guard !value.isEmpty else {
           return nagFailure(
             "--render-png: expected a PNG file's path", status: NagError.usageStatus)
         }
         render = (value, render?.scale ?? 1)
-      }
-    } else if word == "--keyboard" || word.hasPrefix("--keyboard=") {
-      let value: String
-      if word == "--keyboard" {
-        guard index < arguments.count else {
-          return nagFailure("option --keyboard needs a value", status: NagError.usageStatus)
+      default:
+        guard let mode = Toast.Keyboard(rawValue: value) else {
+          return nagFailure(
+            "--keyboard: expected exclusive, on-demand or none, got \(Toast.quoted(value))",
+            status: NagError.usageStatus)
         }
-        value = arguments[index]
-        index += 1
-      } else {
-        value = String(word.dropFirst("--keyboard=".count))
+        keyboard = mode
       }
-      guard let mode = Toast.Keyboard(rawValue: value) else {
-        return nagFailure(
-          "--keyboard: expected exclusive, on-demand or none, got \(Toast.quoted(value))",
-          status: NagError.usageStatus)
-      }
-      keyboard = mode
     } else {
-      swaynagArguments.append(word)
+      break
     }
   }
+  let swaynagArguments = Array(arguments[index...])
   let parsed = parseNag(
     swaynagArguments, environment: processEnvironment(),
     readStandardInput: { readStandardInput(atMost: Toast.Limits.detailsLength + 1) },

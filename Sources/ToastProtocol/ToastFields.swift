@@ -33,6 +33,11 @@ package struct ToastField: Sendable {
   /// (`--button`); a configuration file's or preset's values give way to the
   /// command line's as a whole.
   package var isRepeatable = false
+  /// Whether a toast's JSON leaves it out while it has its default value: the
+  /// fields that came after the protocol's first version (`button`,
+  /// `keyboard`), so that a toast without them still reaches an owner from
+  /// before them (a resident daemon started before an upgrade).
+  package var isOmittedWhenDefault = false
 
   /// Sets the value from a word (nil for a flag and the message).
   package let parse: (@Sendable (inout Toast, String) throws(Toast.InvalidValue) -> Void)?
@@ -233,14 +238,23 @@ extension ToastField {
         "a button, again for more (at most \(Toast.Limits.buttonCount)); the toast stays"
         + " until one is chosen, --wait exits 10 for the first, 11 for the second…",
       add: { label, buttons throws(Toast.InvalidValue) in try Toast.adding(label, to: buttons) },
-      get: { $0.buttons }, set: { $0.buttons = $1 }),
+      get: { $0.buttons }, set: { $0.buttons = $1 }
+    ).omittedWhenDefault,
     optionalChoice(
       "keyboard", Toast.Keyboard.allCases, valueName: "exclusive|on-demand|none",
       summary: "how the toast takes the keyboard",
       help:
         "take all keys, keys once clicked (default with buttons or --dismiss tap), or none",
-      get: { $0.keyboard }, set: { $0.keyboard = $1 }),
+      get: { $0.keyboard }, set: { $0.keyboard = $1 }
+    ).omittedWhenDefault,
   ]
+
+  /// The field, left out of a toast's JSON while at its default.
+  var omittedWhenDefault: ToastField {
+    var field = self
+    field.isOmittedWhenDefault = true
+    return field
+  }
 
   /// The field with this name (a search of the table: see `Option.named`).
   package static func named(_ name: String) -> ToastField? {

@@ -15,9 +15,16 @@ extension Toast {
   package var json: JSONValue {
     var object: [String: JSONValue] = [:]
     object.reserveCapacity(ToastField.all.count)
-    for field in ToastField.all { object[field.name] = field.encode(self) }
+    for field in ToastField.all {
+      let value = field.encode(self)
+      if field.isOmittedWhenDefault && value == field.encode(Toast.defaults) { continue }
+      object[field.name] = value
+    }
     return .object(object)
   }
+
+  /// A toast with every default, for ``ToastField/isOmittedWhenDefault``.
+  private static let defaults = Toast("")
 
   /// Sets the fields present in a JSON object (as ``json`` writes them, or a
   /// `--follow` line's subset), by the rules of ``Toast/Limits``; throws naming

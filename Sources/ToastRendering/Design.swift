@@ -187,7 +187,7 @@ extension Toast {
   public var effectiveKeyboard: Keyboard {
     if let keyboard { return keyboard }
     if isModal { return .exclusive }
-    return !buttons.isEmpty || dismissal == .tap ? .onDemand : .none
+    return !buttons.isEmpty || dismissal == .tap ? .onDemand : .never
   }
 
   /// The distance to the output's edges it rests against: its margin or `Design.margin`.

@@ -208,7 +208,7 @@ struct NagDetailsTests {
     let lines = (1...200).map { "Error on line \($0)" }.joined(separator: "\n")
     let input = desk.sway.runtimeDirectory + "/details"
     try writeFile(input, lines)
-    let arguments = ["-m", "Many errors", "-l", "--keyboard", "exclusive"]
+    let arguments = ["--keyboard", "exclusive", "-m", "Many errors", "-l"]
     let nag = try ChildProcess(
       ["sh", "-c", "exec \"$@\" < \"\(input)\"", "sh", builtProduct("wl-toast"), "nag"]
         + arguments, environment: desk.sway.clientEnvironment,
@@ -307,7 +307,8 @@ struct NagHardeningTests {
       (["-m", "Hi", "-b", "", "true"], 64, "button"),
       (["-m", "Hi", "-b", String(repeating: "x", count: 65), "true"], 64, "button"),
       (["-m", "Hi", "--bogus"], 64, "unknown option"),
-      (["-m", "Hi", "--keyboard", "sometimes"], 64, "--keyboard"),
+      (["--keyboard", "sometimes", "-m", "Hi"], 64, "--keyboard: expected"),
+      (["-m", "Hi", "--keyboard", "exclusive"], 64, "unknown option"),
     ] as [([String], Int32, String)])
   func badCommandLines(_ arguments: [String], _ status: Int32, _ message: String) throws {
     let result = try Self.nag(arguments, environment: currentEnvironment())

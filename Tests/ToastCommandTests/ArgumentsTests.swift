@@ -324,7 +324,8 @@ struct ArgumentsTests {
       try #require(toast(["--button", "OK", "--timeout", "3", "Hi"])).effectiveTimeout
         == .seconds(3))
     #expect(try #require(toast(["--button", "OK", "Hi"])).effectiveKeyboard == .onDemand)
-    #expect(try #require(toast(["Hi"])).effectiveKeyboard == .none)
+    #expect(try #require(toast(["Hi"])).effectiveKeyboard == .never)
+    #expect(try #require(toast(["--keyboard", "none", "--button", "OK", "Hi"])).keyboard == .never)
     #expect(try #require(toast(["--modal", "Hi"])).effectiveKeyboard == .exclusive)
   }
 

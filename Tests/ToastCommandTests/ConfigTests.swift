@@ -79,6 +79,11 @@ struct ConfigTests {
     #expect(
       try #require(toast(["--preset", "undo", "--button", "A", "--button", "B", "Hi"], config))
         .0.buttons == ["A", "B"], "the command line's replace the file's")
+    // A ninth button line is a problem of its line; the eight before it stay.
+    let nine = (1...9).map { "button = B\($0)" }.joined(separator: "\n")
+    let many = Config(text: "[default]\n\(nine)\n", path: "c").checked()
+    #expect(many.problems.count == 1 && many.problems[0].hasPrefix("c:10: button:"))
+    #expect(try #require(toast(["Hi"], many)).0.buttons == (1...8).map { "B\($0)" })
     let bad = Config(text: "[default]\nbutton =\nkeyboard = sometimes\n", path: "c").checked()
     #expect(bad.problems.count == 2)
     #expect(bad.problems.first?.hasPrefix("c:2: button: expected a label of 1 to 64") == true)
