@@ -27,17 +27,36 @@ extension ToastLayout {
     let font = toast.font ?? Design.Bar.font
     let width = output.width
     let padding = Double(look.messagePadding)
-    let text = TextBlock(
-      text: toast.text, isMarkup: toast.isMarkup, font: font, wrapWidth: max(width / 2, 1),
-      maximumLines: 1, alignment: .left)
     var labels = toast.buttons
     if toast.details != nil { labels.append(toast.detailsButton ?? Design.Bar.detailsButton) }
-    let shaped = labels.map {
+    func shape(_ label: String, width: Double) -> TextBlock {
       TextBlock(
-        text: $0, isMarkup: false, font: font, wrapWidth: 4096, maximumLines: 1, alignment: .left)
+        text: label, isMarkup: false, font: font, wrapWidth: max(width, 1), maximumLines: 1,
+        alignment: .left)
     }
+    var shaped = labels.map { shape($0, width: 4096) }
     let border = Double(look.buttonBorderSize)
     let buttonPadding = Double(look.buttonPadding)
+    // The buttons take at most what leaves the message a quarter of the bar:
+    // beyond that their labels shrink alike and end in an ellipsis.
+    let around = 2 * buttonPadding + 2 * border
+    let spacing =
+      Double(look.buttonMarginRight) + Double(look.buttonGap) * Double(max(labels.count - 1, 0))
+      + (labels.count > 1 ? Double(look.buttonDismissGap) : 0)
+    let natural = shaped.map { $0.width.rounded(.up) }.reduce(0, +)
+    let room = max(width * 0.75 - padding - spacing - around * Double(labels.count), 0)
+    if natural > room, natural > 0 {
+      let share = room / natural
+      shaped = zip(labels, shaped).map { label, text in
+        shape(label, width: max((text.width * share).rounded(.down), 12))
+      }
+    }
+    let buttonsWidth =
+      shaped.map { min($0.width, $0.wrapWidth).rounded(.up) + around }.reduce(0, +) + spacing
+    // One line, cut with an ellipsis where the buttons begin.
+    let text = TextBlock(
+      text: toast.text, isMarkup: toast.isMarkup, font: font,
+      wrapWidth: max(width - buttonsWidth - 2 * padding, 1), maximumLines: 1, alignment: .left)
     let labelHeight = shaped.map(\.height).max() ?? 0
     let rowHeight = max(
       text.height + 2 * padding, labelHeight + 2 * buttonPadding + 2 * border
@@ -47,7 +66,8 @@ extension ToastLayout {
     var buttons: [ButtonLayout] = []
     for (index, label) in shaped.enumerated() {
       let size = (
-        width: label.width.rounded(.up) + 2 * buttonPadding, height: labelHeight + 2 * buttonPadding
+        width: min(label.width, label.wrapWidth).rounded(.up) + 2 * buttonPadding,
+        height: labelHeight + 2 * buttonPadding
       )
       let frame = Rect(
         x: (right - border - size.width).rounded(.down),

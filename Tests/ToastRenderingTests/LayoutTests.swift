@@ -416,6 +416,18 @@ struct BarLayoutTests {
     #expect(details.lastFirstLine == 200 - details.visibleLines)
   }
 
+  @Test func longLabelsShrinkSoThatTheMessageKeepsAQuarterOfTheBar() {
+    let labels = (1...4).map { "A rather long label for button number \($0) of the bar" }
+    let layout = ToastLayout(toast: Self.bar(labels), outputWidth: 1280, outputHeight: 720)
+    let leftmost = layout.buttons.map(\.frame.x).min()!
+    #expect(leftmost >= 1280 * 0.25 - 1, "the message keeps a quarter: \(leftmost)")
+    #expect(layout.buttons.allSatisfy { $0.frame.x >= 0 && $0.label.isEllipsized })
+    #expect(layout.text.wrapWidth <= leftmost - layout.textOrigin.x)
+    // Short labels keep their size (swaynag's bars are unchanged).
+    let short = ToastLayout(toast: Self.bar(["X", "Reload"]), outputWidth: 1280, outputHeight: 720)
+    #expect(short.buttons.allSatisfy { !$0.label.isEllipsized })
+  }
+
   @Test func aBarAtTheBottomSlidesUpAndSpansItsEdge() {
     var toast = Self.bar(["OK"])
     toast.position = .bottom
