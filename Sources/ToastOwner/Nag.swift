@@ -153,6 +153,7 @@ private func showNag(_ request: NagRequest, keyboard: Toast.Keyboard, animated: 
 /// Returns why it could not start, if it could not.
 func runAction(_ button: NagButton, debug: Bool) -> String? {
   var command = button.action
+  var script: String?
   if button.inTerminal, let terminal = getenv("TERMINAL").map({ String(cString: $0) }),
     !terminal.isEmpty
   {
@@ -160,37 +161,53 @@ func runAction(_ button: NagButton, debug: Bool) -> String? {
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { return "cannot write the action's script: \(Errno.current)" }
     let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-    let script = Array("#!/bin/sh\nrm \(path)\n\(button.action)".utf8)
-    let written = script.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    let text = Array("#!/bin/sh\nrm \(path)\n\(button.action)".utf8)
+    let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
     fchmod(fd, 0o700)
     close(fd)
-    guard written == script.count else { return "cannot write the action's script" }
+    guard written == text.count else {
+      unlink(path)
+      return "cannot write the action's script"
+    }
+    script = path
     command = "\(terminal) -e \(path)"
   } else if button.inTerminal && debug {
     printError("wl-toast nag: $TERMINAL not found. Running directly")
   }
+  // Everything the children need, made before the fork: after it only calls
+  // that are safe in a child of a process with threads (setsid, sigprocmask,
+  // signal, execve, _exit).
   let words: [String] = ["sh", "-c", command]
   let argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
-  defer { for pointer in argv { free(pointer) } }
+  let variables = processEnvironment().filter { $0.key != "WAYLAND_SOCKET" }.map { "\($0)=\($1)" }
+  let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+  defer { for pointer in argv + envp { free(pointer) } }
+  var none = sigset_t()
+  sigemptyset(&none)
   let child = fork()
-  if child < 0 { return "cannot start \(Toast.quoted(button.action)): \(Errno.current)" }
+  if child < 0 {
+    if let script { unlink(script) }
+    return "cannot start \(Toast.quoted(button.action)): \(Errno.current)"
+  }
   if child == 0 {
     // The child of the child runs the action; the child ends at once, so
     // that init, not the bar, reaps it.
-    if fork() == 0 {
+    let grandchild = fork()
+    if grandchild == 0 {
       setsid()
-      var none = sigset_t()
-      sigemptyset(&none)
       sigprocmask(SIG_SETMASK, &none, nil)
       signal(SIGPIPE, SIG_DFL)
-      unsetenv("WAYLAND_SOCKET")
-      execv("/bin/sh", argv)
+      execve("/bin/sh", argv, envp)
       _exit(127)
     }
-    _exit(0)
+    _exit(grandchild < 0 ? 1 : 0)
   }
   var status: Int32 = 0
   _ = retryingOnInterrupt { waitpid(child, &status, 0) }
+  guard status == 0 else {
+    if let script { unlink(script) }
+    return "cannot start \(Toast.quoted(button.action)): no process for it"
+  }
   return nil
 }
 
