@@ -87,8 +87,8 @@ extension ToastLayout {
       let decor = padding + Double(look.detailsBorderSize)
       let areaWidth = max(width - 2 * decor, 1)
       let shapedDetails = TextBlock(
-        text: message, isMarkup: false, font: font, wrapWidth: max(areaWidth - 2 * padding, 1),
-        maximumLines: Int.max, alignment: .left)
+        text: Self.shownDetails(message), isMarkup: false, font: font,
+        wrapWidth: max(areaWidth - 2 * padding, 1), maximumLines: Int.max, alignment: .left)
       let lineHeight = shapedDetails.height / Double(max(shapedDetails.lineCount, 1))
       let room = max(
         (output.height / 2 - rowHeight - 2 * decor - 2 * padding).rounded(.down), lineHeight)
@@ -118,6 +118,31 @@ extension ToastLayout {
     self.barBorder = Rect(
       x: 0, y: height.rounded(.up) - barBorder, width: width, height: barBorder)
     self.exclusiveZone = Int(rowHeight + barBorder)
+  }
+}
+
+extension ToastLayout {
+  /// The most lines of details a bar shapes: far more than any config's
+  /// errors, few enough that every frame draws them in well under a frame's
+  /// time and that Pango's 32-bit units hold their height.
+  public static let detailsLineLimit = 2_000
+
+  /// `details` cut after ``detailsLineLimit`` lines, the cut said in a last line.
+  public static func shownDetails(_ details: String) -> String {
+    var lines = 0
+    var end = details.startIndex
+    while end < details.endIndex {
+      if details[end] == "\n" {
+        lines += 1
+        if lines == detailsLineLimit {
+          let rest =
+            details[details.index(after: end)...].reduce(0) { $1 == "\n" ? $0 + 1 : $0 } + 1
+          return String(details[..<end]) + "\n… (\(rest) more lines)"
+        }
+      }
+      end = details.index(after: end)
+    }
+    return details
   }
 }
 

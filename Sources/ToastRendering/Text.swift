@@ -64,7 +64,9 @@ public final class TextBlock {
     // the wrap width, and centring pushes its text out of the box. A toast has no
     // columns to line up, so a tab shows as a space.
     let text = TextBlock.tabsAsSpaces(text)
-    let shown = Toast.truncated(text)
+    // A message is cut at its limit; every line of a bar's details shows.
+    let limited = maximumLines < Int(Int32.max)
+    let shown = limited ? Toast.truncated(text) : text
     if isMarkup && shown == text && TextBlock.markupError(text) == nil {
       pango_layout_set_markup(layout, text, -1)
       if let attributes = pango_layout_get_attributes(layout) {
@@ -81,7 +83,6 @@ public final class TextBlock {
     pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
     pango_layout_set_alignment(
       layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
-    let limited = maximumLines < Int(Int32.max)
     if limited {
       pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
       // A negative height limits the lines of each paragraph; when several

@@ -428,6 +428,19 @@ struct BarLayoutTests {
     #expect(short.buttons.allSatisfy { !$0.label.isEllipsized })
   }
 
+  @Test func theLongestDetailsAreCutAtTheLineLimit() {
+    let text = (1...50_000).map { "Error on line \($0)" }.joined(separator: "\n")
+    let open = ToastLayout(
+      toast: Self.bar(["X"], details: text), outputWidth: 1280, outputHeight: 720,
+      detailsOpen: true)
+    let details = open.details!
+    #expect(details.text.lineCount == ToastLayout.detailsLineLimit + 1)
+    #expect(
+      details.lineHeight > 0
+        && details.lastFirstLine == details.text.lineCount - details.visibleLines)
+    #expect(ToastLayout.shownDetails(text).hasSuffix("… (48000 more lines)"))
+  }
+
   @Test func aBarAtTheBottomSlidesUpAndSpansItsEdge() {
     var toast = Self.bar(["OK"])
     toast.position = .bottom
