@@ -223,7 +223,8 @@ final class LayerView {
     // A bar spans the width the compositor gave it (less than the output's
     // beside a side panel that reserves room).
     let width =
-      toast.style == .bar ? configuredSize.map { $0.width > 0 ? $0.width : size.width } ?? size.width
+      toast.style == .bar
+      ? configuredSize.map { $0.width > 0 ? $0.width : size.width } ?? size.width
       : size.width
     let new = ToastLayout(
       toast: toast, outputWidth: width, outputHeight: size.height,

@@ -99,7 +99,9 @@ extension Toast {
     toast.details = details.map { text in
       guard text.utf8.count > Limits.detailsLength else { return text }
       var cut = Substring(text)
-      while cut.utf8.count > Limits.detailsLength { cut = cut.dropLast(max(1, (cut.utf8.count - Limits.detailsLength) / 4)) }
+      while cut.utf8.count > Limits.detailsLength {
+        cut = cut.dropLast(max(1, (cut.utf8.count - Limits.detailsLength) / 4))
+      }
       return String(cut)
     }
     toast.bar = bar.normalized()
