@@ -335,7 +335,7 @@ extension Toast {
   }
 
   /// The theme its icon name is looked up in: its own, or the desktop's
-  /// (``DesktopIconTheme/current``), then hicolor.
+  /// (`DesktopIconTheme.current`), then hicolor.
   public var effectiveIconTheme: String? { iconTheme ?? DesktopIconTheme.current }
 
   /// Why the toast's icon cannot be shown at `scale`, in one line for the
