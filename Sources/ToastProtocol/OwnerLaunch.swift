@@ -170,12 +170,10 @@ package enum OwnerLaunch: Equatable, Sendable {
     case ("watch", _) where rest.first == "sway":
       var options = SwayWatchOptions()
       for word in rest.dropFirst() {
-        if word == "workspaces" && !options.workspaces {
-          options.workspaces = true
-        } else if word == "keyboard-layout" && !options.keyboardLayout {
-          options.keyboardLayout = true
-        } else {
-          throw OwnerLaunchError("watch sway: unexpected \(Toast.quoted(word))")
+        switch word {
+        case "workspaces" where !options.workspaces: options.workspaces = true
+        case "keyboard-layout" where !options.keyboardLayout: options.keyboardLayout = true
+        default: throw OwnerLaunchError("watch sway: unexpected \(Toast.quoted(word))")
         }
       }
       self = .watch(.sway(options))

@@ -369,6 +369,12 @@ struct BarLayoutTests {
     return toast
   }
 
+  /// A bar with a dismiss button and `details`, laid out open on 1280x720.
+  static func opened(details: String) -> ToastLayout {
+    ToastLayout(
+      toast: bar(["X"], details: details), outputWidth: 1280, outputHeight: 720, detailsOpen: true)
+  }
+
   @Test func theButtonsGoRightToLeftFromTheEndInTheirOrder() {
     var toast = Self.bar(["X", "Exit sway", "Reload sway"])
     toast.bar.buttonDismissGap = 15
@@ -406,9 +412,7 @@ struct BarLayoutTests {
 
   @Test func longDetailsShowHalfTheOutputAtMostAndScroll() {
     let text = (1...200).map { "Error on line \($0)" }.joined(separator: "\n")
-    let open = ToastLayout(
-      toast: Self.bar(["X"], details: text), outputWidth: 1280, outputHeight: 720,
-      detailsOpen: true)
+    let open = Self.opened(details: text)
     let details = open.details!
     #expect(details.text.lineCount == 200)
     #expect(details.visibleLines < 200 && details.visibleLines > 5)
@@ -430,9 +434,7 @@ struct BarLayoutTests {
 
   @Test func theLongestDetailsAreCutAtTheLineLimit() {
     let text = (1...50_000).map { "Error on line \($0)" }.joined(separator: "\n")
-    let open = ToastLayout(
-      toast: Self.bar(["X"], details: text), outputWidth: 1280, outputHeight: 720,
-      detailsOpen: true)
+    let open = Self.opened(details: text)
     let details = open.details!
     #expect(details.text.lineCount == ToastLayout.detailsLineLimit + 1)
     #expect(
