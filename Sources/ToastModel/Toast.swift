@@ -381,7 +381,7 @@ public enum ToastOutcome: Equatable, Sendable {
 
   /// The outcomes' words, as the socket and `--print-outcome` write them
   /// (a chosen button as `button`).
-  public static let names = ["expired", "hidden", "dismissed", "replaced", "button"]
+  public static let names = [expired, hidden, dismissed, replaced, chose(button: 0)].map(\.name)
 
   /// The outcome's word: `expired`, `hidden`, `dismissed`, `replaced` or `button`.
   public var name: String {

@@ -69,10 +69,10 @@ package func runNag(_ arguments: [String]) -> Int32 {
   case .failure(let error):
     return nagFailure(error.message, status: error.exitStatus)
   case .success(.help):
-    writeLine(nagUsage)
+    _ = writeLine(nagUsage, to: 1)
     return 0
   case .success(.version):
-    writeLine("wl-toast nag \(Toast.version)")
+    _ = writeLine("wl-toast nag \(Toast.version)", to: 1)
     return 0
   case .success(.show(let request)):
     for warning in request.warnings { printError("wl-toast nag: \(warning)") }
@@ -217,19 +217,6 @@ private func nagFailure(_ message: String, status: Int32) -> Int32 {
   return status
 }
 
-/// Writes `text` and a line feed to standard output.
-private func writeLine(_ text: String) {
-  let bytes = Array((text + "\n").utf8)
-  var written = 0
-  while written < bytes.count {
-    let count = bytes[written...].withUnsafeBytes { raw in
-      retryingOnInterrupt { write(1, raw.baseAddress, raw.count) }
-    }
-    guard count > 0 else { return }
-    written += count
-  }
-}
-
 /// Standard input to its end, or its first `limit` bytes when longer (the
 /// parser refuses those).
 private func readStandardInput(atMost limit: Int) -> [UInt8] {
@@ -245,20 +232,7 @@ private func readStandardInput(atMost limit: Int) -> [UInt8] {
   return Array(bytes.prefix(limit))
 }
 
-/// A file's bytes, or nil when it cannot be read (at most 1 MiB).
+/// A file's bytes, or nil when it cannot be read (a regular file of at most 1 MiB).
 private func readWholeFile(_ path: String) -> [UInt8]? {
-  let fd = open(path, O_RDONLY | O_CLOEXEC)
-  guard fd >= 0 else { return nil }
-  defer { close(fd) }
-  var bytes: [UInt8] = []
-  var chunk = [UInt8](repeating: 0, count: 65_536)
-  while bytes.count <= 1 << 20 {
-    let count = chunk.withUnsafeMutableBytes { raw in
-      retryingOnInterrupt { read(fd, raw.baseAddress, raw.count) }
-    }
-    if count < 0 { return nil }
-    if count == 0 { break }
-    bytes += chunk[..<count]
-  }
-  return bytes
+  try? readRegularFile(path, limit: 1 << 20).get().bytes
 }

@@ -11,7 +11,7 @@ import ToastModel
 public enum DesktopIconTheme {
   /// The desktop's theme for this process, read once (as the icon search path is).
   public static let current: String? = name(
-    environment: processEnvironment(), readFile: readSettings,
+    environment: processEnvironment(), readFile: { readSmallFile($0, limit: 65_536) },
     isInstalled: { IconLookup().themeChain($0).first == $0 })
 
   /// The theme the settings files name, or Adwaita when `isInstalled` says
@@ -55,40 +55,14 @@ public enum DesktopIconTheme {
         continue
       }
       guard group == "Settings", let equals = line.firstIndex(of: "=") else { continue }
-      let key = line[..<equals].trimmingSpaces
+      let key = line[..<equals].trimmingWhitespace
       guard key == "gtk-icon-theme-name" else { continue }
-      var value = line[line.index(after: equals)...].trimmingSpaces
+      var value = Substring(line[line.index(after: equals)...].trimmingWhitespace)
       if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
         value = value.dropFirst().dropLast()
       }
       found = String(value)  // the last of the group counts, as in a GKeyFile
     }
     return found.flatMap { try? Toast.checkedIconTheme($0) }
-  }
-
-  /// A settings file's bytes, at most 64 KiB; nil when it cannot be read.
-  private static func readSettings(_ path: String) -> [UInt8]? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-    var bytes = [UInt8](repeating: 0, count: 65_536)
-    let count = bytes.withUnsafeMutableBytes { raw in
-      retryingOnInterrupt { read(fd, raw.baseAddress, raw.count) }
-    }
-    return count < 0 ? nil : Array(bytes[..<count])
-  }
-}
-
-extension Substring {
-  /// Without spaces and tabs at either end.
-  fileprivate var trimmingSpaces: Substring {
-    let start = drop { $0 == " " || $0 == "\t" }
-    var end = start.endIndex
-    while end > start.startIndex, [" ", "\t"].contains(start[start.index(before: end)]) {
-      end = start.index(before: end)
-    }
-    return start[..<end]
   }
 }

@@ -22,15 +22,7 @@ func status(of outcome: ToastOutcome) -> Int32 {
 /// Writes a line to standard output; a write that fails (a full disk, a closed
 /// pipe) is an error, not a silent success.
 func writeOutput(_ line: String) {
-  let bytes = Array((line + "\n").utf8)
-  var written = 0
-  while written < bytes.count {
-    let count = bytes[written...].withUnsafeBytes { raw in
-      retryingOnInterrupt { write(1, raw.baseAddress, raw.count) }
-    }
-    guard count > 0 else { fail("cannot write to standard output: \(Errno.current)") }
-    written += count
-  }
+  guard writeLine(line, to: 1) else { fail("cannot write to standard output: \(Errno.current)") }
 }
 
 func fail(_ message: String) -> Never {
