@@ -117,7 +117,7 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
           && !name.contains(","), "tag name \(Toast.quoted(name))")
     }
   case .success(.watch(.sway)), .success(.help), .success(.version), .success(.daemon),
-    .success(.completions), .success(.presets), .success(.nag):
+    .success(.completions), .success(.presets), .success(.nag), .success(.doNotDisturb):
     break
   }
 }

@@ -35,6 +35,9 @@ package enum Invocation: Equatable, Sendable {
   /// Show a compositor's modes (and what else the request asks) as toasts
   /// (`wl-toast watch sway`, `wl-toast watch river`).
   case watch(WatchRequest)
+  /// Print do-not-disturb's state, after changing it as asked (`wl-toast dnd
+  /// on|off|toggle`); nil only prints it.
+  case doNotDisturb(DoNotDisturbChange?)
   /// Become the display's resident owner, which never lingers out (`wl-toast daemon`).
   case daemon
   /// Print the completion script for a shell (`wl-toast completions bash`).
@@ -48,6 +51,25 @@ package enum Invocation: Equatable, Sendable {
   case help
   /// Print ``versionText`` and exit with ``ExitCode/success``.
   case version
+}
+
+/// What `wl-toast dnd` does to do-not-disturb before printing it.
+package enum DoNotDisturbChange: String, Equatable, Sendable, CaseIterable {
+  /// Turns it on.
+  case on
+  /// Turns it off.
+  case off
+  /// Turns it on when off, off when on.
+  case toggle
+
+  /// The state after the change, from the state before.
+  package func applied(to state: DoNotDisturb) -> DoNotDisturb {
+    switch self {
+    case .on: .on
+    case .off: .off
+    case .toggle: state.toggled
+    }
+  }
 }
 
 /// What `wl-toast --version` prints.

@@ -24,9 +24,11 @@ struct OptionScope: OptionSet, Sendable {
   static let presets = OptionScope(rawValue: 1 << 8)
   /// `wl-toast nag`, whose options are swaynag's (ToastNag reads them).
   static let nag = OptionScope(rawValue: 1 << 9)
+  /// `wl-toast dnd`.
+  static let dnd = OptionScope(rawValue: 1 << 10)
   /// Every command line, not the file (`--help`, `--version`).
   static let everyCommand: OptionScope = [
-    .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets,
+    .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets, .dnd,
   ]
 }
 
@@ -170,8 +172,8 @@ extension Option {
         help:
           "with --wait, print "
           + listed(
-            ToastOutcome.names.map { $0 == "button" ? "button:LABEL" : $0 }, separator: "|",
-            last: "|"),
+            ToastOutcome.names.map { $0 == "button" ? "button:LABEL" : $0 }, separator: ", ",
+            last: " or "),
         scope: [.show, .config]
       ) { values, input in
         values.show.printOutcome = input == .on

@@ -62,6 +62,18 @@ extension Subcommand {
           RiverWatchOptions(
             focusedTags: values.focusedTags, urgent: values.urgent, tagNames: values.tagNames)))
     },
+    Subcommand(
+      words: ["dnd"], scope: .dnd,
+      operand: listed(DoNotDisturbChange.allCases.map(\.rawValue), separator: "|", last: "|"),
+      isListed: true
+    ) { _, words throws(UsageError) in
+      guard let word = words.first else { return .doNotDisturb(nil) }
+      guard let change = DoNotDisturbChange(rawValue: word) else {
+        throw .invalidChoice(
+          "dnd", expected: listed(DoNotDisturbChange.allCases.map(\.rawValue)), got: word)
+      }
+      return .doNotDisturb(change)
+    },
     Subcommand(words: ["daemon"], scope: .daemon, operand: nil, isListed: true) { _, _ in .daemon },
     Subcommand(
       words: ["completions"], scope: .completions,

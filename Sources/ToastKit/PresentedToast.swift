@@ -54,8 +54,12 @@ final class PresentedToast {
   private var hideTimer: EventLoop.Token?
   private var exitOutcome: ToastOutcome?
   private var safetyTimer: EventLoop.Token?
-  /// The grace time's timer, while the toast waits to appear.
+  /// The grace time's timer, while the toast waits to appear (or the one
+  /// that ends a toast fullscreen suppresses).
   private var graceTimer: EventLoop.Token?
+  /// Whether the toast waits for the compositor's first list of windows to
+  /// know whether a fullscreen window covers its output.
+  private var awaitsWindowList = false
   /// When the first frame was committed (for the minimum show time).
   private var shownAt: MonotonicTime?
   /// The button Tab has moved to (the first at the start).
@@ -140,30 +144,91 @@ final class PresentedToast {
     appear()
   }
 
-  /// Creates the surfaces, or waits for an output (the timeout counting from now).
+  /// Creates the surfaces, or waits for an output (the timeout counting from
+  /// now) or for fullscreen to end (counting once it appears); a toast that
+  /// fullscreen suppresses ends. A toast that minds fullscreen first waits
+  /// for the compositor's list of windows, when it is not known yet.
   private func appear() {
+    if toast.effectiveFullscreenPolicy != .show {
+      session.fullscreenWindows.startWatching()
+      if session.fullscreenWindows.isLearning {
+        awaitsWindowList = true
+        return
+      }
+    }
+    if toast.effectiveFullscreenPolicy == .suppress && isCoveredEverywhere {
+      // In the next iteration, so that whoever showed it hears the outcome as
+      // of any toast's (`show` does not end the toast it makes).
+      graceTimer = session.loop.addTimer(after: .zero) { [weak self] in
+        self?.graceTimer = nil
+        self?.finish(.suppressed)
+      }
+      return
+    }
     syncViews()
-    if views.isEmpty { scheduleHide() }
+    if views.isEmpty && !isHeldByFullscreen { scheduleHide() }
+  }
+
+  /// Whether a fullscreen window holds the toast back from `output` (nil:
+  /// the compositor's choice).
+  private func isHeld(on output: OutputInfo?) -> Bool {
+    toast.effectiveFullscreenPolicy != .show && session.isCoveredByFullscreen(output)
+  }
+
+  /// Whether fullscreen windows cover every output the toast would show on.
+  private var isCoveredEverywhere: Bool {
+    switch toast.output {
+    case .automatic: return isHeld(on: nil)
+    case .named(let name): return isHeld(on: session.output(named: name))
+    case .all:
+      let described = session.outputs.filter(\.isDescribed)
+      return !described.isEmpty && described.allSatisfy { isHeld(on: $0) }
+    }
+  }
+
+  /// Whether the toast has no surface because fullscreen holds it back.
+  private var isHeldByFullscreen: Bool { views.isEmpty && isCoveredEverywhere }
+
+  /// A window entered or left fullscreen (or the first list of windows came
+  /// in): a toast held back appears where it no longer is.
+  func fullscreenChanged() {
+    guard !isGone, exitOutcome == nil, graceTimer == nil else { return }
+    if awaitsWindowList {
+      awaitsWindowList = false
+      appear()
+      onDecided?()
+      return
+    }
+    guard toast.effectiveFullscreenPolicy != .show else { return }
+    syncViews()
   }
 
   deinit {
     tearDown()
   }
 
-  /// Whether the toast waits to appear: for its grace time, or for an output.
-  var isWaitingToAppear: Bool { !isGone && views.isEmpty }
+  /// Whether the toast waits to appear: for its grace time, for an output,
+  /// or for fullscreen to end (not while it learns whether it must).
+  var isWaitingToAppear: Bool { !isGone && views.isEmpty && !awaitsWindowList }
+  /// Called when a toast that waited for the list of windows knows where
+  /// it stands: shown, waiting for fullscreen to end, or suppressed.
+  var onDecided: (() -> Void)?
 
   /// Makes the surfaces match the toast's output choice and the outputs there are.
   private func syncViews() {
     guard !isGone, exitOutcome == nil, graceTimer == nil else { return }
     let described = session.outputs.filter(\.isDescribed)
+    guard !awaitsWindowList else { return }
     switch toast.output {
     case .automatic:
-      if views.isEmpty && !described.isEmpty { addView(on: nil) }
+      if views.isEmpty && !described.isEmpty && !isHeld(on: nil) { addView(on: nil) }
     case .named(let name):
-      if views.isEmpty, let output = session.output(named: name) { addView(on: output) }
+      if views.isEmpty, let output = session.output(named: name), !isHeld(on: output) {
+        addView(on: output)
+      }
     case .all:
-      for output in described where !views.contains(where: { $0.requestedOutput === output }) {
+      for output in described
+      where !views.contains(where: { $0.requestedOutput === output }) && !isHeld(on: output) {
         addView(on: output)
       }
     }

@@ -62,6 +62,24 @@ public final class ToastPresenter {
   public var onButton: ((_ tag: String, _ button: Int) -> ButtonResponse)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
   package var onFrame: ((String) -> Void)?
+  /// Called when a toast that waited for the compositor's list of windows
+  /// (its ``ToastModel/Toast/fullscreen`` policy asks) knows where it
+  /// stands: about to show, waiting for fullscreen to end
+  /// (``isWaitingToAppear(tag:)``), or gone as suppressed.
+  package var onDecided: ((String) -> Void)?
+
+  /// Do-not-disturb: while `.on`, only critical toasts show. Turning it on
+  /// ends the others on screen (they fade out, ``ToastModel/ToastOutcome/suppressed``);
+  /// a toast shown while it is on does not appear, and the call returns
+  /// ``ToastWarning/suppressed``. Off by default: a program (or the owner of
+  /// `wl-toast`'s toasts, from `wl-toast dnd`) sets it.
+  public var doNotDisturb: DoNotDisturb = .off {
+    didSet {
+      for surface in surfaces.values where doNotDisturb.silences(surface.toast) {
+        surface.hide(.suppressed)
+      }
+    }
+  }
   /// Called when a toast ends without being shown to its end, with its tag
   /// and why (its output does not exist or went away, it cannot be drawn),
   /// before its completion (as hidden); the other toasts stay.
@@ -106,6 +124,9 @@ public final class ToastPresenter {
     }
     session.onOutputsChanged = { [unowned self] in
       for surface in surfaces.values { surface.outputsChanged() }
+    }
+    session.fullscreenWindows.onChange = { [unowned self] in
+      for surface in surfaces.values { surface.fullscreenChanged() }
     }
     session.loop.beforeSleep = { [unowned self] in
       restack()
@@ -176,6 +197,7 @@ public final class ToastPresenter {
   /// - Returns: What of the toast cannot be shown (its icon); it shows without it.
   @discardableResult
   public func show(_ toast: Toast, tag: String = Toast.defaultTag) -> [ToastWarning] {
+    if doNotDisturb.silences(toast) { return suppressed() }
     let (toast, warnings) = showable(toast.normalized())
     if let current = surfaces[tag], !current.isExiting, current.toast.style == .banner,
       toast.style == .banner, current.toast.isModal == toast.isModal
@@ -196,6 +218,7 @@ public final class ToastPresenter {
   /// - Returns: What of the toast cannot be shown (its icon); it shows without it.
   @discardableResult
   public func showOrUpdate(_ toast: Toast, tag: String = Toast.defaultTag) -> [ToastWarning] {
+    if doNotDisturb.silences(toast) { return suppressed() }
     let (toast, warnings) = showable(toast.normalized())
     if let current = surfaces[tag], !current.isExiting {
       current.update(toast)
@@ -218,10 +241,21 @@ public final class ToastPresenter {
     guard let current = surfaces[tag], !current.isExiting else { return [] }
     var toast = current.toast
     change(&toast)
+    if doNotDisturb.silences(toast) {
+      current.hide(.suppressed)
+      return [.suppressed]
+    }
     let (shown, warnings) = showable(toast.normalized())
     current.update(shown)
     announceChange(of: current)
     return warnings
+  }
+
+  /// A toast do-not-disturb holds back: nothing changes on screen, and
+  /// ``runUntilHidden()`` says so.
+  private func suppressed() -> [ToastWarning] {
+    if surfaces.isEmpty { lastOutcome = .suppressed }
+    return [.suppressed]
   }
 
   /// `toast`, or when its icon cannot be shown (not found, unreadable,
@@ -318,6 +352,7 @@ public final class ToastPresenter {
       onFrame?(tag)
     }
     surface.onFocusMoved = { [unowned self] button in announcer?.focus(id: id, button: button) }
+    surface.onDecided = { [unowned self] in onDecided?(tag) }
     surface.start()
   }
 

@@ -84,6 +84,8 @@ final class Session {
   let fractionalScale: (manager: WpFractionalScaleManagerV1, viewporter: WpViewporter)?
   private let xdgOutputManager: ZxdgOutputManagerV1?
   private(set) var outputs: [OutputInfo] = []
+  /// The fullscreen windows, watched from the first toast that asks.
+  let fullscreenWindows: FullscreenWindows
   private var seats: [WlSeat] = []
   private var pointers: [WlPointer] = []
   private var keyboards: [WlKeyboard] = []
@@ -115,6 +117,7 @@ final class Session {
       throw error.waylandError
     }
     loop.add(display)
+    fullscreenWindows = FullscreenWindows(display: display, registry: registry)
     compositor = try registry.bind(WlCompositor.self)
     shm = try registry.bind(WlShm.self)
     layerShell = try registry.bind(ZwlrLayerShellV1.self, maximumVersion: layerShellVersion)
@@ -174,6 +177,12 @@ final class Session {
       guard output.isDescribed else { return best }
       return best.map { output.renderScale > $0.renderScale ? output : $0 } ?? output
     } ?? outputs.first
+  }
+
+  /// Whether a fullscreen window covers `output` (nil: the output the
+  /// compositor chooses), as far as the compositor reports.
+  func isCoveredByFullscreen(_ output: OutputInfo?) -> Bool {
+    fullscreenWindows.covers(output, outputCount: outputs.filter(\.isDescribed).count)
   }
 
   /// The names of the outputs, in the order the compositor announced them.

@@ -1,4 +1,4 @@
-/// Why a toast shows, but not all of it: ``ToastPresenter/show(_:tag:)``,
+/// Why a toast shows, but not all of it (or not at all): ``ToastPresenter/show(_:tag:)``,
 /// ``ToastPresenter/showOrUpdate(_:tag:)`` and ``ToastPresenter/update(tag:_:)``
 /// return these for the toast they were given.
 public enum ToastWarning: Equatable, Sendable, CustomStringConvertible {
@@ -6,11 +6,15 @@ public enum ToastWarning: Equatable, Sendable, CustomStringConvertible {
   /// or not an image), so the toast shows without it; the reason as a line,
   /// such as `icon 'x' not found in Adwaita, hicolor; the toast shows without it`.
   case iconLeftOut(String)
+  /// The toast does not show at all: do-not-disturb is on
+  /// (``ToastPresenter/doNotDisturb``) and the toast is not critical.
+  case suppressed
 
   /// One line for the user.
   public var description: String {
     switch self {
     case .iconLeftOut(let reason): reason
+    case .suppressed: "do-not-disturb is on: the toast is not shown"
     }
   }
 }

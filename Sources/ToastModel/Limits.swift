@@ -163,6 +163,10 @@ extension Toast {
       case button
       /// ``Toast/keyboard``.
       case keyboard
+      /// ``Toast/urgency``.
+      case urgency
+      /// ``Toast/fullscreen``.
+      case fullscreen
 
       /// What the setting takes, as error messages say it.
       public var expectation: String {
@@ -192,6 +196,8 @@ extension Toast {
           "a label of 1 to \(Limits.buttonLabelLength) characters on one line (at most"
             + " \(Limits.buttonCount) buttons)"
         case .keyboard: "exclusive, on-demand or none"
+        case .urgency: "low, normal or critical"
+        case .fullscreen: "show, delay or suppress"
         }
       }
     }

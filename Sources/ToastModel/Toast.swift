@@ -156,6 +156,12 @@ public struct Toast: Equatable, Sendable {
   public var detailsButton: String? = nil
   /// The colours and sizes of a bar (``Style/bar``).
   public var bar: BarLook = .standard
+  /// How urgent the toast is: do-not-disturb (``DoNotDisturb``) holds back
+  /// low and normal toasts, and a critical one shows whatever the
+  /// ``fullscreen`` policy says.
+  public var urgency: Urgency = .normal
+  /// What the toast does while a fullscreen window covers its output.
+  public var fullscreen: FullscreenPolicy = .show
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -249,6 +255,30 @@ extension Toast {
     /// Never: pointer and touch only (`none` on the command line; not `.none`,
     /// which an optional `keyboard` would read as "the toast's own rule").
     case never = "none"
+  }
+
+  /// How urgent a toast is.
+  public enum Urgency: String, Equatable, Sendable, CaseIterable {
+    /// Held back by do-not-disturb, like a normal one.
+    case low
+    /// Held back by do-not-disturb (the default).
+    case normal
+    /// Shown even with do-not-disturb on and over fullscreen windows;
+    /// screen readers hear it at once (an assertive announcement).
+    case critical
+  }
+
+  /// What a toast does while a fullscreen window (a film, a game, a
+  /// presentation) covers its output. Where the compositor does not tell
+  /// clients about fullscreen windows (no `zwlr_foreign_toplevel_manager_v1`,
+  /// as in KWin), every toast shows.
+  public enum FullscreenPolicy: String, Equatable, Sendable, CaseIterable {
+    /// Shows over it (the default).
+    case show
+    /// Waits until fullscreen ends, its timeout starting when it appears.
+    case delay
+    /// Does not show: it ends as ``ToastOutcome/suppressed``.
+    case suppress
   }
 
   /// The layer-shell layer a toast is drawn in.
@@ -378,12 +408,18 @@ public enum ToastOutcome: Equatable, Sendable {
   case replaced
   /// The user chose the button at this index of ``Toast/buttons``.
   case chose(button: Int)
+  /// It never showed: do-not-disturb was on (``DoNotDisturb``) or a
+  /// fullscreen window covered its output (``Toast/FullscreenPolicy/suppress``);
+  /// or do-not-disturb was turned on while it showed.
+  case suppressed
 
   /// The outcomes' words, as the socket and `--print-outcome` write them
   /// (a chosen button as `button`).
-  public static let names = [expired, hidden, dismissed, replaced, chose(button: 0)].map(\.name)
+  public static let names = [expired, hidden, dismissed, replaced, chose(button: 0), suppressed]
+    .map(\.name)
 
-  /// The outcome's word: `expired`, `hidden`, `dismissed`, `replaced` or `button`.
+  /// The outcome's word: `expired`, `hidden`, `dismissed`, `replaced`,
+  /// `button` or `suppressed`.
   public var name: String {
     switch self {
     case .expired: "expired"
@@ -391,6 +427,7 @@ public enum ToastOutcome: Equatable, Sendable {
     case .dismissed: "dismissed"
     case .replaced: "replaced"
     case .chose: "button"
+    case .suppressed: "suppressed"
     }
   }
 
@@ -402,6 +439,7 @@ public enum ToastOutcome: Equatable, Sendable {
     case "hidden": self = .hidden
     case "dismissed": self = .dismissed
     case "replaced": self = .replaced
+    case "suppressed": self = .suppressed
     case "button":
       guard let button, (0..<Toast.Limits.buttonCount).contains(button) else { return nil }
       self = .chose(button: button)

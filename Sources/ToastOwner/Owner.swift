@@ -48,6 +48,8 @@ package final class Owner {
   static let requestTimeout: Duration = .seconds(10)
   private var listening: EventLoop.Token?
   private var failure: String?
+  /// Do-not-disturb's state file, followed for the owner's life.
+  private var doNotDisturbWatch: DoNotDisturbWatch?
 
   /// Connects to the compositor and starts listening on `listener`; the owner
   /// ends `linger` seconds after its last toast, or never (nil, a resident owner).
@@ -78,11 +80,17 @@ package final class Owner {
     }
     presenter.onFrame = { [unowned self] tag in
       traceFrame(tag)
-      for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
-        send(.accepted, to: waiter.fd)
-        if waiter.keep && waiter.replaced { send(.outcome(.replaced), to: waiter.fd) }
-        if waiter.keep && !waiter.replaced { waiters[tag, default: []].append(waiter.fd) }
-      }
+      answerFrameWaiters(tag)
+    }
+    // A toast held back by a fullscreen window: its commands do not wait for it.
+    presenter.onDecided = { [unowned self] tag in
+      if presenter.isWaitingToAppear(tag: tag) { answerFrameWaiters(tag) }
+    }
+    // Do-not-disturb as the state file says, now and whenever it changes.
+    let doNotDisturb = DoNotDisturbState(rendezvous)
+    presenter.doNotDisturb = (try? doNotDisturb.read()) ?? .off
+    doNotDisturbWatch = DoNotDisturbWatch(doNotDisturb, loop: presenter.eventLoop) {
+      [unowned self] state in presenter.doNotDisturb = state
     }
     // A signal ends the owner: toasts go at once (outcome hidden), then the loop stops.
     presenter.eventLoop.onSignal = { [unowned self] _ in
@@ -101,6 +109,16 @@ package final class Owner {
   }
 
   private var trace: Int32?
+
+  /// The commands waiting for the first frame of the toast with `tag` hear
+  /// that it was accepted; those waiting for its outcome go on waiting.
+  private func answerFrameWaiters(_ tag: String) {
+    for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
+      send(.accepted, to: waiter.fd)
+      if waiter.keep && waiter.replaced { send(.outcome(.replaced), to: waiter.fd) }
+      if waiter.keep && !waiter.replaced { waiters[tag, default: []].append(waiter.fd) }
+    }
+  }
 
   private func traceFrame(_ tag: String) {
     guard let trace else { return }
@@ -219,6 +237,16 @@ package final class Owner {
         send(.refused(problem), to: fd)
         return
       }
+      // Do-not-disturb holds it back; whatever shows with the tag stays.
+      if presenter.doNotDisturb.silences(toast) {
+        send(.accepted, to: fd)
+        if wait {
+          send(.outcome(.suppressed), to: fd)
+          drop(fd)
+        }
+        scheduleLingerIfIdle()
+        return
+      }
       // Commands waiting on the content shown so far learn it was replaced.
       for waiter in waiters.removeValue(forKey: tag) ?? [] where waiter != fd {
         send(.outcome(.replaced), to: waiter)
@@ -270,7 +298,13 @@ package final class Owner {
       drop(fd)
     }
     for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
-      send(.failed("the toast ended before it was shown"), to: waiter.fd)
+      // Suppressed (by a fullscreen window) is an answer, not a failure.
+      guard outcome == .suppressed else {
+        send(.failed("the toast ended before it was shown"), to: waiter.fd)
+        continue
+      }
+      send(.accepted, to: waiter.fd)
+      if waiter.keep { send(.outcome(.suppressed), to: waiter.fd) }
     }
     scheduleLingerIfIdle()
   }

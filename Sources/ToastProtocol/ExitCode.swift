@@ -8,6 +8,8 @@ package enum ExitCode {
   package static let dismissed: Int32 = 2
   /// A newer toast with the same tag replaced it (with `--wait`).
   package static let replaced: Int32 = 3
+  /// Do-not-disturb or a fullscreen window kept the toast from showing (with `--wait`).
+  package static let suppressed: Int32 = 4
   /// The user chose the toast's first button (`--button`); the second is
   /// one more, and so on up to 17 for the eighth.
   package static let firstButton: Int32 = 10

@@ -12,6 +12,8 @@ package enum RendezvousError: Error, Equatable, CustomStringConvertible {
   case directoryNotPrivate(String)
   /// Something other than the user's own socket is at the socket's path.
   case notOurSocket(String)
+  /// Something other than the user's own regular file is at a state file's path.
+  case notOurFile(String)
   /// The process listening on the socket runs as another user.
   case foreignOwner(String)
   /// The owner does not take connections (stopped, or too busy) and the time
@@ -28,6 +30,7 @@ package enum RendezvousError: Error, Equatable, CustomStringConvertible {
     case .directoryNotPrivate(let path):
       "refusing to use \(path): it is not a private directory owned by you"
     case .notOurSocket(let path): "refusing to use \(path): it is not a socket owned by you"
+    case .notOurFile(let path): "refusing to use \(path): it is not a regular file owned by you"
     case .foreignOwner(let path): "refusing \(path): its owner runs as another user"
     case .ownerBusy(let path):
       "the toast owner at \(path) takes no connections (stopped or overloaded); giving up"

@@ -240,6 +240,21 @@ extension ToastField {
       add: { label, buttons throws(Toast.InvalidValue) in try Toast.adding(label, to: buttons) },
       get: { $0.buttons }, set: { $0.buttons = $1 }
     ).omittedWhenDefault,
+    choice(
+      "urgency", Toast.Urgency.allCases, summary: "low, normal or critical",
+      help:
+        "low, normal (default) or critical: do-not-disturb (wl-toast dnd) holds back all"
+        + " but critical toasts, which also show over fullscreen windows",
+      get: { $0.urgency }, set: { $0.urgency = $1 }
+    ).omittedWhenDefault,
+    choice(
+      "fullscreen", Toast.FullscreenPolicy.allCases,
+      summary: "over a fullscreen window: show, delay or suppress",
+      help:
+        "with a fullscreen window on the toast's output: show (default), delay until it"
+        + " ends, or suppress (the outcome is suppressed)",
+      get: { $0.fullscreen }, set: { $0.fullscreen = $1 }
+    ).omittedWhenDefault,
     optionalChoice(
       "keyboard", Toast.Keyboard.allCases, valueName: "exclusive|on-demand|none",
       summary: "how the toast takes the keyboard",

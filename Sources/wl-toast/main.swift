@@ -1,7 +1,8 @@
 // wl-toast: show a toast on a Wayland compositor.
 //
 // Exit status: 0 the toast expired or was hidden (or was handed over, without
-// --wait), 2 the user dismissed it, 3 a newer toast replaced it (--wait), 10 to
+// --wait), 2 the user dismissed it, 3 a newer toast replaced it (--wait), 4
+// do-not-disturb or a fullscreen window kept it from showing (--wait), 10 to
 // 17 the user chose the first to eighth button (--button, --wait), 1 an
 // error (one line on standard error), 64 a usage error.
 import Glibc
@@ -15,6 +16,7 @@ func status(of outcome: ToastOutcome) -> Int32 {
   case .expired, .hidden: ExitCode.success
   case .dismissed: ExitCode.dismissed
   case .replaced: ExitCode.replaced
+  case .suppressed: ExitCode.suppressed
   case .chose(let button): ExitCode.firstButton + Int32(button)
   }
 }
@@ -30,9 +32,22 @@ func fail(_ message: String) -> Never {
   exit(ExitCode.error)
 }
 
-func makeClient(linger: Double = 1) -> Client {
+func makeRendezvous() -> Rendezvous {
   do {
-    return Client(rendezvous: try Rendezvous(), linger: linger)
+    return try Rendezvous()
+  } catch {
+    fail(error.description)
+  }
+}
+
+func makeClient(linger: Double = 1) -> Client {
+  Client(rendezvous: makeRendezvous(), linger: linger)
+}
+
+/// Do-not-disturb's state; a state file that is not the user's own is an error.
+func doNotDisturb() -> DoNotDisturb {
+  do {
+    return try DoNotDisturbState(makeRendezvous()).read()
   } catch {
     fail(error.description)
   }
@@ -59,6 +74,16 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
       }
     }
     exit(status(of: outcome))
+  }
+  // Do-not-disturb holds the toast back here, before any owner is asked (or
+  // started); a --follow command still reads its input to the end, so that
+  // the program writing it is not cut off.
+  if doNotDisturb().silences(toast) {
+    if options.follow != nil {
+      var reader = LineReader(fd: 0)
+      while reader.next() != nil {}
+    }
+    finish(options.wait ? .outcome(.suppressed) : .accepted)
   }
   guard let format = options.follow else { finish(deliver(toast, wait: options.wait)) }
 
@@ -194,12 +219,26 @@ case .success(.status(let tag)):
         "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
       ]
       if let screenReaders { report["screen-readers"] = .string(screenReaders) }
+      report["do-not-disturb"] = .string(doNotDisturb().rawValue)
       writeOutput(JSONValue.object(report).serialized)
     case .failed(let reason):
       fail(reason)
     default:
       exit(ExitCode.error)
     }
+  } catch {
+    fail(error.description)
+  }
+case .success(.doNotDisturb(let change)):
+  // The state file alone: owners watch it, so every display's hears of a change.
+  let state = DoNotDisturbState(makeRendezvous())
+  do {
+    var current = try state.read()
+    if let change {
+      current = change.applied(to: current)
+      try state.write(current)
+    }
+    writeOutput(current.rawValue)
   } catch {
     fail(error.description)
   }

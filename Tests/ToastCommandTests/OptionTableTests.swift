@@ -112,6 +112,8 @@ struct OptionTableTests {
     var asking = toast
     asking.buttons = ["OK"]
     asking.keyboard = .exclusive
+    asking.urgency = .critical
+    asking.fullscreen = .delay
     guard case .object(let all) = asking.json else { return }
     #expect(Set(all.keys) == Set(ToastField.all.map(\.name)))
     var decoded = Toast("")

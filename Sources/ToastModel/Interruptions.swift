@@ -1,0 +1,25 @@
+/// Do-not-disturb: while it is on, only critical toasts show
+/// (``Toast/Urgency/critical``); the others end as
+/// ``ToastOutcome/suppressed``, those already on screen included.
+public enum DoNotDisturb: String, Equatable, Sendable, CaseIterable {
+  /// Every toast shows (the default).
+  case off
+  /// Only critical toasts show.
+  case on
+
+  /// Whether `toast` is held back: do-not-disturb is on and the toast is not critical.
+  public func silences(_ toast: Toast) -> Bool {
+    self == .on && toast.urgency != .critical
+  }
+
+  /// The other state (what `wl-toast dnd toggle` sets).
+  public var toggled: DoNotDisturb { self == .on ? .off : .on }
+}
+
+extension Toast {
+  /// The fullscreen policy the toast follows: its own, but always
+  /// ``FullscreenPolicy/show`` for a critical toast.
+  public var effectiveFullscreenPolicy: FullscreenPolicy {
+    urgency == .critical ? .show : fullscreen
+  }
+}
