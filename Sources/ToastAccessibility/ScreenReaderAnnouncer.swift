@@ -321,8 +321,10 @@ package final class ScreenReaderAnnouncer {
     }
     guard !spoken.isEmpty else { return }
     if case .ready(_, _, .announcement) = link {
-      // detail1 is the politeness: 1, polite (ATSPI_LIVE_POLITE).
-      emit("Announcement", from: path, detail: "", 1, 0, Variant.string(spoken))
+      // detail1 is the politeness: polite (ATSPI_LIVE_POLITE, 1), for a
+      // critical toast assertive (ATSPI_LIVE_ASSERTIVE, 2: said at once).
+      let politeness: Int32 = entry.toast.urgency == .critical ? 2 : 1
+      emit("Announcement", from: path, detail: "", politeness, 0, Variant.string(spoken))
       sent.announcements += 1
     } else {
       emit("StateChanged", from: path, detail: "showing", 1, 0, Variant.int32(0))

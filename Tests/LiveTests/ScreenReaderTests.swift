@@ -128,8 +128,17 @@ struct ScreenReaderTests {
     #expect(announcement.data == "Volume, 40 percent")
     #expect(announcement.name == "Volume, 40 percent", "the source's name is what it says")
     #expect(announcement.role == "notification" && announcement.app == "wl-toast")
+    #expect(announcement.detail1 == 1, "polite")
     #expect(heard.filter { $0.isAnnouncement }.count == 1)
     #expect(!heard.contains { $0.isShowing }, "one event, never both: \(heard)")
+    // A critical toast is said at once: an assertive announcement.
+    let critical = try desk.runToEnd(["--urgency", "critical", "--timeout", "0.3", "Battery low"])
+    #expect(critical.status == 0, "\(critical.errors)")
+    try waitUntil("the critical toast's announcement (heard: \(listener.heard()))") {
+      listener.heard().contains { $0.isAnnouncement && $0.data == "Battery low" }
+    }
+    let assertive = try #require(listener.heard().first { $0.data == "Battery low" })
+    #expect(assertive.detail1 == 2, "assertive")
   }
 
   @Test func aScreenReaderThatHearsOnlyShowingHearsTheNotification() throws {
