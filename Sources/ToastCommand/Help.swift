@@ -33,6 +33,10 @@ package var usageText: String {
     --focused-tags also the tags focused after each change ("Tag 2", "Tags 1+3",
     or names from --tag-names 1=web,2=code), with --urgent a tag that gets an
     urgent view. It runs until river exits.
+    'dnd' prints do-not-disturb's state (on or off) after 'on', 'off' or
+    'toggle' sets it; while it is on, toasts other than --urgency critical are
+    not shown (exit 0, or 4 with --wait), and those on screen go. It lasts
+    until turned off or the session ends.
     To show the word "hide" itself, write: wl-toast -- hide
 
     Exit status:
@@ -40,6 +44,7 @@ package var usageText: String {
       1   an error, such as no Wayland compositor
       2   the user dismissed the toast
       3   a newer toast with the same tag replaced it (with --wait)
+      4   do-not-disturb or a fullscreen window kept it from showing (with --wait)
       10  the user chose the first button (11 the second, ... 17 the eighth)
       64  a usage error
     """

@@ -81,7 +81,10 @@ struct DeskMannersTests {
   @Test func turningDoNotDisturbOnEndsTheToastsOnScreenButCriticalOnes() throws {
     let desk = try Self.desk()
     let waiting = try desk.run(
-      ["--tag", "mail", "--wait", "--print-outcome", "--timeout", "0", "--offset", "0,-200", "Mail"])
+      [
+        "--tag", "mail", "--wait", "--print-outcome", "--timeout", "0", "--offset", "0,-200",
+        "Mail",
+      ])
     try waitUntil("the mail toast on screen") { try desk.status(tag: "mail") != nil }
     #expect(
       try desk.runToEnd(
@@ -106,7 +109,8 @@ struct DeskMannersTests {
       let result = try desk.runToEnd(arguments)
       #expect(result.status == 1, "\(arguments)")
       #expect(
-        result.errors == "wl-toast: refusing to use \(path): it is not a regular file owned by you\n",
+        result.errors
+          == "wl-toast: refusing to use \(path): it is not a regular file owned by you\n",
         "\(arguments)")
     }
     unlink(path)

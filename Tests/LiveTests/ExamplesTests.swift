@@ -2,6 +2,7 @@ import CompositorCases
 import Glibc
 import TestSupport
 import Testing
+import ToastCommand
 import ToastKit
 import ToastRendering
 
@@ -61,6 +62,57 @@ struct ExamplesTests {
     try input.press(keysym: 0xff09)
     try input.press(keysym: 0xff0d)
     try waitUntil("sway to exit", timeout: 10) { !sway.isRunning }
+  }
+
+  @Test func theSwayConfigsSuperNTogglesDoNotDisturbAndSaysSo() throws {
+    let bin = try exampleBinDirectory()
+    defer { removeTree(bin) }
+    let (sway, input) = try Self.swayWithTheExampleConfig(bin)
+    // The binding runs as sway's user, with sway's runtime directory.
+    let state = sway.runtimeDirectory + "/wl-toast/do-not-disturb"
+    let pill = blend(Design.Banner.background, over: HeadlessSway.background)
+    var info = stat()
+    try input.press(keysym: 0x6e, modifiers: ["Mod4"])  // $mod+n
+    try waitUntil("do-not-disturb on", timeout: 10) { lstat(state, &info) == 0 }
+    try sway.screenshot("the banner saying so", timeout: 10) {
+      $0.boundingBox(of: pill, tolerance: 3) != nil
+    }
+    try input.press(keysym: 0x6e, modifiers: ["Mod4"])
+    try waitUntil("do-not-disturb off", timeout: 10) { lstat(state, &info) != 0 }
+  }
+
+  @Test func theWaybarModuleShowsDoNotDisturbAndTogglesIt() throws {
+    // waybar's config allows // comments; the rest is JSON.
+    let text = try #require(readFile(examplesDirectory + "/waybar-module.json"))
+    let json = String(decoding: text, as: UTF8.self).split(separator: "\n")
+      .filter { !$0.trimmingPrefix(while: { $0 == " " }).hasPrefix("//") }.joined(separator: "\n")
+    let module = try #require(try JSONValue.parse(json)["custom/dnd"])
+    let exec = try #require(module["exec"]?.stringValue)
+    let click = try #require(module["on-click"]?.stringValue)
+    #expect(module["return-type"]?.stringValue == "json")
+    let desk = try DeskMannersTests.desk()
+    let bin = try exampleBinDirectory()
+    defer { removeTree(bin) }
+    var environment = desk.environment
+    environment["PATH"] = examplePATH(bin)
+    /// What waybar reads from the module's command: one JSON line.
+    func shown() throws -> (text: String?, css: String?, icon: String?) {
+      let result = try runCommand(["sh", "-c", exec], environment: environment)
+      #expect(result.status == 0)
+      let line = try JSONValue.parse(result.output)
+      let alt = line["alt"]?.stringValue ?? ""
+      return (
+        line["text"]?.stringValue, line["class"]?.stringValue,
+        module["format-icons"]?[alt]?.stringValue
+      )
+    }
+    #expect(try shown() == ("off", "off", "🔔"))
+    #expect(try runCommand(["sh", "-c", click], environment: environment).output == "on\n")
+    #expect(try shown() == ("on", "on", "🔕"))
+    #expect(
+      try desk.runToEnd(["--wait", "Quiet"]).status == 4, "the module's state is the command's")
+    #expect(try runCommand(["sh", "-c", click], environment: environment).output == "off\n")
+    #expect(try shown() == ("off", "off", "🔔"))
   }
 
   @Test func theWindowPipelineShowsTheFocusedWindowsTitle() throws {

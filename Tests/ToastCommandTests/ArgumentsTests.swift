@@ -208,6 +208,31 @@ struct ArgumentsTests {
       "cut like a message")
   }
 
+  @Test func urgencyAndTheFullscreenPolicy() {
+    #expect(toast(["Hi"])?.urgency == .normal)
+    #expect(toast(["Hi"])?.fullscreen == .show)
+    for urgency in Toast.Urgency.allCases {
+      #expect(toast(["--urgency", urgency.rawValue, "Hi"])?.urgency == urgency)
+    }
+    for policy in Toast.FullscreenPolicy.allCases {
+      #expect(toast(["--fullscreen=\(policy.rawValue)", "Hi"])?.fullscreen == policy)
+    }
+    // Do-not-disturb holds back all but critical toasts, which also ignore fullscreen.
+    var critical = Toast("Battery low")
+    critical.urgency = .critical
+    critical.fullscreen = .suppress
+    #expect(!DoNotDisturb.on.silences(critical))
+    #expect(critical.effectiveFullscreenPolicy == .show)
+    for urgency in [Toast.Urgency.low, .normal] {
+      var toast = critical
+      toast.urgency = urgency
+      #expect(DoNotDisturb.on.silences(toast))
+      #expect(!DoNotDisturb.off.silences(toast))
+      #expect(toast.effectiveFullscreenPolicy == .suppress)
+    }
+    #expect(DoNotDisturb.on.toggled == .off && DoNotDisturb.off.toggled == .on)
+  }
+
   @Test func aValueMayStartWithADash() {
     #expect(toast(["--font", "-misc-fixed", "Hi"])?.font == "-misc-fixed")
     #expect(toast(["--font", "--help", "Hi"])?.font == "--help")
@@ -376,7 +401,7 @@ struct ArgumentsTests {
     // Every option's line: OptionTableTests.
     #expect(usageText.hasPrefix("Usage: wl-toast [OPTIONS] MESSAGE..."))
     #expect(usageText.contains("4096"))
-    for status in ["0 ", "1 ", "2 ", "64"] {
+    for status in ["0 ", "1 ", "2 ", "3 ", "4 ", "64"] {
       #expect(usageText.contains("\n  \(status)"), "\(status)")
     }
     #expect(!usageText.hasSuffix("\n"))
@@ -390,6 +415,8 @@ struct ArgumentsTests {
     #expect(ExitCode.success == 0)
     #expect(ExitCode.error == 1)
     #expect(ExitCode.dismissed == 2)
+    #expect(ExitCode.replaced == 3)
+    #expect(ExitCode.suppressed == 4)
     #expect(ExitCode.usage == 64)
     #expect(UsageError.dimWithoutModal.description == "wl-toast: --dim needs --modal")
   }
@@ -484,6 +511,14 @@ struct SubcommandArgumentsTests {
         == .success(river(false, false, [32: "last", 1: "Ünïcödé 🎉"])))
     // The literal word after --.
     #expect((try? parseArguments(["--", "hide"]).get()) == .show(Toast("hide"), ShowOptions()))
+    #expect(parseArguments(["dnd"]) == .success(.doNotDisturb(nil)))
+    for change in DoNotDisturbChange.allCases {
+      #expect(parseArguments(["dnd", change.rawValue]) == .success(.doNotDisturb(change)))
+    }
+    #expect(DoNotDisturbChange.toggle.applied(to: .on) == .off)
+    #expect(DoNotDisturbChange.toggle.applied(to: .off) == .on)
+    #expect(DoNotDisturbChange.on.applied(to: .on) == .on)
+    #expect(DoNotDisturbChange.off.applied(to: .on) == .off)
   }
 
   @Test(arguments: [
@@ -497,6 +532,9 @@ struct SubcommandArgumentsTests {
     (["watch", "--tag-names", "1=a", "sway"], "watch sway: --tag-names does not apply here"),
     (["watch", "river", "--workspaces"], "watch river: --workspaces does not apply here"),
     (["watch", "river", "--tag", "x"], "watch: --tag does not apply here"),
+    (["dnd", "maybe"], "dnd: expected on, off or toggle, got 'maybe'"),
+    (["dnd", "on", "off"], "dnd: unexpected argument 'off'"),
+    (["dnd", "--urgency", "low"], "dnd: --urgency does not apply here"),
     (["watch", "river", "--tag-names"], "--tag-names: missing value (N=NAME,...)"),
     (["watch", "river", "extra"], "watch: unexpected argument 'extra'"),
     (["--urgent", "x"], "--urgent belongs to 'wl-toast watch river'"),
