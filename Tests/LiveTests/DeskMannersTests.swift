@@ -3,6 +3,7 @@ import Glibc
 import TestSupport
 import Testing
 import ToastCommand
+import ToastKit
 import ToastModel
 
 /// Do-not-disturb and the fullscreen policy on headless sway: what a user at
@@ -188,6 +189,35 @@ struct DeskMannersTests {
     try desk.screenshot("the critical toast over the fullscreen window") {
       $0.boundingBox(of: Self.magenta, tolerance: 2) == Self.box("Battery low")
     }
+  }
+
+  /// The library: a presenter holds a delayed toast back without waking,
+  /// shows it when fullscreen ends, and with do-not-disturb on shows nothing.
+  @Test func aPresenterSleepsWhileItHoldsAToastBack() throws {
+    let desk = try Self.desk()
+    let flower = try Self.fullscreenFlower(on: desk)
+    defer { flower.terminate() }
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var toast = Toast("Later", timeout: 0)
+    toast.isAnimated = false
+    toast.background = Toast.Color(hex: "#ff00ffff")
+    toast.fullscreen = .delay
+    #expect(presenter.show(toast).isEmpty)
+    // The window list comes in; then nothing changes and nothing wakes the loop.
+    _ = try PresenterTests.wakeUps(of: presenter, during: .milliseconds(300))
+    #expect(try PresenterTests.wakeUps(of: presenter, during: .seconds(1)) <= 2)
+    #expect(presenter.isWaitingToAppear(tag: Toast.defaultTag))
+    try desk.sway.swaymsg(["fullscreen", "disable"])
+    try waitUntil("the held toast on screen") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      return try desk.sway.screenshot().boundingBox(of: Self.magenta, tolerance: 2)
+        == Self.box("Later")
+    }
+    presenter.doNotDisturb = .on
+    #expect(try presenter.runUntilHidden() == .suppressed)
+    #expect(presenter.show(Toast("Mail")) == [.suppressed])
+    #expect(!presenter.isPresenting)
+    #expect(try presenter.runUntilHidden() == .suppressed)
   }
 
   @Test func aToastForAnotherOutputShowsAtOnce() throws {

@@ -109,6 +109,17 @@ struct KWinTests {
     #expect(nag.exitStatus == nil, "-B runs and stays")
   }
 
+  /// KWin 5.27 offers no wlr foreign toplevels: fullscreen windows cannot be
+  /// known, and a toast that would be suppressed over one shows.
+  @Test func withoutAWindowListEveryToastShows() throws {
+    let desk = try KWinDesk(scale: 1.5)
+    let result = try desk.runToEnd([
+      "--fullscreen", "suppress", "--no-animation", "--timeout", "0", "Shown",
+    ])
+    #expect(result.status == 0 && result.errors.isEmpty, "\(result.errors)")
+    try desk.waitForHUD()
+  }
+
   @Test func aToastStaysOnScreenWhenTheScaleChanges() throws {
     let desk = try KWinDesk(scale: 1.5)
     let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Rescaled"])
