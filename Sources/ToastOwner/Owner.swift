@@ -88,6 +88,7 @@ package final class Owner {
     }
     // Do-not-disturb as the state file says, now and whenever it changes.
     let doNotDisturb = DoNotDisturbState(rendezvous)
+    try? doNotDisturb.prepareDirectory()
     presenter.doNotDisturb = (try? doNotDisturb.read()) ?? .off
     doNotDisturbWatch = DoNotDisturbWatch(doNotDisturb, loop: presenter.eventLoop) {
       [unowned self] state in presenter.doNotDisturb = state

@@ -2,18 +2,20 @@ import Glibc
 import ToastModel
 
 /// Do-not-disturb's state, which outlives owners: a file named
-/// `do-not-disturb` in the rendezvous's private directory, there while it is
-/// on. One state for all the user's displays; the runtime directory, and with
-/// it the state, goes at logout.
+/// `do-not-disturb` in `state/` under the rendezvous's private directory,
+/// there while it is on. One state for all the user's displays; the runtime
+/// directory, and with it the state, goes at logout. The state has a
+/// directory of its own so that owners, which follow it with inotify, hear of
+/// nothing else (other displays' sockets and locks).
 ///
-/// As with the socket, nothing is followed that is not the user's own: the
-/// directory must be the user's and private, and the file a regular file of
+/// As with the socket, nothing is followed that is not the user's own: both
+/// directories must be the user's and private, and the file a regular file of
 /// the user's (a symbolic link or another's file is refused with
 /// ``RendezvousError/notOurFile(_:)``).
 package struct DoNotDisturbState: Sendable {
   private let rendezvous: Rendezvous
-  /// The private directory.
-  package var directory: String { rendezvous.directory }
+  /// The directory of the state, which owners watch.
+  package let directory: String
   /// The state file's path.
   package let path: String
   /// The state file's name.
@@ -22,18 +24,22 @@ package struct DoNotDisturbState: Sendable {
   /// The state kept beside `rendezvous`'s socket.
   package init(_ rendezvous: Rendezvous) {
     self.rendezvous = rendezvous
-    path = rendezvous.directory + "/" + Self.fileName
+    directory = rendezvous.directory + "/state"
+    path = directory + "/" + Self.fileName
+  }
+
+  /// Creates the state's directory if needed (for an owner to watch it).
+  package func prepareDirectory() throws(RendezvousError) {
+    try rendezvous.prepareDirectory()
+    try preparePrivateDirectory(directory)
   }
 
   /// The state: on while the file is there. No directory yet is off.
   package func read() throws(RendezvousError) -> DoNotDisturb {
-    var info = stat()
-    guard lstat(directory, &info) == 0 else {
-      if errno == ENOENT { return .off }
-      throw .system("inspect", directory)
+    guard try isPrivateDirectory(rendezvous.directory), try isPrivateDirectory(directory) else {
+      return .off
     }
-    guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0
-    else { throw .directoryNotPrivate(directory) }
+    var info = stat()
     guard lstat(path, &info) == 0 else {
       if errno == ENOENT { return .off }
       throw .system("inspect", path)
@@ -46,7 +52,7 @@ package struct DoNotDisturbState: Sendable {
 
   /// Sets the state: creates the file (mode 0600) or removes it.
   package func write(_ state: DoNotDisturb) throws(RendezvousError) {
-    try rendezvous.prepareDirectory()
+    try prepareDirectory()
     switch state {
     case .on:
       let fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)

@@ -83,18 +83,7 @@ package struct Rendezvous: Sendable {
 
   /// Creates the private directory if needed and checks that it is ours and private.
   package func prepareDirectory() throws(RendezvousError) {
-    if mkdir(directory, 0o700) == 0 {
-      // 0700 whatever the umask: a mode-000 directory would lock the user out.
-      chmod(directory, 0o700)
-    } else if errno != EEXIST {
-      throw .system("create", directory)
-    }
-    var info = stat()
-    guard lstat(directory, &info) == 0 else { throw .system("inspect", directory) }
-    guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0
-    else {
-      throw .directoryNotPrivate(directory)
-    }
+    try preparePrivateDirectory(directory)
   }
 
   /// What is at the socket path.
@@ -262,6 +251,32 @@ package struct Rendezvous: Sendable {
     if isFile(lock, at: lockPath) { unlink(lockPath) }
     close(lock)
   }
+}
+
+/// Creates the directory at `path` (mode 0700) if needed and checks that it
+/// is the user's own and private.
+func preparePrivateDirectory(_ path: String) throws(RendezvousError) {
+  if mkdir(path, 0o700) == 0 {
+    // 0700 whatever the umask: a mode-000 directory would lock the user out.
+    chmod(path, 0o700)
+  } else if errno != EEXIST {
+    throw .system("create", path)
+  }
+  guard try isPrivateDirectory(path) else { throw .system("inspect", path) }
+}
+
+/// Whether the private directory at `path` exists: false when nothing is
+/// there; throws when what is there is not a directory of the user's, closed
+/// to others (a link included).
+func isPrivateDirectory(_ path: String) throws(RendezvousError) -> Bool {
+  var info = stat()
+  guard lstat(path, &info) == 0 else {
+    if errno == ENOENT { return false }
+    throw .system("inspect", path)
+  }
+  guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0
+  else { throw .directoryNotPrivate(path) }
+  return true
 }
 
 /// Whether `fd` is the file now at `path` (not one removed or replaced since).

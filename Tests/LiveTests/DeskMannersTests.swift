@@ -28,7 +28,7 @@ struct DeskMannersTests {
 
   /// The state file of `desk`'s commands.
   static func stateFile(_ desk: Desk) -> String {
-    (desk.environment["XDG_RUNTIME_DIR"] ?? "") + "/wl-toast/do-not-disturb"
+    (desk.environment["XDG_RUNTIME_DIR"] ?? "") + "/wl-toast/state/do-not-disturb"
   }
 
   static func box(_ text: String) -> Box {

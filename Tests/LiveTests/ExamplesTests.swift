@@ -69,7 +69,7 @@ struct ExamplesTests {
     defer { removeTree(bin) }
     let (sway, input) = try Self.swayWithTheExampleConfig(bin)
     // The binding runs as sway's user, with sway's runtime directory.
-    let state = sway.runtimeDirectory + "/wl-toast/do-not-disturb"
+    let state = sway.runtimeDirectory + "/wl-toast/state/do-not-disturb"
     let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     var info = stat()
     try input.press(keysym: 0x6e, modifiers: ["Mod4"])  // $mod+n

@@ -19,12 +19,13 @@ import ToastProtocol
   @Test func theStateIsTheFilesPresenceAndOnlyOursCounts() throws {
     let runtime = try Self.runtime()
     defer {
+      rmdir(runtime + "/wl-toast/state")
       rmdir(runtime + "/wl-toast")
       rmdir(runtime)
     }
     let rendezvous = try Rendezvous(display: "wayland-9", runtimeDirectory: runtime)
     let state = DoNotDisturbState(rendezvous)
-    #expect(state.path == runtime + "/wl-toast/do-not-disturb")
+    #expect(state.path == runtime + "/wl-toast/state/do-not-disturb")
     #expect(try state.read() == .off, "no directory yet")
     try state.write(.on)
     #expect(try state.read() == .on)
@@ -47,6 +48,9 @@ import ToastProtocol
       try state.read()
     }
     chmod(runtime + "/wl-toast", 0o700)
+    chmod(state.directory, 0o777)
+    #expect(throws: RendezvousError.directoryNotPrivate(state.directory)) { try state.read() }
+    chmod(state.directory, 0o700)
     #expect(try state.read() == .off)
   }
 
