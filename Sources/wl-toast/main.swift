@@ -40,14 +40,14 @@ func makeRendezvous() -> Rendezvous {
   }
 }
 
-func makeClient(linger: Double = 1) -> Client {
-  Client(rendezvous: makeRendezvous(), linger: linger)
+func makeClient(linger: Double = 1, rendezvous: Rendezvous = makeRendezvous()) -> Client {
+  Client(rendezvous: rendezvous, linger: linger)
 }
 
 /// Do-not-disturb's state; a state file that is not the user's own is an error.
-func doNotDisturb() -> DoNotDisturb {
+func doNotDisturb(_ rendezvous: Rendezvous = makeRendezvous()) -> DoNotDisturb {
   do {
-    return try DoNotDisturbState(makeRendezvous()).read()
+    return try DoNotDisturbState(rendezvous).read()
   } catch {
     fail(error.description)
   }
@@ -55,7 +55,8 @@ func doNotDisturb() -> DoNotDisturb {
 
 /// Shows one toast, or with --follow one per line of standard input.
 func show(_ toast: Toast, _ options: ShowOptions) -> Never {
-  let client = makeClient(linger: options.linger)
+  let rendezvous = makeRendezvous()
+  let client = makeClient(linger: options.linger, rendezvous: rendezvous)
   func deliver(_ toast: Toast, wait: Bool) -> Client.Result {
     do {
       return try client.show(toast, tag: options.tag, wait: wait)
@@ -78,7 +79,7 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
   // Do-not-disturb holds the toast back here, before any owner is asked (or
   // started); a --follow command still reads its input to the end, so that
   // the program writing it is not cut off.
-  if doNotDisturb().silences(toast) {
+  if doNotDisturb(rendezvous).silences(toast) {
     if options.follow != nil {
       var reader = LineReader(fd: 0)
       while reader.next() != nil {}
