@@ -192,10 +192,15 @@ package final class Owner {
     }
   }
 
+  /// The buffer requests are received into, one for the owner's life (not
+  /// 64 KiB allocated and zeroed for every update).
+  private var receiveBuffer = [UInt8](repeating: 0, count: maximumMessageSize + 1)
+
   private func readRequest(from fd: Int32, events: Int16) {
-    var buffer = [UInt8](repeating: 0, count: maximumMessageSize + 1)
-    let count = retryingOnInterrupt {
-      recv(fd, &buffer, buffer.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT))
+    let count = receiveBuffer.withUnsafeMutableBytes { bytes in
+      retryingOnInterrupt {
+        recv(fd, bytes.baseAddress, bytes.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT))
+      }
     }
     if count < 0 && errno == EAGAIN { return }
     guard count > 0 else {
@@ -209,7 +214,7 @@ package final class Owner {
       send(.failed("message too large (limit \(maximumMessageSize) bytes)"), to: fd)
       return
     }
-    var text = String(decoding: buffer[0..<count], as: UTF8.self)
+    var text = String(decoding: receiveBuffer[0..<count], as: UTF8.self)
     if text.hasSuffix("\n") { text.removeLast() }
     // A command that gave up (and closed) before its request was read is not
     // carried out: it has already told its user that it failed.
