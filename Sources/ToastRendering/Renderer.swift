@@ -31,30 +31,43 @@ public enum Renderer {
     cairo_scale(cairo, scale, scale)
 
     let opacity = min(max(appearance.opacity, 0), 1)
-    if layout.coversOutput && toast.dimsBackground {
+    let dims = layout.coversOutput && toast.dimsBackground
+    if dims {
       setColor(Design.dim, in: cairo, alpha: opacity)
       cairo_paint(cairo)
     }
+    // The toast is drawn into a group, then painted at its opacity. At full
+    // opacity over the cleared pixels that painting is a copy: draw directly.
+    let grouped = opacity < 1 || dims
+    if grouped { cairo_push_group(cairo) }
+    defer {
+      if grouped {
+        cairo_pop_group_to_source(cairo)
+        cairo_paint_with_alpha(cairo, opacity)
+      }
+      cairo_restore(cairo)
+    }
     if toast.style == .bar {
-      cairo_push_group(cairo)
       drawBar(
         toast, layout: layout, interaction: buttons,
         dy: layout.box(at: appearance).y - layout.box.y,
         in: cairo)
-      cairo_pop_group_to_source(cairo)
-      cairo_paint_with_alpha(cairo, opacity)
-      cairo_restore(cairo)
       return
     }
-    cairo_push_group(cairo)
     let box = layout.box(at: appearance)
     let radius = layout.cornerRadius
-    drawShadow(toast.style, box: box, radius: radius, in: cairo)
-    roundedRectangle(box, radius: radius, in: cairo)
-    setColor(
-      toast.background ?? (toast.style == .hud ? Design.HUD.background : Design.Banner.background),
-      in: cairo)
-    cairo_fill(cairo)
+    let background =
+      toast.background ?? (toast.style == .hud ? Design.HUD.background : Design.Banner.background)
+    // A box at rest comes from its image (made at its first frame); a sliding
+    // one, at a new place each frame, is drawn directly.
+    let key = BoxImage.Key(
+      style: toast.style, box: box, radius: radius, background: background, scale: scale)
+    if box != layout.box || !BoxImage.draw(key, into: cairo) {
+      drawShadow(toast.style, box: box, radius: radius, in: cairo)
+      roundedRectangle(box, radius: radius, in: cairo)
+      setColor(background, in: cairo)
+      cairo_fill(cairo)
+    }
 
     let foreground = toast.foreground ?? Design.foreground
     let dy = box.y - layout.box.y
@@ -97,18 +110,12 @@ public enum Renderer {
       }
     }
     drawButtons(layout.buttons, states: buttons, dy: dy, color: foreground, in: cairo)
-    cairo_pop_group_to_source(cairo)
-    cairo_paint_with_alpha(cairo, opacity)
-    cairo_restore(cairo)
   }
 
   /// The HUD's light shadow (offset 4,4) or the banner's faint glow, drawn
   /// outside the box only, so the translucent box stays clean.
   static func drawShadow(_ style: Toast.Style, box: Rect, radius: Double, in cairo: OpaquePointer) {
-    let (color, offset, blur) =
-      style == .hud
-      ? (Design.HUD.shadowColor, Design.HUD.shadowOffset, Design.HUD.shadowBlur)
-      : (Design.Banner.shadowColor, 0, Design.Banner.shadowBlur)
+    let (color, offset, blur) = BoxImage.shadow(of: style)
     cairo_save(cairo)
     // Clip to everything but the box.
     cairo_set_fill_rule(cairo, CAIRO_FILL_RULE_EVEN_ODD)
