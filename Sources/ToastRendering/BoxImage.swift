@@ -1,5 +1,5 @@
 import CPangoCairo
-import Synchronization
+import Glibc
 import ToastModel
 
 /// The shadow and the box of a HUD or a banner, drawn once into an image of
@@ -11,10 +11,7 @@ import ToastModel
 /// The image holds the pixels the direct drawing gives: the same Cairo calls on
 /// the same pixel grid, moved by whole pixels, then painted over transparent
 /// pixels at a whole-pixel offset (a copy).
-///
-/// Sendable because nothing changes it after it is made and its pixels are
-/// read only under the cache's lock.
-final class BoxImage: @unchecked Sendable {
+final class BoxImage {
   /// What the pixels depend on.
   struct Key: Equatable {
     var style: Toast.Style
@@ -129,5 +126,31 @@ final class BoxImage: @unchecked Sendable {
     }
   }
 
-  private static let cache = Mutex(Cache())
+  /// The cache and the lock that guards it: a pthread mutex, whose locking
+  /// ThreadSanitizer follows (accesses under Synchronization's Mutex it
+  /// reports as races: it does not see that lock order them).
+  private final class LockedCache: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var cache = Cache()
+
+    init() {
+      mutex = .allocate(capacity: 1)
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
+    }
+
+    /// Runs `body` on the cache, holding the lock.
+    func withLock<Result>(_ body: (inout Cache) -> Result) -> Result {
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return body(&cache)
+    }
+  }
+
+  private static let cache = LockedCache()
 }
