@@ -31,11 +31,18 @@ let ownerLink: [LinkerSetting] =
 // library search, no relocations at start (about half the time of a
 // dynamically linked one, and 3.4 MiB instead of 6). It uses no glibc
 // function that needs shared libraries at run time (no NSS, no dlopen).
+// lld lays out the functions an update runs first (link/command-order.txt):
+// an update command's peak RSS went from 5.2 to 3.7 MiB.
 let staticExecutable: [LinkerSetting] =
   Context.environment["WL_TOAST_SANITIZE"] == nil
   ? [
     .unsafeFlags(["-static-stdlib"], .when(configuration: .debug)),
-    .unsafeFlags(["-static-executable"], .when(configuration: .release)),
+    .unsafeFlags(
+      [
+        "-static-executable", "-use-ld=lld", "-Xlinker",
+        "--symbol-ordering-file=" + Context.packageDirectory + "/link/command-order.txt",
+        "-Xlinker", "--no-warn-symbol-ordering",
+      ], .when(configuration: .release)),
   ] : []
 
 let package = Package(
