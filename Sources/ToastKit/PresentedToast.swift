@@ -166,7 +166,7 @@ final class PresentedToast {
       return
     }
     syncViews()
-    if views.isEmpty && !isHeldByFullscreen { scheduleHide() }
+    if views.isEmpty && !isCoveredEverywhere { scheduleHide() }
   }
 
   /// Whether a fullscreen window holds the toast back from `output` (nil:
@@ -185,9 +185,6 @@ final class PresentedToast {
       return !described.isEmpty && described.allSatisfy { isHeld(on: $0) }
     }
   }
-
-  /// Whether the toast has no surface because fullscreen holds it back.
-  private var isHeldByFullscreen: Bool { views.isEmpty && isCoveredEverywhere }
 
   /// A window entered or left fullscreen (or the first list of windows came
   /// in): a toast held back appears where it no longer is.
@@ -216,9 +213,8 @@ final class PresentedToast {
 
   /// Makes the surfaces match the toast's output choice and the outputs there are.
   private func syncViews() {
-    guard !isGone, exitOutcome == nil, graceTimer == nil else { return }
+    guard !isGone, exitOutcome == nil, graceTimer == nil, !awaitsWindowList else { return }
     let described = session.outputs.filter(\.isDescribed)
-    guard !awaitsWindowList else { return }
     switch toast.output {
     case .automatic:
       if views.isEmpty && !described.isEmpty && !isHeld(on: nil) { addView(on: nil) }

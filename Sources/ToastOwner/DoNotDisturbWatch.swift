@@ -41,7 +41,8 @@ final class DoNotDisturbWatch {
     while true {
       let count = retryingOnInterrupt { read(inotify.rawValue, &buffer, buffer.count) }
       guard count > 0 else { break }
-      concerned = concerned || names(in: buffer[..<count]).contains(DoNotDisturbState.fileName)
+      concerned =
+        concerned || inotifyFileNames(in: buffer[..<count]).contains(DoNotDisturbState.fileName)
     }
     guard concerned else { return }
     // A file that is not ours at the path: do-not-disturb stays as it was.
@@ -50,7 +51,7 @@ final class DoNotDisturbWatch {
 }
 
 /// The file names of a buffer of `inotify_event` records.
-func names(in events: ArraySlice<UInt8>) -> [String] {
+func inotifyFileNames(in events: ArraySlice<UInt8>) -> [String] {
   var names: [String] = []
   var offset = events.startIndex
   let header = MemoryLayout<inotify_event>.size

@@ -39,15 +39,7 @@ package struct DoNotDisturbState: Sendable {
     guard try isPrivateDirectory(rendezvous.directory), try isPrivateDirectory(directory) else {
       return .off
     }
-    var info = stat()
-    guard lstat(path, &info) == 0 else {
-      if errno == ENOENT { return .off }
-      throw .system("inspect", path)
-    }
-    guard info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else {
-      throw .notOurFile(path)
-    }
-    return .on
+    return try isOwnEntry(path, type: S_IFREG, else: .notOurFile(path)) ? .on : .off
   }
 
   /// Sets the state: creates the file (mode 0600) or removes it.

@@ -86,22 +86,10 @@ package struct Rendezvous: Sendable {
     try preparePrivateDirectory(directory)
   }
 
-  /// What is at the socket path.
-  enum SocketState {
-    case absent
-    case ours
-  }
-
-  func inspectSocket() throws(RendezvousError) -> SocketState {
-    var info = stat()
-    guard lstat(socketPath, &info) == 0 else {
-      if errno == ENOENT { return .absent }
-      throw .system("inspect", socketPath)
-    }
-    guard info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else {
-      throw .notOurSocket(socketPath)
-    }
-    return .ours
+  /// Whether the user's own socket is at the socket path (false: nothing is);
+  /// throws for anything else there.
+  func hasOurSocket() throws(RendezvousError) -> Bool {
+    try isOwnEntry(socketPath, type: S_IFSOCK, else: .notOurSocket(socketPath))
   }
 
   /// Connects to a running owner; nil when there is none (no socket, or a stale
@@ -111,7 +99,7 @@ package struct Rendezvous: Sendable {
     -> FileDescriptor?
   {
     try prepareDirectory()
-    guard try inspectSocket() == .ours else { return nil }
+    guard try hasOurSocket() else { return nil }
     guard let fd = FileDescriptor(returnedBy: packetSocket()) else {
       throw .system("create a socket for", socketPath)
     }
@@ -202,7 +190,7 @@ package struct Rendezvous: Sendable {
     }
     if let fd = try connect(until: deadline) { return .connected(fd) }
     // No owner answers: whatever socket is left is stale.
-    if try inspectSocket() == .ours { unlink(socketPath) }
+    if try hasOurSocket() { unlink(socketPath) }
     // Non-blocking: the owner accepts every pending connection, then returns to its loop.
     guard let fd = FileDescriptor(returnedBy: packetSocket()) else {
       throw .system("create a socket for", socketPath)
@@ -269,13 +257,24 @@ func preparePrivateDirectory(_ path: String) throws(RendezvousError) {
 /// there; throws when what is there is not a directory of the user's, closed
 /// to others (a link included).
 func isPrivateDirectory(_ path: String) throws(RendezvousError) -> Bool {
+  try isOwnEntry(path, type: S_IFDIR, closedToOthers: true, else: .directoryNotPrivate(path))
+}
+
+/// Whether the user's own file of `type` (`S_IFSOCK`, `S_IFREG`, …) is at
+/// `path`, never following a link: false when nothing is there; throws
+/// `refusal` for anything else there (another type, another user's, or with
+/// `closedToOthers` one that others may use).
+func isOwnEntry(
+  _ path: String, type: mode_t, closedToOthers: Bool = false, else refusal: RendezvousError
+) throws(RendezvousError) -> Bool {
   var info = stat()
   guard lstat(path, &info) == 0 else {
     if errno == ENOENT { return false }
     throw .system("inspect", path)
   }
-  guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0
-  else { throw .directoryNotPrivate(path) }
+  guard info.st_mode & S_IFMT == type, info.st_uid == getuid(),
+    !closedToOthers || info.st_mode & 0o077 == 0
+  else { throw refusal }
   return true
 }
 

@@ -69,13 +69,13 @@ import ToastProtocol
     var buffer = [UInt8](repeating: 0, count: 4096)
     let count = read(fd, &buffer, buffer.count)
     #expect(count > 0)
-    let names = ToastOwner.names(in: buffer[..<max(count, 0)])
+    let names = ToastOwner.inotifyFileNames(in: buffer[..<max(count, 0)])
     #expect(
       names == [
         "a.lock", "a.lock", "do-not-disturb", "do-not-disturb", String(repeating: "n", count: 200),
         String(repeating: "n", count: 200),
       ])
-    #expect(ToastOwner.names(in: buffer[0..<7]) == [], "a cut record is no name")
+    #expect(ToastOwner.inotifyFileNames(in: buffer[0..<7]) == [], "a cut record is no name")
   }
 
   @Test func windowStatesAreThirtyTwoBitValues() {
