@@ -228,7 +228,7 @@ final class LayerView {
       : size.width
     let new = ToastLayout(
       toast: toast, outputWidth: width, outputHeight: size.height,
-      surfaceSize: configuredSize, shift: appliedShift, detailsOpen: detailsOpen)
+      surfaceSize: configuredSize, shift: appliedShift, detailsOpen: detailsOpen, reusing: old)
     // The same picture (an output entered that changes nothing): no new frame.
     if new.drawsLike(old) && !contentChanged { return }
     layout = new

@@ -2,11 +2,11 @@ import CPangoCairo
 import Glibc
 import ToastModel
 
-/// The shadow and the box of a HUD or a banner, drawn once into an image of
-/// their own and painted into every frame that shows them at the same place,
-/// size and scale: the shadow's six layers, each filled through an even-odd
-/// clip, cost far more than copying their pixels, and an update of a showing
-/// toast keeps its box.
+/// The shadow and the box of a HUD or a banner, with a progress bar's track,
+/// drawn once into an image of their own and painted into every frame that
+/// shows them at the same place, size and scale: the shadow's six layers, each
+/// filled through an even-odd clip, cost far more than copying their pixels,
+/// and an update of a showing toast keeps its box.
 ///
 /// The image holds the pixels the direct drawing gives: the same Cairo calls on
 /// the same pixel grid, moved by whole pixels, then painted over transparent
@@ -19,6 +19,14 @@ final class BoxImage {
     var radius: Double
     var background: Toast.Color
     var scale: Double
+    /// The progress bar's track, inside the box; nil without a bar.
+    var track: Track?
+  }
+
+  /// A progress bar's track: the bar's place and its colour (drawn faint).
+  struct Track: Equatable {
+    var bar: Rect
+    var color: Toast.Color
   }
 
   let key: Key
@@ -57,6 +65,7 @@ final class BoxImage {
     Renderer.roundedRectangle(box, radius: key.radius, in: cairo)
     Renderer.setColor(key.background, in: cairo)
     cairo_fill(cairo)
+    if let track = key.track { Renderer.drawTrack(track.bar, color: track.color, in: cairo) }
     let status = cairo_status(cairo)
     cairo_destroy(cairo)
     cairo_surface_flush(surface)

@@ -113,16 +113,23 @@ public struct ToastLayout {
   /// surface instead (see ``Placement``).
   ///
   /// A bar's details take room only when `detailsOpen`.
+  ///
+  /// A HUD's or a banner's text shaped as in `previous` (the layout this one
+  /// replaces) is taken from it rather than shaped again.
   public init(
     toast: Toast, outputWidth: Int, outputHeight: Int,
-    surfaceSize: (width: Int, height: Int)? = nil, shift: Double = 0, detailsOpen: Bool = false
+    surfaceSize: (width: Int, height: Int)? = nil, shift: Double = 0, detailsOpen: Bool = false,
+    reusing previous: ToastLayout? = nil
   ) {
     let output = (width: Double(max(outputWidth, 1)), height: Double(max(outputHeight, 1)))
     switch toast.style {
     case .hud:
-      self.init(hud: toast, output: output, surfaceSize: surfaceSize, shift: shift)
+      self.init(
+        hud: toast, output: output, surfaceSize: surfaceSize, shift: shift,
+        previousText: previous?.text)
     case .banner:
-      self.init(banner: toast, output: output, surfaceSize: surfaceSize)
+      self.init(
+        banner: toast, output: output, surfaceSize: surfaceSize, previousText: previous?.text)
     case .bar:
       self.init(bar: toast, output: output, detailsOpen: detailsOpen)
     }
@@ -130,7 +137,7 @@ public struct ToastLayout {
 
   private init(
     hud toast: Toast, output: (width: Double, height: Double),
-    surfaceSize: (width: Int, height: Int)?, shift: Double
+    surfaceSize: (width: Int, height: Int)?, shift: Double, previousText: TextBlock?
   ) {
     let padding = Design.HUD.padding
     let maximumWidth = max(
@@ -151,9 +158,9 @@ public struct ToastLayout {
       height: maximumHeight - 2 * padding - others.reduce(0, +) - padding * Double(others.count)
     )
     let (text, textScale) = fittedText(into: textRoom) { wrapWidth in
-      TextBlock(
+      TextBlock.shaped(
         text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.HUD.font,
-        wrapWidth: wrapWidth, maximumLines: Design.HUD.maximumLines)
+        wrapWidth: wrapWidth, maximumLines: Design.HUD.maximumLines, reusing: previousText)
     }
     let hasText = !text.isEmpty
     let textSize = (width: text.width * textScale, height: text.height * textScale)
@@ -251,7 +258,7 @@ public struct ToastLayout {
 
   private init(
     banner toast: Toast, output: (width: Double, height: Double),
-    surfaceSize: (width: Int, height: Int)?
+    surfaceSize: (width: Int, height: Int)?, previousText: TextBlock?
   ) {
     let padding = Design.Banner.padding
     let maximumWidth = max(
@@ -268,9 +275,9 @@ public struct ToastLayout {
         max(maximumWidth - 2 * padding - iconRoom - rowRoom, 1), Design.Banner.height - padding
       )
     ) { wrapWidth in
-      TextBlock(
+      TextBlock.shaped(
         text: toast.text, isMarkup: toast.isMarkup, font: toast.font ?? Design.Banner.font,
-        wrapWidth: wrapWidth, maximumLines: 1)
+        wrapWidth: wrapWidth, maximumLines: 1, reusing: previousText)
     }
     let textSize = (width: text.width * textScale, height: text.height * textScale)
     let pillWidth = min(

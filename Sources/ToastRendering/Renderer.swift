@@ -58,19 +58,23 @@ public enum Renderer {
     let radius = layout.cornerRadius
     let background =
       toast.background ?? (toast.style == .hud ? Design.HUD.background : Design.Banner.background)
-    // A box at rest comes from its image (made at its first frame); a sliding
-    // one, at a new place each frame, is drawn directly.
+    let foreground = toast.foreground ?? Design.foreground
+    let dy = box.y - layout.box.y
+    // The progress bar's track, which only the box's size and colour decide.
+    let track = toast.progress == nil ? nil : layout.progressBar
+    // A box at rest comes from its image (made at its first frame), with the
+    // track; a sliding one, at a new place each frame, is drawn directly.
     let key = BoxImage.Key(
-      style: toast.style, box: box, radius: radius, background: background, scale: scale)
-    if box != layout.box || !BoxImage.draw(key, into: cairo) {
+      style: toast.style, box: box, radius: radius, background: background, scale: scale,
+      track: track.map { BoxImage.Track(bar: $0, color: foreground) })
+    let fromImage = box == layout.box && BoxImage.draw(key, into: cairo)
+    if !fromImage {
       drawShadow(toast.style, box: box, radius: radius, in: cairo)
       roundedRectangle(box, radius: radius, in: cairo)
       setColor(background, in: cairo)
       cairo_fill(cairo)
     }
 
-    let foreground = toast.foreground ?? Design.foreground
-    let dy = box.y - layout.box.y
     // An icon that cannot be loaded is left out (the presenter has said why).
     if var square = layout.icon, let icon = toast.icon,
       case .success(let image) = IconImage.load(
@@ -88,11 +92,9 @@ public enum Renderer {
       layout.text.draw(
         in: cairo, x: layout.textOrigin.x, y: layout.textOrigin.y + dy, scale: layout.textScale)
     }
-    if var bar = layout.progressBar, let progress = toast.progress {
+    if var bar = track, let progress = toast.progress {
       bar.y += dy
-      roundedRectangle(bar, radius: bar.height / 2, in: cairo)
-      setColor(foreground, in: cairo, alpha: 0.3)
-      cairo_fill(cairo)
+      if !fromImage { drawTrack(bar, color: foreground, in: cairo) }
       var filled = bar
       filled.width = bar.width * min(max(progress, 0), 1)
       if filled.width > 0 {
@@ -110,6 +112,13 @@ public enum Renderer {
       }
     }
     drawButtons(layout.buttons, states: buttons, dy: dy, color: foreground, in: cairo)
+  }
+
+  /// The progress bar's track: the whole bar in `color`, faint.
+  static func drawTrack(_ bar: Rect, color: Toast.Color, in cairo: OpaquePointer) {
+    roundedRectangle(bar, radius: bar.height / 2, in: cairo)
+    setColor(color, in: cairo, alpha: 0.3)
+    cairo_fill(cairo)
   }
 
   /// The HUD's light shadow (offset 4,4) or the banner's faint glow, drawn

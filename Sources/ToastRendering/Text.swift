@@ -20,6 +20,11 @@ public final class TextBlock {
   public let lineCount: Int
   /// Whether Pango shortened the text with an ellipsis.
   public let isEllipsized: Bool
+  /// What the block was shaped from.
+  private let source: Source
+  /// The linear part of the Cairo matrix the layout was last laid out for:
+  /// the identity (measured on ``measuringCanvas``) until drawn at another scale.
+  private var laidOutFor = (1.0, 0.0, 0.0, 1.0)
 
   /// How the lines of a block are aligned in its wrap box.
   public enum Alignment: Sendable {
@@ -29,6 +34,37 @@ public final class TextBlock {
     case left
   }
 
+  /// Everything the shaping depends on (besides the locale's language, the
+  /// same for the whole process).
+  private struct Source: Equatable {
+    var text: String
+    var isMarkup: Bool
+    var font: String
+    var wrapWidth: Double
+    var maximumLines: Int
+    var alignment: Alignment
+  }
+
+  /// The block ``init(text:isMarkup:font:wrapWidth:maximumLines:alignment:)``
+  /// makes, or `previous` itself when it was shaped from the same: an update
+  /// that changes only a toast's progress keeps its text as shaped.
+  public static func shaped(
+    text: String, isMarkup: Bool, font: String, wrapWidth: Double, maximumLines: Int,
+    alignment: Alignment = .center, reusing previous: TextBlock?
+  ) -> TextBlock {
+    if let previous,
+      previous.source
+        == Source(
+          text: text, isMarkup: isMarkup, font: font, wrapWidth: wrapWidth,
+          maximumLines: maximumLines, alignment: alignment)
+    {
+      return previous
+    }
+    return TextBlock(
+      text: text, isMarkup: isMarkup, font: font, wrapWidth: wrapWidth,
+      maximumLines: maximumLines, alignment: alignment)
+  }
+
   /// Shapes `text` in `font`, wrapping at `wrapWidth` (words first, then any
   /// character) into at most `maximumLines` lines (`Int.max`: all of them,
   /// none ellipsized), aligned as `alignment` says.
@@ -36,6 +72,9 @@ public final class TextBlock {
     text: String, isMarkup: Bool, font: String, wrapWidth: Double, maximumLines: Int,
     alignment: Alignment = .center
   ) {
+    source = Source(
+      text: text, isMarkup: isMarkup, font: font, wrapWidth: wrapWidth,
+      maximumLines: maximumLines, alignment: alignment)
     let fontMap = pango_cairo_font_map_get_default()
     let context = pango_font_map_create_context(fontMap)!
     let options = cairo_font_options_create()
@@ -44,6 +83,9 @@ public final class TextBlock {
     cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
     pango_cairo_context_set_font_options(context, options)
     cairo_font_options_destroy(options)
+    // Measured with the options of the image surfaces it is drawn into, the
+    // layout stays valid when drawn: otherwise Pango lays it out again there.
+    pango_cairo_update_context(TextBlock.measuringCanvas, context)
     // The language picks among fonts that share a script (Japanese or Chinese
     // forms of Han): the user's locale, read the same way in every process.
     if let language = TextBlock.language {
@@ -124,11 +166,37 @@ public final class TextBlock {
     cairo_save(cairo)
     cairo_translate(cairo, x, y)
     cairo_scale(cairo, scale, scale)
-    pango_cairo_update_layout(cairo, layout)
+    // Pango lays the text out again after every update of its context, even
+    // one that changes nothing: update it only for a new scale (Pango may pick
+    // other fonts for another pixel size) or a surface other than an image
+    // (whose font options the layout was measured with).
+    var matrix = cairo_matrix_t()
+    cairo_get_matrix(cairo, &matrix)
+    let linear = (matrix.xx, matrix.yx, matrix.xy, matrix.yy)
+    if linear != laidOutFor
+      || cairo_surface_get_type(cairo_get_target(cairo)) != CAIRO_SURFACE_TYPE_IMAGE
+    {
+      pango_cairo_update_layout(cairo, layout)
+      laidOutFor = linear
+    }
     cairo_move_to(cairo, 0, 0)
     pango_cairo_show_layout(cairo, layout)
     cairo_restore(cairo)
   }
+
+  /// A Cairo context on an image surface, as every toast is drawn into (an shm
+  /// buffer, a box image, a preview): layouts are measured with its surface's
+  /// font options, so that drawing them at scale 1 finds nothing changed.
+  /// Only read after it is made (the surface's options are read here, once).
+  nonisolated(unsafe) static let measuringCanvas: OpaquePointer = {
+    let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)
+    let cairo = cairo_create(surface)!
+    let options = cairo_font_options_create()
+    cairo_surface_get_font_options(surface, options)
+    cairo_font_options_destroy(options)
+    cairo_surface_destroy(surface)
+    return cairo
+  }()
 
   /// The widest wrap width, in logical pixels: a million, far inside Pango's
   /// Int32 units.

@@ -1,0 +1,68 @@
+import Testing
+import ToastModel
+import ToastRendering
+
+/// What an update of a showing toast keeps from the frame before: its text as
+/// shaped when only the progress changed, and a text drawn at one scale draws
+/// at another as if shaped for it.
+struct UpdateReuseTests {
+  /// The pixels of `layout` (of `toast`) drawn at `scale` into a canvas of its size.
+  static func pixels(_ toast: Toast, _ layout: ToastLayout, scale: Double = 1) throws -> [UInt8] {
+    let width = Int32((Double(layout.surfaceWidth) * scale).rounded())
+    let height = Int32((Double(layout.surfaceHeight) * scale).rounded())
+    var bytes = [UInt8](repeating: 0, count: Int(width * height * 4))
+    try bytes.withUnsafeMutableBytes { buffer in
+      let canvas = try #require(
+        Canvas(pixels: buffer.baseAddress!, width: width, height: height, stride: width * 4))
+      canvas.draw(toast, layout: layout, appearance: .resting, scale: scale)
+    }
+    return bytes
+  }
+
+  static func layout(_ toast: Toast, reusing previous: ToastLayout? = nil) -> ToastLayout {
+    ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, reusing: previous)
+  }
+
+  @Test(arguments: [Toast.Style.hud, .banner])
+  func anUpdateOfTheProgressAloneKeepsTheShapedText(style: Toast.Style) throws {
+    let first = Toast("Volume", style: style, progress: 0.4)
+    var second = first
+    second.progress = 0.7
+    let before = Self.layout(first)
+    let after = Self.layout(second, reusing: before)
+    #expect(after.text === before.text)
+    // The frame is the one a layout of its own draws.
+    let fresh = Self.layout(second)
+    #expect(fresh.text !== before.text)
+    #expect(try Self.pixels(second, after) == Self.pixels(second, fresh))
+    #expect(try Self.pixels(second, after) != Self.pixels(first, before))
+  }
+
+  @Test func newWordsOrANewFontAreShapedAgain() throws {
+    let first = Toast("Volume", progress: 0.4)
+    let before = Self.layout(first)
+    var words = first
+    words.text = "Volume up"
+    let reshaped = Self.layout(words, reusing: before)
+    #expect(reshaped.text !== before.text)
+    #expect(reshaped.text.width > before.text.width)
+    var font = first
+    font.font = "Sans Bold 30"
+    let refonted = Self.layout(font, reusing: before)
+    #expect(refonted.text !== before.text)
+    #expect(refonted.text.height > before.text.height)
+    #expect(try Self.pixels(font, refonted) == Self.pixels(font, Self.layout(font)))
+  }
+
+  /// A toast on two outputs of different scales is drawn from one layout.
+  @Test(arguments: [(2.0, 1.0), (1.0, 2.0), (1.5, 1.0), (1.0, 1.25)])
+  func aTextDrawnAtOneScaleDrawsAtAnotherAsAFreshOne(scales: (Double, Double)) throws {
+    let toast = Toast("Brightness 70%", progress: 0.7)
+    let shared = Self.layout(toast)
+    let first = try Self.pixels(toast, shared, scale: scales.0)
+    #expect(first == (try Self.pixels(toast, Self.layout(toast), scale: scales.0)))
+    let second = try Self.pixels(toast, shared, scale: scales.1)
+    #expect(second == (try Self.pixels(toast, Self.layout(toast), scale: scales.1)))
+    #expect(try Self.pixels(toast, shared, scale: scales.0) == first)
+  }
+}
