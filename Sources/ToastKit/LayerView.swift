@@ -59,6 +59,8 @@ final class LayerView {
     (appearance: Appearance, content: Int, width: Int32, height: Int32, buttons: Interaction)?
   /// Bumped whenever the toast or the layout changes.
   private var contentVersion = 0
+  /// The buffer holding the first frame, drawn before the first configure.
+  private weak var preparedFrame: ShmBuffer?
   /// The toast changed since the last layout: draw even if the geometry did not.
   private var contentChanged = false
   /// The place in a stack: where it moves to, and the move under way.
@@ -347,6 +349,7 @@ final class LayerView {
     if !roleCommitted && !isClosed {
       roleCommitted = true
       surface.commit()
+      prepareFirstFrame(toast, appearance: appearance, buttons: buttons)
       return .idle
     }
     guard !isClosed, frameCallback == nil, !awaitingResize, let configuredSize else { return .idle }
@@ -379,40 +382,18 @@ final class LayerView {
     // Draw at the size the compositor configured (the size asked for, or the output).
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
-    // wl_surface before version 3 cannot take a buffer scale: draw at 1 there.
-    let usable = viewport != nil || surface.version >= 3 ? scale : .one
-    guard let pixelWidth = usable.pixels(width), let pixelHeight = usable.pixels(height),
-      let bufferWidth = Int32(exactly: pixelWidth), let bufferHeight = Int32(exactly: pixelHeight)
-    else {
-      return .failed(WaylandError.bufferTooLarge(width: width, height: height).description)
-    }
+    let usable = usableScale
     let buffer: ShmBuffer
-    do {
-      // nil: both buffers are held; a release will wake the loop.
-      guard let free = try pool.nextBuffer(width: bufferWidth, height: bufferHeight) else {
-        return .idle
-      }
-      buffer = free
-    } catch {
-      // No buffer for this toast (too large, no shared memory).
-      return .failed(error.description)
+    switch freeBuffer(width: width, height: height, scale: usable) {
+    case .success(let free?): buffer = free
+    // Both buffers are held; a release will wake the loop.
+    case .success(nil): return .idle
+    case .failure(let reason): return .failed(reason.description)
     }
-    guard let canvas = canvas(for: buffer) else {
+    guard render(toast, appearance: appearance, buttons: buttons, into: buffer, scale: usable)
+    else {
       return .failed("cannot draw into a \(buffer.width)x\(buffer.height) buffer")
     }
-    // The buffer shows this frame but for the spinner's turn: redraw the spinner only.
-    let contents = FrameContents(
-      version: contentVersion, opacity: appearance.opacity, slide: appearance.slide,
-      width: buffer.width, height: buffer.height, scale: usable, buttons: buttons)
-    var clip: Rect?
-    if canvas.contents == AnyHashable(contents), let spinner = layout.spinner {
-      clip = Rect(
-        x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
-    }
-    canvas.draw(
-      toast, layout: layout, appearance: appearance, scale: usable.factor, clip: clip,
-      buttons: buttons)
-    canvas.contents = contents
     needsDraw = false
     contentChanged = false
     if moving || shiftMove != nil {
@@ -451,6 +432,78 @@ final class LayerView {
       frames: (lastDrawn?.frames ?? 0) + 1)
     surface.commit()
     return .committed
+  }
+
+  /// The scale buffers are drawn at: wl_surface before version 3 cannot take
+  /// a buffer scale, so 1 there.
+  private var usableScale: RenderScale {
+    viewport != nil || surface.version >= 3 ? scale : .one
+  }
+
+  /// A buffer the compositor does not hold, for a frame of `width` x `height`
+  /// logical pixels at `scale`; nil when both are held.
+  private func freeBuffer(width: Int, height: Int, scale: RenderScale)
+    -> Result<ShmBuffer?, WaylandError>
+  {
+    guard let pixelWidth = scale.pixels(width), let pixelHeight = scale.pixels(height),
+      let bufferWidth = Int32(exactly: pixelWidth), let bufferHeight = Int32(exactly: pixelHeight)
+    else {
+      return .failure(.bufferTooLarge(width: width, height: height))
+    }
+    do {
+      return .success(try pool.nextBuffer(width: bufferWidth, height: bufferHeight))
+    } catch {
+      // No buffer for this toast (too large, no shared memory).
+      return .failure(error)
+    }
+  }
+
+  /// Draws the frame into `buffer`; false when Cairo cannot use it.
+  ///
+  /// A buffer that holds this frame already is not drawn again: the first
+  /// frame, drawn while the first configure was on its way, or any frame but
+  /// for the spinner's turn (only the spinner is drawn again).
+  private func render(
+    _ toast: Toast, appearance: Appearance, buttons: Interaction, into buffer: ShmBuffer,
+    scale: RenderScale
+  ) -> Bool {
+    guard let canvas = canvas(for: buffer) else { return false }
+    let contents = FrameContents(
+      version: contentVersion, opacity: appearance.opacity, slide: appearance.slide,
+      width: buffer.width, height: buffer.height, scale: scale, buttons: buttons)
+    let prepared = preparedFrame === buffer
+    preparedFrame = nil
+    var clip: Rect?
+    if canvas.contents == AnyHashable(contents) {
+      if let spinner = layout.spinner {
+        clip = Rect(
+          x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
+      } else if prepared {
+        return true
+      }
+    }
+    canvas.draw(
+      toast, layout: layout, appearance: appearance, scale: scale.factor, clip: clip,
+      buttons: buttons)
+    canvas.contents = contents
+    return true
+  }
+
+  /// Sends the role's commit now and draws the first frame while the
+  /// compositor answers it: the size is the one asked for, so the frame is
+  /// ready to attach when the configure comes (one of another size, scale or
+  /// content draws again). The compositor sizes a modal toast and a bar:
+  /// those wait.
+  private func prepareFirstFrame(_ toast: Toast, appearance: Appearance, buttons: Interaction) {
+    guard !toast.isModal, toast.style != .bar else { return }
+    session.display.flush()
+    let usable = usableScale
+    guard
+      case .success(let buffer?) = freeBuffer(
+        width: layout.surfaceWidth, height: layout.surfaceHeight, scale: usable),
+      render(toast, appearance: appearance, buttons: buttons, into: buffer, scale: usable)
+    else { return }
+    preparedFrame = buffer
   }
 
   /// The Cairo canvas over a buffer's pixels, made at its first use and kept
