@@ -490,12 +490,11 @@ final class LayerView {
   }
 
   /// Sends the role's commit now and draws the first frame while the
-  /// compositor answers it: the size is the one asked for, so the frame is
-  /// ready to attach when the configure comes (one of another size, scale or
-  /// content draws again). The compositor sizes a modal toast and a bar:
-  /// those wait.
+  /// compositor answers it, at the size asked for (for a bar or a modal toast,
+  /// which the compositor sizes, the output's), so that the frame is ready to
+  /// attach when the configure comes; a configure of another size, or another
+  /// scale or content by then, draws it again.
   private func prepareFirstFrame(_ toast: Toast, appearance: Appearance, buttons: Interaction) {
-    guard !toast.isModal, toast.style != .bar else { return }
     session.display.flush()
     let usable = usableScale
     guard
