@@ -44,9 +44,10 @@ package enum OwnerRequest: Equatable, Sendable {
   /// Ask whether a toast with a tag is showing.
   case status(tag: String)
 
-  /// The message as JSON text, keys sorted. A toast carries only its fields
-  /// that differ from a new toast's (``Toast/writeChangedFields(into:)``):
-  /// the owner starts each toast it reads from those defaults.
+  /// The message as JSON text, its keys sorted. A toast carries only its
+  /// fields that differ from a new toast's, in the order of the table
+  /// (``Toast/writeChangedFields(into:)``): the owner starts each toast it
+  /// reads from those defaults.
   package var encoded: String {
     // Written as it goes, in key order: no dictionary, no tree of values.
     var object = JSONObjectWriter()

@@ -23,7 +23,8 @@ extension Toast {
     return .object(object)
   }
 
-  /// A toast with every default, for ``ToastField/isOmittedWhenDefault``.
+  /// A toast with every default, for ``ToastField/isOmittedWhenDefault``
+  /// and ``writeChangedFields(into:)``.
   private static let defaults = Toast("")
 
   /// Writes the fields whose value differs from a new toast's (`Toast("")`),
