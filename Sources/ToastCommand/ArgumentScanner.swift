@@ -17,7 +17,9 @@ func classify(_ argument: String) -> Token {
   if argument.hasPrefix("--") {
     let name: Substring
     var value: String?
-    if let equals = argument.firstIndex(of: "=") {
+    // The `=` found among the bytes: a search of the characters would break
+    // the text into grapheme clusters first.
+    if let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
       name = argument[..<equals]
       value = String(argument[argument.index(after: equals)...])
     } else {
@@ -58,16 +60,16 @@ func scan(
     case .unknown(let name):
       throw .unknownOption(name, command: command)
     case .option(let option, let inlineValue):
-      switch (option.value, inlineValue) {
+      switch (option.valueKind, inlineValue) {
       case (.none, let value?):
         throw .valueForFlag(option.flagName, value: value)
       case (.none, nil), (.optional, nil):
         try handle(option, .on)
       case (.optional, let value?), (.required, let value?):
         try handle(option, .value(value))
-      case (.required(let valueName), nil):
+      case (.required, nil):
         guard index < arguments.endIndex else {
-          throw .missingValue(option.flagName, expected: valueName)
+          throw .missingValue(option.flagName, expected: option.valueName())
         }
         try handle(option, .value(arguments[index]))
         index += 1
@@ -91,7 +93,7 @@ private func visitOptions(
       return
     case .option(let option, let inlineValue):
       guard visit(option, inlineValue, index) else { return }
-      if inlineValue == nil, case .required = option.value { index += 1 }
+      if inlineValue == nil, option.valueKind == .required { index += 1 }
     case .unknown, .word:
       break
     }

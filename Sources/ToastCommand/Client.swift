@@ -198,11 +198,13 @@ package final class Client {
   private func exchange(_ request: OwnerRequest, on fd: Int32, until deadline: MonotonicTime)
     throws(CommandError) -> OwnerReply?
   {
-    let bytes = Array((request.encoded + "\n").utf8)
-    guard bytes.count <= maximumMessageSize else { throw .messageTooLarge }
+    var message = request.encoded + "\n"
+    guard message.utf8.count <= maximumMessageSize else { throw .messageTooLarge }
     // The socket is non-blocking: a stopped owner's full buffer is waited out
     // until the deadline, not forever.
-    while retryingOnInterrupt({ send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) }) < 0 {
+    while message.withUTF8({ bytes in
+      retryingOnInterrupt { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }) < 0 {
       guard errno == EAGAIN else { return nil }
       try awaitReady(fd, for: Int16(POLLOUT), until: deadline)
     }
@@ -250,13 +252,16 @@ package final class Client {
   private func receive(on fd: Int32, until deadline: MonotonicTime?) throws(CommandError)
     -> OwnerReply?
   {
-    var buffer = [UInt8](repeating: 0, count: maximumMessageSize)
+    // Not zero-filled: recv writes the bytes that are read, and only those are read.
+    let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: maximumMessageSize)
+    defer { buffer.deallocate() }
     while true {
       try awaitReady(fd, for: Int16(POLLIN), until: deadline)
-      let count = retryingOnInterrupt { recv(fd, &buffer, buffer.count, 0) }
+      let count = retryingOnInterrupt { recv(fd, buffer.baseAddress, buffer.count, 0) }
       if count < 0 && errno == EAGAIN { continue }
       guard count > 0 else { return nil }
-      var text = String(decoding: buffer[0..<count], as: UTF8.self)
+      var text = String(
+        decoding: UnsafeBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
       if text.hasSuffix("\n") { text.removeLast() }
       return try decodeReply(text)
     }

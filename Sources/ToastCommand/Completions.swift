@@ -22,9 +22,7 @@ extension Option {
   var completesPresets: Bool { name == "preset" }
 
   /// Whether it takes a value.
-  var takesValue: Bool {
-    if case .required = value { true } else { false }
-  }
+  var takesValue: Bool { valueKind == .required }
 
   /// What its value completes to, or nil for an option without one.
   var valueCompletion: ValueCompletion? {

@@ -12,7 +12,7 @@ private func boolean(_ value: String) -> Bool? {
 /// The items of well-formed entries (``Config/checked()`` reported the others).
 /// An icon path in the file that is relative (`icons/volume.svg`) is taken
 /// from the file's directory, as the user who wrote it meant.
-func configItems(_ entries: [Config.Entry], of config: Config?) -> [(Option, OptionInput)] {
+func configItems(_ entries: [Config.Entry], of config: Config?, source: Int) -> [OptionItem] {
   entries.compactMap { entry in
     var entry = entry
     if entry.key == "icon", entry.value.contains("/"), !entry.value.hasPrefix("/"),
@@ -20,16 +20,16 @@ func configItems(_ entries: [Config.Entry], of config: Config?) -> [(Option, Opt
     {
       entry.value = String(path[...slash]) + entry.value
     }
-    return try? item(for: entry)
+    return try? item(for: entry, source: source)
   }
 }
 
 /// The option a configuration entry sets and what it says, checked by the
 /// rules of the command line; the error says what is wrong.
-private func item(for entry: Config.Entry) throws(UsageError) -> (Option, OptionInput) {
+private func item(for entry: Config.Entry, source: Int = 0) throws(UsageError) -> OptionItem {
   guard let option = Option.forKey(entry.key) else { throw .unknownConfigKey(entry.key) }
   let input: OptionInput
-  switch option.value {
+  switch option.valueKind {
   case .optional where option.choices.contains(entry.value):
     input = .value(entry.value)  // follow = json
   case .none, .optional:
@@ -43,7 +43,7 @@ private func item(for entry: Config.Entry) throws(UsageError) -> (Option, Option
   // The value must pass the same checks as on the command line.
   var scratch = OptionValues()
   try option.apply(&scratch, input)
-  return (option, input)
+  return OptionItem(option: option, input: input, source: source)
 }
 
 extension Config {
@@ -57,8 +57,8 @@ extension Config {
       var values = OptionValues()
       return entries.filter { entry in
         do throws(UsageError) {
-          let (option, input) = try item(for: entry)
-          if option.isRepeatable { try option.apply(&values, input) }
+          let item = try item(for: entry)
+          if item.option.isRepeatable { try item.option.apply(&values, item.input) }
           return true
         } catch {
           if case .invalidValue(let invalid) = error {

@@ -40,6 +40,25 @@ enum OptionValue: Equatable, Sendable {
   case required(String)
   /// One after `=` only, or none (`--follow[=text|json]`).
   case optional(String)
+
+  /// Whether an option takes a value, without its name (what the parser asks).
+  enum Kind: Equatable, Sendable {
+    /// None: a flag.
+    case none
+    /// One, as the next argument or after `=`.
+    case required
+    /// One after `=` only, or none.
+    case optional
+  }
+
+  /// The kind, without the name.
+  var kind: Kind {
+    switch self {
+    case .none: .none
+    case .required: .required
+    case .optional: .optional
+    }
+  }
 }
 
 /// What a command line or configuration file said of an option.
@@ -50,6 +69,19 @@ enum OptionInput: Equatable, Sendable {
   case off
   /// A value.
   case value(String)
+}
+
+/// What a command line or a configuration file's line said of one option.
+/// (A struct, not a tuple: the lists of one kind of value the parser keeps
+/// are one type whose metadata the runtime makes at the first one.)
+struct OptionItem: Sendable {
+  /// The option.
+  let option: Option
+  /// What was said of it.
+  let input: OptionInput
+  /// Where it was said, for precedence: a later source wins (a toast's
+  /// command line: the file's `[default]` 0, the preset 1, the command line 2).
+  var source = 0
 }
 
 /// What the options of one command line have set.
@@ -79,15 +111,29 @@ struct Option: Sendable, Equatable {
   let name: String
   /// The one-letter form (`-h`), if any.
   let letter: Character?
-  /// Whether it takes a value.
-  let value: OptionValue
+  /// Whether it takes a value, and what the value stands for (made when
+  /// asked for: the names of a setting's choices are made from its
+  /// enumeration, see ``ToastField/choices``).
+  var value: OptionValue {
+    switch valueKind {
+    case .none: .none
+    case .required: .required(valueName())
+    case .optional: .optional(valueName())
+    }
+  }
+  /// Whether it takes a value: what the parser asks.
+  let valueKind: OptionValue.Kind
+  /// What the value stands for in `--help` and messages (`SECONDS`).
+  let valueName: @Sendable () -> String
   /// One line for completion menus.
   let summary: String
   /// What `--help` prints beside it; nil for an option of a subcommand, which
   /// the synopsis shows.
   let helpText: @Sendable () -> String?
   /// The values it takes, when they are a short list.
-  let choices: [String]
+  var choices: [String] { choiceList() }
+  /// ``choices``, made when asked for.
+  let choiceList: @Sendable () -> [String]
   /// Whether its value is a file's path.
   let takesPath: Bool
   /// Where it may be given.
@@ -110,7 +156,7 @@ struct Option: Sendable, Equatable {
 extension Option {
   /// Every option: the toast's settings (``ToastField/all``), then the command's own.
   static let all: [Option] =
-    ToastField.all.filter { $0.isOption }.map(Option.init(field:)) + [
+    fieldOptions + [
       Option(
         "tag", .required("NAME"), summary: "one toast per tag, updated in place",
         help: "one toast per tag: later commands update it in place",
@@ -237,6 +283,15 @@ extension Option {
       ) { _, _ in },
     ]
 
+  /// The options of the toast's settings, in the order of ``ToastField/all``.
+  /// (A loop: `filter` and `map` would copy each field twice more.)
+  private static var fieldOptions: [Option] {
+    var options: [Option] = []
+    options.reserveCapacity(ToastField.all.count)
+    for field in ToastField.all where field.isOption { options.append(Option(field: field)) }
+    return options
+  }
+
   /// The option with this name (without dashes). A search of the table, not
   /// a dictionary: a dictionary of our own types costs the command more at
   /// start (its metadata and conformances found at run time) than the search.
@@ -252,16 +307,37 @@ extension Option {
   /// An option declared with its parts.
   init(
     _ name: String, letter: Character? = nil, _ value: OptionValue, summary: String,
-    help: @autoclosure @escaping @Sendable () -> String? = nil, choices: [String] = [],
+    help: @autoclosure @escaping @Sendable () -> String? = nil,
+    choices: @autoclosure @escaping @Sendable () -> [String] = [],
     takesPath: Bool = false, scope: OptionScope,
+    apply: @escaping @Sendable (inout OptionValues, OptionInput) throws(UsageError) -> Void
+  ) {
+    let valueName: String
+    switch value {
+    case .none: valueName = ""
+    case .required(let name), .optional(let name): valueName = name
+    }
+    self.init(
+      name, letter: letter, valueKind: value.kind, valueName: { valueName }, summary: summary,
+      help: help, choices: choices, takesPath: takesPath, scope: scope, apply: apply)
+  }
+
+  /// An option declared with its parts, the name of its value made when asked for.
+  init(
+    _ name: String, letter: Character? = nil, valueKind: OptionValue.Kind,
+    valueName: @escaping @Sendable () -> String, summary: String,
+    help: @escaping @Sendable () -> String?,
+    choices: @escaping @Sendable () -> [String],
+    takesPath: Bool, scope: OptionScope,
     apply: @escaping @Sendable (inout OptionValues, OptionInput) throws(UsageError) -> Void
   ) {
     self.name = name
     self.letter = letter
-    self.value = value
+    self.valueKind = valueKind
+    self.valueName = valueName
     self.summary = summary
     self.helpText = help
-    self.choices = choices
+    self.choiceList = choices
     self.takesPath = takesPath
     self.scope = scope
     self.apply = apply
@@ -269,15 +345,16 @@ extension Option {
 
   /// The option of a toast's setting: on a toast's command line and in the file.
   init(field: ToastField) {
-    self.init(
-      field.name, field.valueName.map(OptionValue.required) ?? .none, summary: field.summary,
-      help: field.help, choices: field.choices, takesPath: field.takesPath,
-      scope: [.show, .config]
-    ) { values, input throws(UsageError) in
+    // The parts the closures need, not the whole field.
+    let setFlag = field.setFlag
+    let parse = field.parse
+    let help = field.helpText
+    let apply: @Sendable (inout OptionValues, OptionInput) throws(UsageError) -> Void = {
+      values, input throws(UsageError) in
       switch input {
-      case .on, .off: field.setFlag?(&values.toast, input == .on)
+      case .on, .off: setFlag?(&values.toast, input == .on)
       case .value(let word):
-        guard let parse = field.parse else { return }
+        guard let parse else { return }
         do throws(Toast.InvalidValue) {
           try parse(&values.toast, word)
         } catch {
@@ -285,6 +362,11 @@ extension Option {
         }
       }
     }
+    self.init(
+      field.name, valueKind: field.takesValue ? .required : .none,
+      valueName: field.valueNameText, summary: field.summary, help: { help() },
+      choices: field.choiceList, takesPath: field.takesPath, scope: [.show, .config],
+      apply: apply)
     isRepeatable = field.isRepeatable
   }
 }

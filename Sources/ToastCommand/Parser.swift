@@ -36,37 +36,46 @@ private func applyToToast(_ option: Option, _ input: OptionInput, to values: ino
 }
 
 private func parseToast(_ arguments: [String], config: Config?) throws(UsageError) -> Invocation {
-  var given: [(Option, OptionInput)] = []
+  var given: [OptionItem] = []
   // Each option is checked as it comes, so that the first mistake is the one reported.
   var scratch = OptionValues()
   let words = try scan(arguments, command: nil) { (option, input) throws(UsageError) in
     try applyToToast(option, input, to: &scratch)
-    given.append((option, input))
+    given.append(OptionItem(option: option, input: input, source: 2))
   }
-  // The file's [default], then the preset, then the command line: later wins.
-  let preset = given.last { $0.0.name == "preset" }.map { $0.1.text }
-  var sources = [config.map { configItems($0.defaults, of: $0) } ?? []]
+  // The file's [default] (source 0), then the preset (1), then the command
+  // line (2): later wins.
+  let preset = given.last { $0.option.name == "preset" }.map { $0.input.text }
+  var items = config.map { configItems($0.defaults, of: $0, source: 0) } ?? []
   if let preset {
     guard let entries = config?.presets[preset] else {
       throw .unknownPreset(preset, among: config?.presetNames ?? [], file: config?.path)
     }
-    sources.append(configItems(entries, of: config))
+    items += configItems(entries, of: config, source: 1)
   }
-  sources.append(given)
-  // A repeatable option (`--button`) has the values of the last source that gives any.
-  for option in Option.all where option.isRepeatable {
-    guard let last = sources.lastIndex(where: { $0.contains { $0.0 == option } }) else {
-      continue
+  if items.isEmpty {
+    items = given
+  } else {
+    items += given
+    // A repeatable option (`--button`) has the values of the last source that gives any.
+    for option in Option.all where option.isRepeatable {
+      guard let last = items.last(where: { $0.option == option })?.source else { continue }
+      items.removeAll { $0.option == option && $0.source < last }
     }
-    for index in 0..<last { sources[index].removeAll { $0.0 == option } }
   }
   var values = OptionValues()
-  for (option, input) in sources.joined() { try applyToToast(option, input, to: &values) }
+  for item in items { try applyToToast(item.option, item.input, to: &values) }
   var toast = values.toast
   if let render = values.show.render, render.path.isEmpty {
     throw .renderOptionWithoutFile
   }
-  let text = words.joined(separator: " ")
+  // A loop of its own: `joined(separator:)` is generic code that asks the
+  // runtime for its associated types.
+  var text = ""
+  for (index, word) in words.enumerated() {
+    if index > 0 { text += " " }
+    text += word
+  }
   if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
     && values.show.follow == nil
   {

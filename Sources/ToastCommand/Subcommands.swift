@@ -123,12 +123,12 @@ package func isSubcommand(_ word: String) -> Bool { Subcommand.firstWords.contai
 func parseSubcommand(_ first: String, _ arguments: [String]) throws(UsageError) -> Invocation {
   let candidates = Subcommand.all.filter { $0.words[0] == first }
   let scope = candidates.reduce(OptionScope()) { $0.union($1.scope) }
-  var given: [(Option, OptionInput)] = []
+  var given: [OptionItem] = []
   let words = try scan(arguments, command: first) { (option, input) throws(UsageError) in
     guard option.scope.contains(.everyCommand) || !option.scope.isDisjoint(with: scope) else {
       throw .notApplicable(option.flagName, command: first)
     }
-    given.append((option, input))
+    given.append(OptionItem(option: option, input: input))
   }
   // One subcommand, or a target named by the first word (`watch sway`).
   let targets = candidates.filter { $0.words.count > 1 }
@@ -143,12 +143,12 @@ func parseSubcommand(_ first: String, _ arguments: [String]) throws(UsageError) 
     subcommand = target
     operands.removeFirst()
     // The first option (in argument order) that this target does not take.
-    if let (option, _) = given.first(where: { !$0.0.scope.contains(target.scope) }) {
-      throw .notApplicable(option.flagName, command: target.name)
+    if let item = given.first(where: { !$0.option.scope.contains(target.scope) }) {
+      throw .notApplicable(item.option.flagName, command: target.name)
     }
   }
   var values = OptionValues()
-  for (option, input) in given { try option.apply(&values, input) }
+  for item in given { try item.option.apply(&values, item.input) }
   let maximum = subcommand.operand == nil ? 0 : 1
   if operands.count > maximum {
     throw .unexpectedArgument(operands[maximum], command: first)

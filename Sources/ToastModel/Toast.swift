@@ -59,7 +59,11 @@ public struct Toast: Equatable, Sendable {
       guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
         let value = UInt32(digits, radix: 16)
       else { return nil }
-      let rgba = digits.count == 6 ? value << 8 | 0xff : value
+      self.init(rgba: digits.count == 6 ? value << 8 | 0xff : value)
+    }
+
+    /// The colour `0xRRGGBBAA`.
+    public init(rgba: UInt32) {
       self.init(
         red: Double(rgba >> 24 & 0xff) / 255, green: Double(rgba >> 16 & 0xff) / 255,
         blue: Double(rgba >> 8 & 0xff) / 255, alpha: Double(rgba & 0xff) / 255)
@@ -358,19 +362,19 @@ extension Toast {
   /// (`--button-background`, `--border-bottom-size`, …). Sizes are logical pixels.
   public struct BarLook: Equatable, Sendable {
     /// The bar's colour.
-    public var background = Color(hex: "#323232")!
+    public var background = Color(rgba: 0x3232_32ff)
     /// The message's and the details' colour.
     public var text = Color(white: 1)
     /// A button's fill.
-    public var buttonBackground = Color(hex: "#333333")!
+    public var buttonBackground = Color(rgba: 0x3333_33ff)
     /// A button's label.
     public var buttonText = Color(white: 1)
     /// The border around each button.
-    public var border = Color(hex: "#222222")!
+    public var border = Color(rgba: 0x2222_22ff)
     /// The line along the bar's inner edge.
-    public var borderBottom = Color(hex: "#444444")!
+    public var borderBottom = Color(rgba: 0x4444_44ff)
     /// The details area's colour.
-    public var detailsBackground = Color(hex: "#333333")!
+    public var detailsBackground = Color(rgba: 0x3333_33ff)
     /// The thickness of the line along the bar's inner edge.
     public var borderBottomSize = 2
     /// The room around the message.

@@ -20,20 +20,23 @@ extension ToastField {
       encode: { .string(get($0)) })
   }
 
-  /// A setting with a value, written out.
+  /// A setting with a value, written out; `valueName` and `choices` are
+  /// made when asked for.
   init(
-    name: String, valueName: String, summary: String,
-    help: @autoclosure @escaping @Sendable () -> String, choices: [String] = [],
+    name: String, valueName: @autoclosure @escaping @Sendable () -> String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String,
+    choices: @autoclosure @escaping @Sendable () -> [String] = [],
     takesPath: Bool = false, isFollowable: Bool = false, isOption: Bool = true,
     parse: (@Sendable (inout Toast, String) throws(Toast.InvalidValue) -> Void)?,
     decode: @escaping @Sendable (inout Toast, JSONValue) throws(MessageError) -> Void,
     encode: @escaping @Sendable (Toast) -> JSONValue
   ) {
     self.name = name
-    self.valueName = valueName
+    self.takesValue = true
+    self.valueNameText = valueName
     self.summary = summary
     self.helpText = help
-    self.choices = choices
+    self.choiceList = choices
     self.takesPath = takesPath
     self.isFollowable = isFollowable
     self.isOption = isOption
@@ -51,7 +54,8 @@ extension ToastField {
     get: @escaping @Sendable (Toast) -> Bool, set: @escaping @Sendable (inout Toast, Bool) -> Void
   ) -> ToastField {
     ToastField(
-      name: name, valueName: nil, summary: summary, helpText: help, choices: [], takesPath: false,
+      name: name, takesValue: false, valueNameText: { "" }, summary: summary, helpText: help,
+      choiceList: { [] }, takesPath: false,
       isFollowable: followable, isOption: true, parse: nil, setFlag: set,
       decode: { toast, json throws(MessageError) in
         guard let on = json.boolValue else { throw .badField(name, expected: "true or false") }
@@ -63,24 +67,24 @@ extension ToastField {
   /// A word checked by `check`, a JSON string; a `nullable` setting takes
   /// `null` in JSON for its default.
   static func word<Value>(
-    _ name: String, valueName: String, summary: String,
-    help: @autoclosure @escaping @Sendable () -> String, choices: [String] = [],
+    _ name: String, valueName: @autoclosure @escaping @Sendable () -> String, summary: String,
+    help: @autoclosure @escaping @Sendable () -> String,
+    choices: @autoclosure @escaping @Sendable () -> [String] = [],
     takesPath: Bool = false, followable: Bool = false, nullable: Bool = true,
     check: @escaping @Sendable (String) throws(Toast.InvalidValue) -> Value,
     write: @escaping @Sendable (Value) -> String,
     get: @escaping @Sendable (Toast) -> Value?,
     set: @escaping @Sendable (inout Toast, Value?) -> Void
   ) -> ToastField {
-    let setting = Toast.InvalidValue.Setting(rawValue: name)!
-    return ToastField(
-      name: name, valueName: valueName, summary: summary, help: help(), choices: choices,
+    ToastField(
+      name: name, valueName: valueName(), summary: summary, help: help(), choices: choices(),
       takesPath: takesPath, isFollowable: followable,
       parse: { toast, value throws(Toast.InvalidValue) in set(&toast, try check(value)) },
       decode: { toast, json throws(MessageError) in
         if json.isNull && nullable {
           set(&toast, nil)
         } else {
-          let text = try string(json, of: setting)
+          let text = try string(json, of: Toast.InvalidValue.Setting(named: name))
           set(&toast, try checked { () throws(Toast.InvalidValue) in try check(text) })
         }
       },
@@ -89,20 +93,22 @@ extension ToastField {
 
   /// One of a fixed list of words (an enumeration), with a default.
   static func choice<Choice>(
-    _ name: String, _ cases: [Choice], valueName: String? = nil, summary: String,
+    _ name: String, _ names: @autoclosure @escaping @Sendable () -> [String],
+    valueName: String? = nil,
+    summary: String,
     help: @autoclosure @escaping @Sendable () -> String,
     followable: Bool = false, get: @escaping @Sendable (Toast) -> Choice,
     set: @escaping @Sendable (inout Toast, Choice) -> Void
   ) -> ToastField
   where Choice: RawRepresentable & Sendable, Choice.RawValue == String {
-    // The cases come from the caller (`Toast.Style.allCases`), not from
+    // The names come from the caller (`Toast.Style.allCases`), not from
     // `Choice.allCases`: unspecialized, that asks the runtime for the
     // associated type, which costs the command's start more than the table.
-    let names = cases.map { $0.rawValue }
-    return word(
-      name, valueName: valueName ?? listed(names, separator: "|", last: "|"), summary: summary,
+    // Both are made only when asked for (``ToastField/choices``).
+    word(
+      name, valueName: valueName ?? listed(names(), separator: "|", last: "|"), summary: summary,
       help: help(),
-      choices: names, followable: followable, nullable: false,
+      choices: names(), followable: followable, nullable: false,
       check: choiceCheck(name, Choice.self), write: { $0.rawValue }, get: get,
       set: { toast, value in
         if let value { set(&toast, value) }  // never nil: not nullable
@@ -111,7 +117,8 @@ extension ToastField {
 
   /// One of a fixed list of words, or nil for the style's default.
   static func optionalChoice<Choice>(
-    _ name: String, _ cases: [Choice], valueName: String, summary: String,
+    _ name: String, _ names: @autoclosure @escaping @Sendable () -> [String], valueName: String,
+    summary: String,
     help: @autoclosure @escaping @Sendable () -> String,
     get: @escaping @Sendable (Toast) -> Choice?,
     set: @escaping @Sendable (inout Toast, Choice?) -> Void
@@ -119,7 +126,7 @@ extension ToastField {
   where Choice: RawRepresentable & Sendable, Choice.RawValue == String {
     word(
       name, valueName: valueName, summary: summary, help: help(),
-      choices: cases.map { $0.rawValue }, check: choiceCheck(name, Choice.self),
+      choices: names(), check: choiceCheck(name, Choice.self),
       write: { $0.rawValue }, get: get, set: set)
   }
 
@@ -127,9 +134,8 @@ extension ToastField {
   private static func choiceCheck<Choice>(_ name: String, _ type: Choice.Type)
     -> @Sendable (String) throws(Toast.InvalidValue) -> Choice
   where Choice: RawRepresentable & Sendable, Choice.RawValue == String {
-    let setting = Toast.InvalidValue.Setting(rawValue: name)!
-    return { value throws(Toast.InvalidValue) in
-      guard let choice = Choice(rawValue: value) else { throw .init(setting, value) }
+    { value throws(Toast.InvalidValue) in
+      guard let choice = Choice(rawValue: value) else { throw .init(.init(named: name), value) }
       return choice
     }
   }
@@ -141,11 +147,10 @@ extension ToastField {
     get: @escaping @Sendable (Toast) -> Toast.Color?,
     set: @escaping @Sendable (inout Toast, Toast.Color?) -> Void
   ) -> ToastField {
-    let setting = Toast.InvalidValue.Setting(rawValue: name)!
-    return word(
+    word(
       name, valueName: "#RRGGBB[AA]", summary: summary, help: help(),
       check: { hex throws(Toast.InvalidValue) in
-        guard let color = Toast.Color(hex: hex) else { throw .init(setting, hex) }
+        guard let color = Toast.Color(hex: hex) else { throw .init(.init(named: name), hex) }
         return color
       },
       write: { $0.hex }, get: get, set: set)
@@ -154,7 +159,7 @@ extension ToastField {
   /// A number read from a word by `read` and from a JSON number, checked by
   /// `check`, or JSON `null` for the default.
   static func number<Value>(
-    _ name: String, valueName: String, summary: String,
+    _ name: String, valueName: @autoclosure @escaping @Sendable () -> String, summary: String,
     help: @autoclosure @escaping @Sendable () -> String, followable: Bool = false,
     read: @escaping @Sendable (String) -> Double?,
     check: @escaping @Sendable (Double?, String) throws(Toast.InvalidValue) -> Value,
@@ -163,7 +168,8 @@ extension ToastField {
     set: @escaping @Sendable (inout Toast, Value?) -> Void
   ) -> ToastField {
     ToastField(
-      name: name, valueName: valueName, summary: summary, help: help(), isFollowable: followable,
+      name: name, valueName: valueName(), summary: summary, help: help(),
+      isFollowable: followable,
       parse: { toast, value throws(Toast.InvalidValue) in
         set(&toast, try check(read(value), value))
       },
@@ -182,25 +188,24 @@ extension ToastField {
   /// A list of words, one more for each time the option is given, a JSON
   /// array of strings; `add` checks each word and the list it joins.
   static func list(
-    _ name: String, valueName: String, summary: String,
+    _ name: String, valueName: @autoclosure @escaping @Sendable () -> String, summary: String,
     help: @autoclosure @escaping @Sendable () -> String,
     add: @escaping @Sendable (String, [String]) throws(Toast.InvalidValue) -> [String],
     get: @escaping @Sendable (Toast) -> [String],
     set: @escaping @Sendable (inout Toast, [String]) -> Void
   ) -> ToastField {
-    let setting = Toast.InvalidValue.Setting(rawValue: name)!
     var field = ToastField(
-      name: name, valueName: valueName, summary: summary, help: help(),
+      name: name, valueName: valueName(), summary: summary, help: help(),
       parse: { toast, value throws(Toast.InvalidValue) in
         set(&toast, try add(value, get(toast)))
       },
       decode: { toast, json throws(MessageError) in
         guard case .array(let items) = json else {
-          throw .invalidValue(Toast.InvalidValue(setting, json.serialized))
+          throw .invalidValue(Toast.InvalidValue(.init(named: name), json.serialized))
         }
         var values: [String] = []
         for item in items {
-          let word = try string(item, of: setting)
+          let word = try string(item, of: .init(named: name))
           values = try checked { () throws(Toast.InvalidValue) in try add(word, values) }
         }
         set(&toast, values)
@@ -223,6 +228,17 @@ extension ToastField {
         try Toast.checkedSeconds(seconds, of: setting, written: written)
       },
       encode: JSONValue.number, get: get, set: set)
+  }
+}
+
+extension Toast.InvalidValue.Setting {
+  /// The setting of the field with this name. Looked up when a value is bad,
+  /// not when the table is made: each lookup searches the setting's names.
+  init(named name: String) {
+    guard let setting = Self(rawValue: name) else {
+      preconditionFailure("the field \(name) is no setting of Toast.InvalidValue")
+    }
+    self = setting
   }
 }
 
@@ -251,11 +267,17 @@ func string(_ json: JSONValue, of setting: Toast.InvalidValue.Setting) throws(Me
 /// A plain decimal number (`3`, `-1`, `0.5`, `.5`, `+2.`): no exponent, no hex,
 /// no `inf` or `nan`.
 package func decimal(_ text: String) -> Double? {
-  var body = Substring(text)
-  if body.first == "+" || body.first == "-" { body = body.dropFirst() }
-  let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-  guard parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
-    parts.contains(where: { !$0.isEmpty })
-  else { return nil }
+  // Read as bytes: a sign, digits, at most one point, and a digit somewhere.
+  var digits = 0
+  var points = 0
+  for (index, byte) in text.utf8.enumerated() {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+    case UInt8(ascii: "."): points += 1
+    case UInt8(ascii: "+") where index == 0, UInt8(ascii: "-") where index == 0: break
+    default: return nil
+    }
+  }
+  guard digits > 0, points <= 1 else { return nil }
   return Double(text)
 }

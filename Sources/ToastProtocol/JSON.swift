@@ -46,20 +46,31 @@ package enum JSONValue: Equatable, Sendable {
   /// numbers that are whole and |x| < 2^53 printed without `.0`; non-finite
   /// numbers written as `null`.
   package var serialized: String {
+    var text = ""
+    write(into: &text)
+    return text
+  }
+
+  /// Appends ``serialized``'s text to `text`. (Loops of its own: the
+  /// standard library's `joined(separator:)` is generic code whose types the
+  /// runtime looks up when a command first runs it.)
+  package func write(into text: inout String) {
     switch self {
-    case .null: return "null"
-    case .bool(let bool): return bool ? "true" : "false"
-    case .number(let number) where !number.isFinite: return "null"
-    case .number(let number) where number.magnitude < 9_007_199_254_740_992:
-      // Below 2^53 every whole double is an exact integer.
-      return number.rounded() == number ? String(Int64(number)) : number.description
-    case .number(let number): return number.description  // Shortest round-tripping form.
-    case .string(let string): return quoted(string)
-    case .array(let elements): return "[" + elements.map(\.serialized).joined(separator: ",") + "]"
+    case .null: text += "null"
+    case .bool(let bool): text += bool ? "true" : "false"
+    case .number(let number): writeNumber(number, into: &text)
+    case .string(let string): writeQuoted(string, into: &text)
+    case .array(let elements):
+      text += "["
+      for (index, element) in elements.enumerated() {
+        if index > 0 { text += "," }
+        element.write(into: &text)
+      }
+      text += "]"
     case .object(let members):
-      let sorted = members.sorted { $0.key < $1.key }
-      return "{" + sorted.map { quoted($0.key) + ":" + $0.value.serialized }.joined(separator: ",")
-        + "}"
+      var writer = JSONObjectWriter()
+      for (key, value) in members.sorted(by: { $0.key < $1.key }) { writer.member(key, value) }
+      text += writer.closed
     }
   }
 
@@ -109,9 +120,64 @@ package struct JSONError: Error, Equatable, CustomStringConvertible {
   package var description: String { "invalid JSON at byte \(offset): \(message)" }
 }
 
-/// The string quoted and escaped.
-private func quoted(_ string: String) -> String {
-  var output = "\""
+/// A JSON object written member by member, in the order given: a message's
+/// text without building a ``JSONValue`` tree first. Give the keys in sorted
+/// order for the text ``JSONValue/serialized`` writes.
+package struct JSONObjectWriter {
+  private var text = "{"
+  private var isEmpty = true
+
+  /// An object with no member yet.
+  package init() {}
+
+  /// Adds a member.
+  package mutating func member(_ key: String, _ value: JSONValue) {
+    startMember(key)
+    value.write(into: &text)
+  }
+
+  /// Adds a member whose value is an object already written.
+  package mutating func member(_ key: String, object: JSONObjectWriter) {
+    startMember(key)
+    text += object.closed
+  }
+
+  /// The comma and the key of a new member.
+  private mutating func startMember(_ key: String) {
+    if !isEmpty { text += "," }
+    isEmpty = false
+    writeQuoted(key, into: &text)
+    text += ":"
+  }
+
+  /// The object's text, closed.
+  package var closed: String { text + "}" }
+}
+
+/// Appends a number: whole numbers with |x| < 2^53 without `.0`, others in
+/// their shortest round-tripping form, non-finite ones as `null`.
+private func writeNumber(_ number: Double, into text: inout String) {
+  if !number.isFinite {
+    text += "null"
+  } else if number.magnitude < 9_007_199_254_740_992 && number.rounded() == number {
+    // Below 2^53 every whole double is an exact integer.
+    text += String(Int64(number))
+  } else {
+    text += number.description
+  }
+}
+
+/// Appends the string quoted and escaped.
+private func writeQuoted(_ string: String, into output: inout String) {
+  output += "\""
+  // Most strings need no escape: appended whole.
+  if !string.utf8.contains(where: {
+    $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+  }) {
+    output += string
+    output += "\""
+    return
+  }
   for scalar in string.unicodeScalars {
     switch scalar {
     case "\"": output += "\\\""
@@ -128,7 +194,7 @@ private func quoted(_ string: String) -> String {
       output.unicodeScalars.append(scalar)
     }
   }
-  return output + "\""
+  output += "\""
 }
 
 /// A strict recursive-descent JSON parser over the UTF-8 bytes of a text.

@@ -44,26 +44,38 @@ package enum OwnerRequest: Equatable, Sendable {
   /// Ask whether a toast with a tag is showing.
   case status(tag: String)
 
-  /// The message as JSON text.
+  /// The message as JSON text, its keys sorted. A toast carries only its
+  /// fields that differ from a new toast's, in the order of the table
+  /// (``Toast/writeChangedFields(into:)``): the owner starts each toast it
+  /// reads from those defaults.
   package var encoded: String {
-    var object: [String: JSONValue] = ["v": .number(1)]
+    // Written as it goes, in key order: no dictionary, no tree of values.
+    var object = JSONObjectWriter()
     switch self {
     case .show(let tag, let toast, let wait, let whenShown):
-      object["op"] = .string("show")
-      object["tag"] = .string(tag)
-      object["toast"] = toast.json
-      object["wait"] = .bool(wait)
-      if whenShown { object["shown"] = .bool(true) }
+      object.member("op", .string("show"))
+      if whenShown { object.member("shown", .bool(true)) }
+      object.member("tag", .string(tag))
+      var fields = JSONObjectWriter()
+      toast.writeChangedFields(into: &fields)
+      object.member("toast", object: fields)
+      object.member("v", .number(1))
+      object.member("wait", .bool(wait))
     case .hide(let tag, let after):
-      object["op"] = .string("hide")
-      object["tag"] = .string(tag)
-      object["after"] = after.map(JSONValue.number) ?? .null
+      object.member("after", after.map(JSONValue.number) ?? .null)
+      object.member("op", .string("hide"))
+      object.member("tag", .string(tag))
+      object.member("v", .number(1))
     case .status(let tag):
-      object["op"] = .string("status")
-      object["tag"] = .string(tag)
+      object.member("op", .string("status"))
+      object.member("tag", .string(tag))
+      object.member("v", .number(1))
     }
-    return JSONValue.object(object).serialized
+    return object.closed
   }
+
+  /// The members a request may have.
+  private static let memberNames = ["v", "op", "tag", "toast", "wait", "shown", "after"]
 
   /// Reads a message; throws a one-line reason for anything malformed.
   package init(decoding text: String) throws(MessageError) {
@@ -71,8 +83,11 @@ package enum OwnerRequest: Equatable, Sendable {
     guard case .object(let fields) = value, value["v"]?.doubleValue == 1 else {
       throw .notAMessage("not a wl-toast version 1 message")
     }
-    let known: Set<String> = ["v", "op", "tag", "toast", "wait", "shown", "after"]
-    if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+    // The first unknown member in the order of the names, looked for only
+    // when there is one.
+    if fields.keys.contains(where: { !Self.memberNames.contains($0) }),
+      let unknown = fields.keys.sorted().first(where: { !Self.memberNames.contains($0) })
+    {
       throw .unknownField(unknown)
     }
     /// A boolean field: absent is false; anything but true or false is refused.
@@ -168,11 +183,15 @@ package enum OwnerReply: Equatable, Sendable {
     }
   }
 
+  /// The text of ``accepted``, the commonest reply, which
+  /// ``init(decoding:)`` knows without parsing it.
+  private static let acceptedText = #"{"ok":true}"#
+
   /// The reply as JSON text.
   package var encoded: String {
     switch self {
     case .accepted:
-      return JSONValue.object(["ok": .bool(true)]).serialized
+      return Self.acceptedText
     case .failed(let reason):
       return JSONValue.object(["ok": .bool(false), "error": .string(reason)]).serialized
     case .refused(let reason):
@@ -197,6 +216,12 @@ package enum OwnerReply: Equatable, Sendable {
 
   /// Reads a reply.
   package init(decoding text: String) throws(MessageError) {
+    // What every update hears, taken without a tree of dictionaries (whose
+    // types the runtime would have to look up in a command that makes none).
+    if text == Self.acceptedText {
+      self = .accepted
+      return
+    }
     let value = try decodeJSON(text)
     if let name = value["outcome"]?.stringValue,
       let outcome = ToastOutcome(

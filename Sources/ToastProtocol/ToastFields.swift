@@ -13,14 +13,23 @@ package struct ToastField: Sendable {
   /// The name shared by the option (`--NAME`), the configuration key and the JSON field.
   package let name: String
   /// What the value stands for in `--help` (`SECONDS|auto`); nil for a flag.
-  package let valueName: String?
+  package var valueName: String? { takesValue ? valueNameText() : nil }
+  /// Whether it takes a value (a word); false for a flag.
+  package let takesValue: Bool
+  /// ``valueName`` of a setting with a value, made when asked for (a list of
+  /// choices is made from the enumeration's cases: see ``choices``).
+  package let valueNameText: @Sendable () -> String
   /// One line for completion menus.
   package let summary: String
   /// The text `--help` prints beside the option: made when asked for, so
   /// that a command that prints no help does not build it.
   package let helpText: @Sendable () -> String
   /// The values the option takes, when they are a short list (for completions).
-  package let choices: [String]
+  package var choices: [String] { choiceList() }
+  /// ``choices``, made when asked for: an enumeration's `allCases` is an
+  /// array of its own type, whose metadata the runtime makes at its first
+  /// use, a cost the command's start would pay for every such setting.
+  package let choiceList: @Sendable () -> [String]
   /// Whether the value is a file's path (for completions).
   package let takesPath: Bool
   /// Whether a `--follow=json` line may set it: what the toast says, never how
@@ -59,7 +68,8 @@ extension ToastField {
       message: "text", summary: "the message",
       get: { $0.text }, set: { toast, text in toast.text = Toast.truncated(text) }),
     choice(
-      "style", Toast.Style.allCases, summary: "a box in the middle, a pill or a full-width bar",
+      "style", Toast.Style.allCases.map { $0.rawValue },
+      summary: "a box in the middle, a pill or a full-width bar",
       help:
         "a box in the middle (default), a pill at the top, or a bar across the top or bottom"
         + " edge (--position top|bottom) with the buttons at its right",
@@ -130,7 +140,7 @@ extension ToastField {
       },
       encode: { .array([.number(Double($0.offset.x)), .number(Double($0.offset.y))]) }),
     choice(
-      "dismiss", Toast.Dismissal.allCases, valueName: "tap|none",
+      "dismiss", Toast.Dismissal.allCases.map { $0.rawValue }, valueName: "tap|none",
       summary: "tap: a click, touch or Escape dismisses it",
       help: "tap lets a click, touch or Escape dismiss the toast",
       get: { $0.dismissal }, set: { $0.dismissal = $1 }),
@@ -184,7 +194,8 @@ extension ToastField {
       },
       encode: { $0.output.name.map(JSONValue.string) ?? .null }),
     optionalChoice(
-      "position", Toast.Position.allCases, valueName: "POSITION", summary: "where the toast rests",
+      "position", Toast.Position.allCases.map { $0.rawValue }, valueName: "POSITION",
+      summary: "where the toast rests",
       help:
         listed(Toast.Position.allCases.map { $0.rawValue })
         + " (default: center for hud, top for banner)",
@@ -200,7 +211,8 @@ extension ToastField {
       },
       encode: { .number(Double($0)) }, get: { $0.margin }, set: { $0.margin = $1 }),
     choice(
-      "layer", Toast.Layer.allCases, summary: "overlay (above fullscreen), top, bottom, background",
+      "layer", Toast.Layer.allCases.map { $0.rawValue },
+      summary: "overlay (above fullscreen), top, bottom, background",
       help: "overlay (default) shows above fullscreen windows, top above windows only",
       get: { $0.layer }, set: { $0.layer = $1 }),
     word(
@@ -222,7 +234,8 @@ extension ToastField {
       help: "once shown, stay at least SECONDS (0 to 60)",
       get: { $0.minimumShow }, set: { $0.minimumShow = $1 }),
     choice(
-      "a11y", Toast.Accessibility.allCases, summary: "screen readers hear it: auto, on or off",
+      "a11y", Toast.Accessibility.allCases.map { $0.rawValue },
+      summary: "screen readers hear it: auto, on or off",
       help:
         "screen readers hear the toast: auto (default) when one is running, on whenever the"
         + " accessibility bus runs, off never",
@@ -241,14 +254,14 @@ extension ToastField {
       get: { $0.buttons }, set: { $0.buttons = $1 }
     ).omittedWhenDefault,
     choice(
-      "urgency", Toast.Urgency.allCases, summary: "low, normal or critical",
+      "urgency", Toast.Urgency.allCases.map { $0.rawValue }, summary: "low, normal or critical",
       help:
         "low, normal (default) or critical: do-not-disturb (wl-toast dnd) holds back all"
         + " but critical toasts, which also show over fullscreen windows",
       get: { $0.urgency }, set: { $0.urgency = $1 }
     ).omittedWhenDefault,
     choice(
-      "fullscreen", Toast.FullscreenPolicy.allCases,
+      "fullscreen", Toast.FullscreenPolicy.allCases.map { $0.rawValue },
       summary: "over a fullscreen window: show, delay or suppress",
       help:
         "with a fullscreen window on the toast's output: show (default), delay until it"
@@ -256,7 +269,8 @@ extension ToastField {
       get: { $0.fullscreen }, set: { $0.fullscreen = $1 }
     ).omittedWhenDefault,
     optionalChoice(
-      "keyboard", Toast.Keyboard.allCases, valueName: "exclusive|on-demand|none",
+      "keyboard", Toast.Keyboard.allCases.map { $0.rawValue },
+      valueName: "exclusive|on-demand|none",
       summary: "how the toast takes the keyboard",
       help:
         "take all keys, keys once clicked (default with buttons or --dismiss tap), or none",
@@ -271,8 +285,18 @@ extension ToastField {
     return field
   }
 
-  /// The field with this name (a search of the table: see `Option.named`).
+  /// The field with this name: a direct lookup, for the owner, which reads
+  /// each request's fields by name.
   package static func named(_ name: String) -> ToastField? {
-    all.first { $0.name == name }
+    indexByName[name].map { all[$0] }
   }
+
+  /// Each field's place in ``all``, by name. (A dictionary of a standard
+  /// type: the owner, which parses JSON into dictionaries, has its metadata
+  /// already; the command's update never looks a field up by name.)
+  private static let indexByName: [String: Int] = {
+    var index: [String: Int] = [:]
+    for (place, field) in all.enumerated() { index[field.name] = place }
+    return index
+  }()
 }

@@ -23,16 +23,46 @@ extension Toast {
     return .object(object)
   }
 
-  /// A toast with every default, for ``ToastField/isOmittedWhenDefault``.
+  /// A toast with every default, for ``ToastField/isOmittedWhenDefault``
+  /// and ``writeChangedFields(into:)``.
   private static let defaults = Toast("")
 
-  /// Sets the fields present in a JSON object (as ``json`` writes them, or a
-  /// `--follow` line's subset), by the rules of ``Toast/Limits``; throws naming
-  /// the first bad field (in the order of their names), changing nothing.
+  /// Writes the fields whose value differs from a new toast's (`Toast("")`),
+  /// in the order of ``ToastField/all``: what a request carries. An owner
+  /// that applies them to a new toast has the same toast (any owner: each
+  /// starts from those defaults), and reads a few fields instead of all.
+  package func writeChangedFields(into object: inout JSONObjectWriter) {
+    for field in ToastField.all {
+      let value = field.encode(self)
+      if value != field.encode(Toast.defaults) { object.member(field.name, value) }
+    }
+  }
+
+  /// Sets the fields present in a JSON object (as ``json`` or
+  /// ``writeChangedFields(into:)`` write them, or a `--follow` line's
+  /// subset), by the rules of ``Toast/Limits``; throws naming the first bad
+  /// field (in the order of their names), changing nothing.
   package mutating func apply(_ json: JSONValue) throws(MessageError) {
     guard case .object(let fields) = json else {
       throw .notAMessage("expected a JSON object")
     }
+    // Each field found by its name, in the object's own order; only a
+    // mistake needs the names sorted, to name the first bad one.
+    var toast = self
+    for (key, value) in fields {
+      guard let field = ToastField.named(key) else { return try applySorted(fields) }
+      do {
+        try field.decode(&toast, value)
+      } catch {
+        return try applySorted(fields)
+      }
+    }
+    self = toast
+  }
+
+  /// ``apply(_:)`` field by field in the order of their names: the first
+  /// bad one is the error.
+  private mutating func applySorted(_ fields: [String: JSONValue]) throws(MessageError) {
     var toast = self
     for (key, value) in fields.sorted(by: { $0.key < $1.key }) {
       guard let field = ToastField.named(key) else { throw .unknownField(key) }

@@ -153,7 +153,8 @@ func loadConfig(for arguments: [String]) -> Config? {
   // Subcommands take nothing from the file.
   if let first = arguments.first, isSubcommand(first) { return nil }
   let path: String
-  switch configChoice(in: arguments) {
+  let choice = configChoice(in: arguments)
+  switch choice {
   case .none: return nil
   case .file(let chosen): path = chosen
   case .standard:
@@ -166,11 +167,11 @@ func loadConfig(for arguments: [String]) -> Config? {
     for problem in checked.problems { printError("wl-toast: \(problem)") }
     return checked
   case .success(nil):
-    guard case .file = configChoice(in: arguments) else { return nil }
+    guard case .file = choice else { return nil }
     printError("wl-toast: --config: cannot read \(path): \(Errno(rawValue: ENOENT))")
     exit(ExitCode.usage)
   case .failure(let error):
-    if case .file = configChoice(in: arguments) {
+    if case .file = choice {
       printError("wl-toast: --config: \(error)")
       exit(ExitCode.usage)
     }
@@ -187,7 +188,10 @@ extension String {
 signal(SIGPIPE, SIG_IGN)
 reserveStandardDescriptors()
 let commandLine = Array(CommandLine.arguments.dropFirst())
-switch parseArguments(commandLine, config: loadConfig(for: commandLine)) {
+// A global (main's top level), never destroyed: destroying a temporary
+// `Config?` would have the runtime make its type's metadata.
+let config = loadConfig(for: commandLine)
+switch parseArguments(commandLine, config: config) {
 case .failure(let error):
   printError("\(error)")
   printError("Try 'wl-toast --help' for more information.")

@@ -58,6 +58,139 @@ struct MessagesTests {
     #expect(try OwnerRequest(decoding: request.encoded) == request)
   }
 
+  /// ``fullToast()`` with every field away from its default, those newer
+  /// than the protocol's first version too.
+  static func everyFieldSet() -> Toast {
+    var toast = fullToast()
+    toast.urgency = .critical
+    toast.fullscreen = .delay
+    return toast
+  }
+
+  /// The toast of a show request's text, as an owner reads it.
+  static func shownToast(_ text: String) throws -> Toast? {
+    guard case .show(_, let toast, _, _) = try OwnerRequest(decoding: text) else { return nil }
+    return toast
+  }
+
+  /// The members of a show request's toast object.
+  static func toastMembers(_ text: String) throws -> Set<String> {
+    guard case .object(let fields)? = try JSONValue.parse(text)["toast"] else { return [] }
+    return Set(fields.keys)
+  }
+
+  @Test func aRequestCarriesOnlyTheFieldsAwayFromTheirDefaults() throws {
+    let defaults = Toast("")
+    let full = Self.everyFieldSet()
+    for field in ToastField.all {
+      #expect(field.encode(full) != field.encode(defaults), "the test sets \(field.name)")
+    }
+    // A new toast: an empty object, read back as a new toast.
+    let empty = OwnerRequest.show(tag: "a", toast: defaults, wait: false).encoded
+    #expect(empty == #"{"op":"show","tag":"a","toast":{},"v":1,"wait":false}"#)
+    #expect(try Self.shownToast(empty) == defaults)
+    // Each field alone away from its default: that field alone travels, and
+    // the owner, starting from a new toast, has the same toast.
+    for field in ToastField.all {
+      var one = Toast("")
+      try one.apply(.object([field.name: field.encode(full)]))
+      let request = OwnerRequest.show(tag: "a", toast: one, wait: false).encoded
+      #expect(try Self.toastMembers(request) == [field.name], "\(field.name)")
+      #expect(try Self.shownToast(request) == one, "\(field.name)")
+      // A request with every field (as earlier commands send it) gives the same toast.
+      let whole = JSONValue.object([
+        "v": .number(1), "op": .string("show"), "tag": .string("a"), "toast": one.json,
+        "wait": .bool(false),
+      ]).serialized
+      #expect(try Self.shownToast(whole) == one, "\(field.name), every field sent")
+    }
+    // Every field at once, both ways.
+    let request = OwnerRequest.show(tag: "a", toast: full, wait: true).encoded
+    #expect(try Self.toastMembers(request) == Set(ToastField.all.map(\.name)))
+    #expect(try Self.shownToast(request) == full)
+    let whole = JSONValue.object([
+      "v": .number(1), "op": .string("show"), "tag": .string("a"), "toast": full.json,
+      "wait": .bool(true),
+    ]).serialized
+    #expect(try Self.shownToast(whole) == full)
+  }
+
+  @Test func anUpdateRequestIsWrittenInKeyOrderWithItsChangedFields() throws {
+    var toast = Toast("Volume 2%", timeout: 0)
+    toast.progress = 0.02
+    toast.isAnimated = false
+    #expect(
+      OwnerRequest.show(tag: "bench", toast: toast, wait: false).encoded
+        == #"{"op":"show","tag":"bench","toast":{"text":"Volume 2%","timeout":0,"progress":2,"#
+        + #""no-animation":true},"v":1,"wait":false}"#)
+    #expect(
+      OwnerRequest.show(tag: "b", toast: Toast("x"), wait: true, whenShown: true).encoded
+        == #"{"op":"show","shown":true,"tag":"b","toast":{"text":"x"},"v":1,"wait":true}"#)
+    // The other requests are the text a tree of values serializes to.
+    for request in [OwnerRequest.hide(tag: "a", after: 0.5), .hide(tag: "a", after: nil)] {
+      guard case .hide(let tag, let after) = request else { continue }
+      let tree = JSONValue.object([
+        "v": .number(1), "op": .string("hide"), "tag": .string(tag),
+        "after": after.map(JSONValue.number) ?? .null,
+      ])
+      #expect(request.encoded == tree.serialized)
+    }
+    let status = JSONValue.object(["v": .number(1), "op": .string("status"), "tag": .string("é")])
+    #expect(OwnerRequest.status(tag: "é").encoded == status.serialized)
+  }
+
+  @Test func decimalsAreSignedDigitsWithOnePoint() {
+    for (text, value) in [
+      ("3", 3.0), ("-1", -1), ("0.5", 0.5), (".5", 0.5), ("+2.", 2), ("007", 7), ("-.25", -0.25),
+    ] {
+      #expect(decimal(text) == value, "\(text)")
+    }
+    for text in [
+      "", "+", "-", ".", "+.", "1.2.3", "1e3", "0x10", "inf", "nan", "+-1", "1-", " 1", "1 ",
+      "٣", "1,5",
+    ] {
+      #expect(decimal(text) == nil, "\(text)")
+    }
+  }
+
+  @Test func theAcceptedReplyIsKnownByItsTextOrParsed() throws {
+    #expect(OwnerReply.accepted.encoded == JSONValue.object(["ok": .bool(true)]).serialized)
+    #expect(try OwnerReply(decoding: OwnerReply.accepted.encoded) == .accepted)
+    #expect(try OwnerReply(decoding: #" { "ok" : true } "#) == .accepted)
+  }
+
+  @Test func theFirstBadFieldInNameOrderIsTheOneReported() throws {
+    // Several mistakes: the same one named whatever the object's order.
+    for text in [
+      #"{"style":"toast","layer":1,"margin":-5}"#, #"{"margin":-5,"layer":1,"style":"toast"}"#,
+    ] {
+      var toast = Toast("before")
+      let json = try JSONValue.parse(text)
+      do throws(MessageError) {
+        try toast.apply(json)
+        Issue.record("accepted \(text)")
+      } catch {
+        #expect(error.description.hasPrefix("layer"), "\(text): \(error)")
+      }
+      #expect(toast == Toast("before"), "nothing changed")
+    }
+    var toast = Toast("before")
+    let json = try JSONValue.parse(#"{"zzz":1,"margin":-5,"aaa":true,"text":"x"}"#)
+    do throws(MessageError) {
+      try toast.apply(json)
+      Issue.record("accepted")
+    } catch {
+      #expect(error == .unknownField("aaa"))
+    }
+    #expect(toast == Toast("before"))
+    do throws(MessageError) {
+      _ = try OwnerRequest(decoding: #"{"v":1,"zz":1,"op":"show","tag":"a","b":2,"toast":{}}"#)
+      Issue.record("accepted")
+    } catch {
+      #expect(error == .unknownField("b"))
+    }
+  }
+
   @Test(arguments: [
     OwnerReply.accepted, .failed("no"), .refused("--markup: bad"), .outcome(.dismissed),
     .outcome(.chose(button: 0)), .outcome(.chose(button: 7)),

@@ -95,6 +95,14 @@ struct OptionTableTests {
     #expect(Toast.followFields == ["text", "say", "progress", "spinner", "style", "timeout"])
   }
 
+  @Test func everySettingWithAValueNamesItsLimit() {
+    // Each field's InvalidValue.Setting is looked up by name when a value is
+    // bad, not when the table is built: every name must have one.
+    for field in ToastField.all where field.takesValue && field.isOption {
+      #expect(Toast.InvalidValue.Setting(rawValue: field.name) != nil, "\(field.name)")
+    }
+  }
+
   @Test func everyFieldIsInTheJSONOfAToastAndComesBack() throws {
     var toast = Toast("Volume")
     toast.progress = 0.4
