@@ -254,7 +254,9 @@ package func decimal(_ text: String) -> Double? {
   var body = Substring(text)
   if body.first == "+" || body.first == "-" { body = body.dropFirst() }
   let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-  guard parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
+  // ASCII digits, tested by value: `isWholeNumber` reads the standard
+  // library's numeric tables (pages of the owner's read-only data).
+  guard parts.allSatisfy({ $0.allSatisfy { (0x30...0x39).contains($0.asciiValue ?? 0) } }),
     parts.contains(where: { !$0.isEmpty })
   else { return nil }
   return Double(text)
