@@ -65,7 +65,10 @@ deb)
   mkdir -p "$root/DEBIAN"
   shared_libraries debian/wl-toast/usr/bin/wl-toast \
     debian/wl-toast/usr/libexec/wl-toast/wl-toast-owner
-  echo "misc:Depends=" >> "$work/debian/substvars"
+  # The owner's relative relocations are packed (DT_RELR, Package.swift), which
+  # glibc's loader reads from 2.36 on; dpkg-shlibdeps cannot tell, since the
+  # version that says so (GLIBC_ABI_DT_RELR) names no symbol.
+  echo "misc:Depends=libc6 (>= 2.36)" >> "$work/debian/substvars"
   (cd "$work" && dpkg-gencontrol -v"$version" -Pdebian/wl-toast -Tdebian/substvars)
   # Directories 755, files 644 or 755, whatever the umask of the build; each
   # file's checksum for debsums and dpkg --verify.

@@ -4,6 +4,7 @@
 #include <spawn.h>
 #include <stddef.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -40,4 +41,8 @@ int wlt_set_cloexec(int fd, int on) {
 
 int wlt_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
   return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+int wlt_single_malloc_arena(void) {
+  return mallopt(M_ARENA_MAX, 1);
 }

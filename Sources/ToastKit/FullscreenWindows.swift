@@ -112,9 +112,12 @@ final class FullscreenWindows {
         window.outputs = window.pending.outputs
         if matters && knowledge == .known { onChange?() }
       case .closed:
+        // `window` is unowned: the dictionary holds the only strong
+        // reference, so read what is needed before dropping it.
         let wasFullscreen = window.isFullscreen
+        let handle = window.handle
         windows[id] = nil
-        window.handle.destroy()
+        handle.destroy()
         if wasFullscreen && knowledge == .known { onChange?() }
       case .title, .appId, .parent:
         break

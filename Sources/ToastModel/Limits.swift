@@ -75,7 +75,7 @@ extension Toast {
     toast.offset = Offset(
       x: min(max(offset.x, Limits.offset.lowerBound), Limits.offset.upperBound),
       y: min(max(offset.y, Limits.offset.lowerBound), Limits.offset.upperBound))
-    if let font, font.unicodeScalars.count > Limits.fontLength || font.allSatisfy(\.isWhitespace) {
+    if let font, font.unicodeScalars.count > Limits.fontLength || font.allSatisfy(Toast.isBlank) {
       toast.font = nil
     }
     toast.margin = margin.map { min(max($0, Limits.margin.lowerBound), Limits.margin.upperBound) }
@@ -84,7 +84,7 @@ extension Toast {
       $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound)
     }
     toast.accessibleText = accessibleText.flatMap {
-      $0.allSatisfy(\.isWhitespace) ? nil : Toast.truncated($0)
+      $0.allSatisfy(Toast.isBlank) ? nil : Toast.truncated($0)
     }
     if let icon, (try? Toast.checkedIcon(icon)) == nil { toast.icon = nil }
     if let iconTheme, (try? Toast.checkedIconTheme(iconTheme)) == nil { toast.iconTheme = nil }
@@ -259,7 +259,7 @@ extension Toast {
 
   /// A font description: not blank, at most ``Limits/fontLength`` scalars.
   public static func checkedFont(_ font: String) throws(InvalidValue) -> String {
-    guard !font.allSatisfy(\.isWhitespace), font.unicodeScalars.count <= Limits.fontLength else {
+    guard !font.allSatisfy(Toast.isBlank), font.unicodeScalars.count <= Limits.fontLength else {
       throw InvalidValue(.font, font)
     }
     return font
@@ -280,7 +280,7 @@ extension Toast {
   /// An icon name or path: 1 to ``Limits/iconLength`` bytes, no control characters.
   public static func checkedIcon(_ icon: String) throws(InvalidValue) -> String {
     guard !icon.isEmpty, icon.utf8.count <= Limits.iconLength,
-      !icon.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      !icon.unicodeScalars.contains(where: Toast.isControl)
     else { throw InvalidValue(.icon, icon) }
     return icon
   }
@@ -290,7 +290,7 @@ extension Toast {
     guard !theme.contains("/"), theme != ".", theme != "..",
       theme.unicodeScalars.count <= Limits.iconThemeLength,
       !theme.isEmpty,
-      !theme.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      !theme.unicodeScalars.contains(where: Toast.isControl)
     else { throw InvalidValue(.iconTheme, theme) }
     return theme
   }
@@ -298,21 +298,16 @@ extension Toast {
   /// What a screen reader says instead of the message: not blank, cut like a
   /// message at ``Limits/textLength`` scalars.
   public static func checkedAccessibleText(_ text: String) throws(InvalidValue) -> String {
-    guard !text.allSatisfy(\.isWhitespace) else { throw InvalidValue(.say, text) }
+    guard !text.allSatisfy(Toast.isBlank) else { throw InvalidValue(.say, text) }
     return truncated(text)
   }
 
   /// A button's label: not blank, at most ``Limits/buttonLabelLength``
   /// scalars, no control characters or line breaks.
   public static func checkedButton(_ label: String) throws(InvalidValue) -> String {
-    guard !label.allSatisfy(\.isWhitespace),
+    guard !label.allSatisfy(Toast.isBlank),
       label.unicodeScalars.count <= Limits.buttonLabelLength,
-      !label.unicodeScalars.contains(where: { scalar in
-        switch scalar.properties.generalCategory {
-        case .control, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
-      })
+      !label.unicodeScalars.contains(where: Toast.breaksLine)
     else { throw InvalidValue(.button, label) }
     return label
   }
@@ -338,13 +333,45 @@ extension Toast {
   private static func isName(_ name: String, longest: Int) -> Bool {
     !name.isEmpty && name.unicodeScalars.count <= longest
       && name.unicodeScalars.allSatisfy({ scalar in
+        // ASCII's categories are fixed: controls, the space, and printable
+        // characters from U+0021 to U+007E.
+        if scalar.isASCII { return (0x21...0x7E).contains(scalar.value) }
         switch scalar.properties.generalCategory {
         case .control, .spaceSeparator, .lineSeparator, .paragraphSeparator, .format,
           .surrogate, .unassigned:
-          false
-        default: true
+          return false
+        default: return true
         }
       })
+  }
+
+  // The checks below answer ASCII without the standard library's Unicode
+  // tables (general category, White_Space): each table read maps pages of the
+  // owner's read-only data into every owner, for text that is mostly ASCII.
+  // Beyond ASCII they ask the tables, as before.
+
+  /// Whether `scalar` is a control character (general category Cc): in ASCII,
+  /// U+0000 to U+001F and U+007F.
+  package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+    return scalar.properties.generalCategory == .control
+  }
+
+  /// Whether `scalar` is a control character or a line or paragraph separator
+  /// (U+2028, U+2029): what would break a one-line label.
+  package static func breaksLine(_ scalar: Unicode.Scalar) -> Bool {
+    if scalar.isASCII { return isControl(scalar) }
+    switch scalar.properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: return true
+    default: return false
+    }
+  }
+
+  /// `Character.isWhitespace` (its first scalar's White_Space property): in
+  /// ASCII, U+0009 to U+000D and the space.
+  package static func isBlank(_ character: Character) -> Bool {
+    if let ascii = character.asciiValue { return ascii == 0x20 || (0x09...0x0D).contains(ascii) }
+    return character.isWhitespace
   }
 
   /// A value as messages show it: in single quotes, control characters escaped
@@ -363,10 +390,9 @@ extension Toast {
         case "\t": result += "\\t"
         case "\r": result += "\\r"
         default:
-          switch scalar.properties.generalCategory {
-          case .control, .lineSeparator, .paragraphSeparator:
+          if breaksLine(scalar) {
             result += scalar.escaped(asASCII: true)
-          default:
+          } else {
             result.unicodeScalars.append(scalar)
           }
         }

@@ -3,6 +3,7 @@
 // and then talks to the owner through it like every later command), and the
 // `wl-toast watch sway` and `wl-toast watch river` loops. Not meant to be run by
 // hand: its command line is ToastProtocol's OwnerLaunch, which the command writes.
+import CSystem
 import Glibc
 import SystemSupport
 import ToastModel
@@ -10,6 +11,11 @@ import ToastOwner
 import ToastProtocol
 import ToastRendering
 
+// One malloc arena for all threads, set before any starts. The font set-up's
+// threads (TextBlock.startFontSetUp's, Pango's FcInit) would each get an arena
+// of their own, which stays mapped with its free pages after they end: the main
+// thread never allocates there. In the main arena what they free is reused.
+_ = wlt_single_malloc_arena()
 signal(SIGPIPE, SIG_IGN)
 // The command starts the owner with 0, 1 and 2 on /dev/null. For benchmarks and
 // debugging, WL_TOAST_OWNER_LOG names a file that gets its standard error instead

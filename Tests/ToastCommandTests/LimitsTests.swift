@@ -1,6 +1,7 @@
 import Testing
 import ToastCommand
 import ToastModel
+import ToastProtocol
 
 /// The reason a command line gives for a bad value, without the option's name.
 private func commandLineReason(_ option: String, _ value: String) -> String? {
@@ -176,5 +177,43 @@ extension Result {
   fileprivate var failure: Failure? {
     if case .failure(let error) = self { return error }
     return nil
+  }
+}
+
+/// The checks that answer ASCII without the standard library's Unicode tables
+/// agree with those tables, for every ASCII scalar and character and for the
+/// scalars beyond that they hand on.
+struct ASCIIFastPathTests {
+  @Test func controlsSeparatorsAndBlanksAgreeWithUnicode() {
+    let beyond: [UInt32] = [0x80, 0x85, 0x9F, 0xA0, 0xAD, 0x1680, 0x2000, 0x200B, 0x2028, 0x2029]
+    for value in Array(0..<0x80) + beyond {
+      let scalar = Unicode.Scalar(value)!
+      let category = scalar.properties.generalCategory
+      #expect(Toast.isControl(scalar) == (category == .control), "U+\(value)")
+      #expect(
+        Toast.breaksLine(scalar)
+          == [.control, .lineSeparator, .paragraphSeparator].contains(category), "U+\(value)")
+      let character = Character(scalar)
+      #expect(Toast.isBlank(character) == character.isWhitespace, "U+\(value)")
+    }
+    #expect(Toast.isBlank("\r\n") == Character("\r\n").isWhitespace)
+    #expect(Toast.isBlank("e\u{301}") == Character("e\u{301}").isWhitespace)
+  }
+
+  @Test func namesTakeThePrintableASCIIScalarsAndNoOthers() throws {
+    for value in UInt8(0)..<0x80 {
+      let name = "a" + String(UnicodeScalar(value))
+      let printable = (0x21...0x7E).contains(value)
+      #expect(((try? Toast.checkedTag(name)) != nil) == printable, "U+\(value)")
+    }
+  }
+
+  @Test func decimalsTakeASCIIDigitsOnly() {
+    #expect(decimal("12.5") == 12.5)
+    #expect(decimal("-.5") == -0.5)
+    #expect(decimal("+2.") == 2)
+    for other in ["١٢", "１２", "½", "1e3", "0x10", "", ".", "inf"] {
+      #expect(decimal(other) == nil, "\(other)")
+    }
   }
 }

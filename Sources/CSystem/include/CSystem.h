@@ -24,4 +24,7 @@ int wlt_set_cloexec(int fd, int on);
 /* Adds a spawn action closing every descriptor from `from` up; 0, or an errno. */
 int wlt_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/* One malloc arena for every thread (mallopt M_ARENA_MAX 1); 1 when set. */
+int wlt_single_malloc_arena(void);
+
 #endif
