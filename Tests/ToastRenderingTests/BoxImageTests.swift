@@ -6,11 +6,13 @@ import ToastRendering
 /// The shadow and box image that frames reuse: a frame from it has the pixels
 /// of one drawn directly, and what changes the box makes a new one.
 struct BoxImageTests {
-  /// The pixels of `toast` drawn into a canvas of its size, `times` times over.
+  /// The pixels of `toast` drawn into a canvas of its size, `times` times
+  /// over, laid out as `layout` (by default for a 1280x720 output).
   static func pixels(
-    _ toast: Toast, scale: Double = 1, appearance: Appearance = .resting, times: Int = 1
+    _ toast: Toast, layout: ToastLayout? = nil, scale: Double = 1,
+    appearance: Appearance = .resting, times: Int = 1
   ) throws -> [UInt8] {
-    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let layout = layout ?? ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
     let width = Int32((Double(layout.surfaceWidth) * scale).rounded())
     let height = Int32((Double(layout.surfaceHeight) * scale).rounded())
     var bytes = [UInt8](repeating: 0x5a, count: Int(width * height * 4))

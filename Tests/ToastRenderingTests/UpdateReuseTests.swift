@@ -8,15 +8,7 @@ import ToastRendering
 struct UpdateReuseTests {
   /// The pixels of `layout` (of `toast`) drawn at `scale` into a canvas of its size.
   static func pixels(_ toast: Toast, _ layout: ToastLayout, scale: Double = 1) throws -> [UInt8] {
-    let width = Int32((Double(layout.surfaceWidth) * scale).rounded())
-    let height = Int32((Double(layout.surfaceHeight) * scale).rounded())
-    var bytes = [UInt8](repeating: 0, count: Int(width * height * 4))
-    try bytes.withUnsafeMutableBytes { buffer in
-      let canvas = try #require(
-        Canvas(pixels: buffer.baseAddress!, width: width, height: height, stride: width * 4))
-      canvas.draw(toast, layout: layout, appearance: .resting, scale: scale)
-    }
-    return bytes
+    try BoxImageTests.pixels(toast, layout: layout, scale: scale)
   }
 
   static func layout(_ toast: Toast, reusing previous: ToastLayout? = nil) -> ToastLayout {
