@@ -16,7 +16,7 @@
 #   make soak       one owner driven for SOAK_SECONDS, its RSS, fds and threads sampled
 #   make fuzz       fuzz each parser and the D-Bus input under libFuzzer, FUZZ_SECONDS (60) each
 #   make bench      wl-toast beside wob, swaynag and mako, ROUNDS rounds (default 20)
-#   make owner-order  link/owner-order.txt again, from a callgrind profile of the owner
+#   make link-orders  link/owner-order.txt and command-order.txt again, from callgrind profiles
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
@@ -48,7 +48,7 @@ PREFIX ?= /usr/local
 
 .PHONY: previews all deps build lint test demo bench bench-deps bench-quick docs install clean \
   package-deps release-build deb dist test-package \
-  sanitize leaks soak fuzz river test-river owner-order
+  sanitize leaks soak fuzz river test-river link-orders
 
 all: build
 
@@ -166,15 +166,17 @@ bench: bench-deps
 	bin="$$($(SWIFT_LOCK) $(SWIFT) build -c $(BENCH_CONFIG) --show-bin-path)" && \
 	  $(SWIFT_LOCK) "$$bin/wl-toast-bench" --rounds $(ROUNDS) --json "$(BENCH_JSON)" "$$bin"
 
-# lld's order of the owner's functions (link/owner-order.txt) from a callgrind profile
-# of the release owner: a first toast, updates, then toasts of other kinds
-# (scripts/owner-order.sh). Run it again when the owner's code has changed much.
-owner-order: EXTRA_PACKAGES = $(CHECK_PACKAGES)
-owner-order: deps
+# lld's orders of the owner's and the command's functions (link/owner-order.txt,
+# link/command-order.txt) from callgrind profiles of the release programs: a first
+# toast, updates, then toasts of other kinds (scripts/link-orders.sh). Run it again
+# when the code has changed much; then delete the two programs, whose link SwiftPM
+# does not redo for a new order alone.
+link-orders: EXTRA_PACKAGES = $(CHECK_PACKAGES)
+link-orders: deps
 	$(SWIFT_LOCK) $(SWIFT) build -c release --product wl-toast
 	$(SWIFT_LOCK) $(SWIFT) build -c release --product wl-toast-owner
 	$(SWIFT_LOCK) $(SWIFT) build -c release --product wl-toast-rig
-	scripts/owner-order.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c release --show-bin-path)"
+	scripts/link-orders.sh "$$($(SWIFT_LOCK) $(SWIFT) build -c release --show-bin-path)"
 
 bench-quick:
 	$(MAKE) bench ROUNDS=3 BENCH_CONFIG=debug BENCH_JSON=$(CURDIR)/out/bench/quick.json

@@ -21,7 +21,7 @@ let strict: [SwiftSetting] = [
 // The loader then has neither libstdc++'s 3,000 symbol relocations nor those
 // lookups to do: the owner's start took 8.6 M instructions instead of 11.2 M.
 // It is linked by lld, which lays out the functions a toast runs first
-// (link/owner-order.txt, made by scripts/owner-order.sh), so that they fill
+// (link/owner-order.txt, made by scripts/link-orders.sh), so that they fill
 // fewer pages, and packs its 20,000 relative relocations (-z
 // pack-relative-relocs, DT_RELR, glibc 2.36): .rela.dyn, which the loader
 // reads whole at every start, shrinks from 472 KiB to 5 KiB.
@@ -41,7 +41,8 @@ let ownerLink: [LinkerSetting] =
 // library search, no relocations at start (about half the time of a
 // dynamically linked one, and 3.4 MiB instead of 6). It uses no glibc
 // function that needs shared libraries at run time (no NSS, no dlopen).
-// lld lays out the functions an update runs first (link/command-order.txt):
+// lld lays out the functions an update runs first (link/command-order.txt,
+// made by scripts/link-orders.sh):
 // an update command's peak RSS went from 5.2 to 3.7 MiB.
 let staticExecutable: [LinkerSetting] =
   Context.environment["WL_TOAST_SANITIZE"] == nil
