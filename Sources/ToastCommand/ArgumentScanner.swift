@@ -17,11 +17,13 @@ func classify(_ argument: String) -> Token {
   if argument.hasPrefix("--") {
     let name: Substring
     var value: String?
-    // The `=` found among the bytes: a search of the characters would break
-    // the text into grapheme clusters first.
-    if let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
-      name = argument[..<equals]
-      value = String(argument[argument.index(after: equals)...])
+    // The `=` found among the bytes, and the text cut there as bytes: a
+    // search or a cut by characters would break the text into grapheme
+    // clusters first, and a mark that combines with the `=` would go with it.
+    let bytes = argument.utf8
+    if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
+      name = Substring(bytes[..<equals])
+      value = String(Substring(bytes[bytes.index(after: equals)...]))
     } else {
       name = Substring(argument)
     }

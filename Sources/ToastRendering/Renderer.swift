@@ -73,6 +73,11 @@ public enum Renderer {
       roundedRectangle(box, radius: radius, in: cairo)
       setColor(background, in: cairo)
       cairo_fill(cairo)
+      // Under the icon and the text, as in the image.
+      if var bar = track {
+        bar.y += dy
+        drawTrack(bar, color: foreground, in: cairo)
+      }
     }
 
     // An icon that cannot be loaded is left out (the presenter has said why).
@@ -94,7 +99,6 @@ public enum Renderer {
     }
     if var bar = track, let progress = toast.progress {
       bar.y += dy
-      if !fromImage { drawTrack(bar, color: foreground, in: cairo) }
       var filled = bar
       filled.width = bar.width * min(max(progress, 0), 1)
       if filled.width > 0 {

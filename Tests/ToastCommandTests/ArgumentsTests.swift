@@ -96,6 +96,14 @@ struct ArgumentsTests {
     #expect(separate != Toast("Hi"))
   }
 
+  /// The value after `=` is the rest of the argument's bytes, even when it
+  /// starts with a mark that would combine with the `=` into one character.
+  @Test func anInlineValueKeepsACombiningMarkAtItsStart() {
+    #expect(toast(["--say=\u{301}abc", "Hi"])?.accessibleText == "\u{301}abc")
+    #expect(toast(["--font=\u{200D}Sans", "Hi"])?.font == "\u{200D}Sans")
+    #expect(toast(["--say=abc", "Hi"])?.accessibleText == "abc")
+  }
+
   @Test func style() {
     #expect(toast(["--style", "banner", "Hi"])?.style == .banner)
     #expect(toast(["--style=hud", "Hi"])?.style == .hud)
