@@ -76,7 +76,7 @@ private func parseToast(_ arguments: [String], config: Config?) throws(UsageErro
     if index > 0 { text += " " }
     text += word
   }
-  if text.allSatisfy(\.isWhitespace) && !toast.showsSpinner && toast.progress == nil
+  if text.allSatisfy(Toast.isBlank) && !toast.showsSpinner && toast.progress == nil
     && values.show.follow == nil
   {
     throw .missingMessage

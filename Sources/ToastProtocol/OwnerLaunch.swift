@@ -66,7 +66,7 @@ package struct RiverWatchOptions: Equatable, Sendable {
   /// control characters and no comma (which separates the names of `--tag-names`).
   package static func isTagName(_ name: String) -> Bool {
     !name.isEmpty && name.unicodeScalars.count <= tagNameLength && !name.contains(",")
-      && !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      && !name.unicodeScalars.contains(where: Toast.isControl)
   }
 }
 
