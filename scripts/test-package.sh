@@ -39,6 +39,8 @@ grep -q -- '-dev$' "$out/test-package-before.txt" && fail "the root has -dev pac
 inside sh -c 'command -v swift swiftc' > /dev/null 2>&1 && fail "the root has a Swift toolchain"
 
 echo "test-package: apt-get install ./$(basename "$deb")"
+# The directories before it, to tell the ones the package made from those it shares.
+(cd "$root" && find . -xdev -type d | sed 's|^\.||' | sort) > "$out/test-package-dirs-before.txt"
 cp "$deb" "$tarball" "$root/tmp/"
 inside apt-get update -q > "$out/test-package-apt.log" 2>&1 || fail "apt-get update failed"
 inside apt-get install -y -q "/tmp/$(basename "$deb")" >> "$out/test-package-apt.log" 2>&1 \
@@ -121,10 +123,16 @@ completion=$(inside bash -c '. /usr/share/bash-completion/bash_completion; . /us
 echo "test-package: apt-get remove --purge leaves no file behind"
 inside dpkg -L wl-toast > "$out/test-package-files.txt"
 inside apt-get remove --purge -y -q wl-toast >> "$out/test-package-apt.log" 2>&1 || fail "purge failed"
+# Every file and link goes, and every directory the package made, unless a
+# package still installed owns it too.
 while read -r path; do
+  [ "$path" = "/." ] && continue
   if [ -f "$root$path" ] || [ -L "$root$path" ]; then fail "left behind: $path"; fi
+  if [ -d "$root$path" ] && ! grep -qxF "$path" "$out/test-package-dirs-before.txt" \
+    && ! inside dpkg-query -S "$path" > /dev/null 2>&1; then
+    fail "left behind: the directory $path"
+  fi
 done < "$out/test-package-files.txt"
-[ -d "$root/usr/share/doc/wl-toast" ] && fail "left behind: /usr/share/doc/wl-toast"
 
 echo "test-package: the tarball's install.sh into a DESTDIR"
 inside sh -c "cd /tmp && tar xzf $(basename "$tarball") && DESTDIR=/tmp/stage PREFIX=/usr \

@@ -174,14 +174,14 @@ package enum Looks {
 }
 
 /// The cases every compositor runs alike: where the HUD and the banner show,
-/// what a click, touch-through and Escape do, and an update in place. Each
+/// what a click (on a tap toast and through a plain one) and Escape do, and an update in place. Each
 /// test target runs them on its compositor with a parameterised test
 /// (`@Test(arguments: SharedCase.allCases)`).
 package enum SharedCase: String, CaseIterable, Sendable {
   case hudPlacement
   case bannerPlacement
   case tapDismisses
-  case touchThrough
+  case aClickPassesThrough
   case escapeDismissesAModalToast
   case updateInPlace
   case namedAndAllOutputs
@@ -209,7 +209,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
     case .hudPlacement: try Self.hudPlacement(desk)
     case .bannerPlacement: try Self.bannerPlacement(desk)
     case .tapDismisses: try Self.tapDismisses(desk)
-    case .touchThrough: try Self.touchThrough(desk)
+    case .aClickPassesThrough: try Self.aClickPassesThrough(desk)
     case .escapeDismissesAModalToast: try Self.escape(desk)
     case .updateInPlace: try Self.updateInPlace(desk)
     case .namedAndAllOutputs: try Self.namedAndAllOutputs(desk)
@@ -405,7 +405,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// A toast without `--dismiss tap` lets a click reach the surface below, and stays.
-  private static func touchThrough<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func aClickPassesThrough<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
     let below = try ColorSurface(
       socketPath: desk.compositor.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
       layer: .bottom)

@@ -124,10 +124,14 @@ package final class HeadlessSway: CapturedCompositor {
     return environment
   }
 
-  /// Stops sway and removes its runtime directory.
   /// Whether sway still runs (`swaymsg exit` ends it).
   package var isRunning: Bool { process.isRunning }
 
+  /// sway's exit status once it has ended (0 after `swaymsg exit`, 128 plus
+  /// the signal after a crash); nil while it runs.
+  package var exitStatus: Int32? { process.exitStatus }
+
+  /// Stops sway and removes its runtime directory.
   package func stop() {
     guard !stopped else { return }
     stopped = true

@@ -150,18 +150,28 @@ struct DeskMannersTests {
     let desk = try Self.desk()
     let flower = try Self.fullscreenFlower(on: desk)
     defer { flower.terminate() }
-    let shown = try desk.runToEnd(Self.opaque + ["--fullscreen", "delay", "Later"])
+    // A timeout of 2 s (the last --timeout wins), counted from when it shows.
+    let shown = try desk.runToEnd(
+      Self.opaque + ["--timeout", "2", "--fullscreen", "delay", "Later"])
     #expect(shown.status == 0, "\(shown.errors)")
+    let heldSince = now()
     // Held: the owner has it and draws nothing.
     let held = try #require(try desk.status())
     #expect(held.text == "Later" && held.drawn.isEmpty, "\(held)")
     #expect(try desk.sway.screenshot().boundingBox(of: Self.magenta, tolerance: 2) == nil)
+    // Held longer than its timeout: time passing is what is tested here.
+    pause(for: .seconds(max(0, 2.5 - (now() - heldSince))))
+    #expect(try desk.status() != nil, "its timeout does not run while it is held")
     try desk.sway.swaymsg(["fullscreen", "disable"])
+    let released = now()
     let box = Self.box("Later")
     try desk.screenshot("the delayed toast at \(box) once fullscreen ended") {
       $0.boundingBox(of: Self.magenta, tolerance: 2) == box
     }
     #expect(try desk.waitUntilDrawn().first?.output == "HEADLESS-1")
+    // Then it takes its time: the whole 2 s from when fullscreen ended.
+    try waitUntil("the delayed toast to expire", timeout: 10) { try desk.status() == nil }
+    #expect(now() - released >= 2, "shown its full timeout after the hold")
   }
 
   @Test func aSuppressedToastNeverShowsAndACriticalOneShowsOverFullscreen() throws {
@@ -204,7 +214,7 @@ struct DeskMannersTests {
     toast.fullscreen = .delay
     #expect(presenter.show(toast).isEmpty)
     // The window list comes in; then nothing changes and nothing wakes the loop.
-    _ = try PresenterTests.wakeUps(of: presenter, during: .milliseconds(300))
+    try PresenterTests.settle(presenter)
     #expect(try PresenterTests.wakeUps(of: presenter, during: .seconds(1)) <= 2)
     #expect(presenter.isWaitingToAppear(tag: Toast.defaultTag))
     try desk.sway.swaymsg(["fullscreen", "disable"])

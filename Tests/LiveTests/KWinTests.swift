@@ -11,7 +11,7 @@ import ToastRendering
 /// wl-toast on KDE's KWin 5.27: fractional scales (wp_fractional_scale_v1 and
 /// wp_viewporter), layer-shell v3 (no on-demand keyboard focus) and KWin's own
 /// screenshots and fake input. What a user sees, in device pixels. (The shared
-/// cases, SharedCasesOnKWin, place the HUD and banner and click, touch and
+/// cases, SharedCasesOnKWin, place the HUD and banner, click and
 /// press Escape at 1.5.)
 @Suite(.serialized)
 struct KWinTests {

@@ -122,7 +122,10 @@ struct OptionTableTests {
     asking.keyboard = .exclusive
     asking.urgency = .critical
     asking.fullscreen = .delay
-    guard case .object(let all) = asking.json else { return }
+    guard case .object(let all) = asking.json else {
+      Issue.record("a toast's JSON is an object")
+      return
+    }
     #expect(Set(all.keys) == Set(ToastField.all.map(\.name)))
     var decoded = Toast("")
     try decoded.apply(try JSONValue.parse(toast.json.serialized))
