@@ -228,7 +228,7 @@ let package = Package(
       name: "AccessibilityTests",
       dependencies: ["ToastAccessibility", "ToastModel", "CGio", "SystemSupport"],
       swiftSettings: strict),
-    // The README's architecture tree matches Sources/.
+    // The architecture map (docs/ARCHITECTURE.md) matches Sources/, Plugins/ and Tests/.
     .testTarget(name: "RepositoryTests", swiftSettings: strict),
     .testTarget(
       name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "SystemSupport"],

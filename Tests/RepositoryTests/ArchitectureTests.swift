@@ -5,29 +5,34 @@ import Testing
 private let repository = URL(filePath: #filePath).deletingLastPathComponent()
   .deletingLastPathComponent().deletingLastPathComponent()
 
-/// The files the README's architecture tree names: a line that starts a
-/// directory (`Sources/ToastKit/`), then lines indented by four spaces naming
-/// its files; deeper lines continue a description, and patterns (`*.xml`)
-/// name no one file.
-func filesInArchitectureTree(of readme: String) -> Set<String> {
-  guard let start = readme.range(of: "## Architecture\n"),
-    let open = readme.range(of: "```\n", range: start.upperBound..<readme.endIndex),
-    let close = readme.range(of: "```", range: open.upperBound..<readme.endIndex)
+/// The map of the code, and its sections that hold a tree of files.
+private let mapPath = "docs/ARCHITECTURE.md"
+private let treeHeadings = ["## The code", "## The tests", "## The rest of the repository"]
+
+/// The paths the tree under `heading` names: the first code block after that
+/// line, in which a line that starts at the margin names a directory
+/// (`Sources/ToastKit/`) or a file, and lines indented by four spaces name the
+/// files and directories in the directory above them; deeper lines continue a
+/// description, and patterns (`*.xml`) name nothing. Directories keep their
+/// trailing slash.
+func pathsInTree(of map: String, under heading: String) -> Set<String> {
+  guard let start = map.range(of: "\n" + heading + "\n"),
+    let open = map.range(of: "```\n", range: start.upperBound..<map.endIndex),
+    let close = map.range(of: "```", range: open.upperBound..<map.endIndex)
   else { return [] }
-  var files: Set<String> = []
+  var paths: Set<String> = []
   var directory: String?
-  for line in readme[open.upperBound..<close.lowerBound].split(separator: "\n") {
-    let name = line.split(separator: " ", omittingEmptySubsequences: true).first.map(String.init)
-    guard let name, !name.contains("*") else { continue }
+  for line in map[open.upperBound..<close.lowerBound].split(separator: "\n") {
+    guard let name = line.split(separator: " ").first.map(String.init) else { continue }
     if line.hasPrefix("     ") { continue }
     if line.hasPrefix("    ") {
-      if let directory, !name.hasSuffix("/") { files.insert(directory + name) }
+      if let directory, !name.contains("*") { paths.insert(directory + name) }
     } else {
       directory = name.hasSuffix("/") ? name : nil
-      if !name.hasSuffix("/") { files.insert(name) }
+      if !name.contains("*") { paths.insert(name) }
     }
   }
-  return files
+  return paths
 }
 
 /// Every file under `directory` (relative to the repository), at any depth.
@@ -46,51 +51,75 @@ func files(under directory: String) -> [String] {
   return found.sorted()
 }
 
-/// The README's map of the code is the code's map.
+/// The map of the code (docs/ARCHITECTURE.md) is the code's map.
 struct ArchitectureTests {
+  let code: Set<String>
+  let tests: Set<String>
   let listed: Set<String>
 
   init() throws {
-    let readme = try String(
-      contentsOf: repository.appending(path: "README.md"), encoding: .utf8)
-    listed = filesInArchitectureTree(of: readme)
+    let map = try String(contentsOf: repository.appending(path: mapPath), encoding: .utf8)
+    code = pathsInTree(of: map, under: treeHeadings[0])
+    tests = pathsInTree(of: map, under: treeHeadings[1])
+    listed = treeHeadings.reduce(into: []) { $0.formUnion(pathsInTree(of: map, under: $1)) }
   }
 
-  @Test func everySourceFileIsInTheTree() {
+  @Test func everySourceFileIsInTheCodeTree() {
     let missing = (files(under: "Sources") + files(under: "Plugins")).filter {
-      !listed.contains($0)
+      !code.contains($0)
     }
-    #expect(missing.isEmpty, "add to the README's architecture tree: \(missing)")
+    #expect(missing.isEmpty, "add to \(mapPath), under \(treeHeadings[0]): \(missing)")
   }
 
-  @Test func everyFileInTheTreeExists() {
+  /// The files of each test target (`Tests/NAME/FILE`), not those of its data
+  /// directories (fixtures, snapshots, references, fuzz seeds).
+  @Test func everyTestFileIsInTheTestsTree() {
+    let missing = files(under: "Tests").filter {
+      $0.split(separator: "/").count == 3 && !tests.contains($0)
+    }
+    #expect(missing.isEmpty, "add to \(mapPath), under \(treeHeadings[1]): \(missing)")
+  }
+
+  @Test func everyPathInTheMapExists() {
     let gone = listed.filter {
       !FileManager.default.fileExists(atPath: repository.appending(path: $0).path)
     }
-    #expect(gone.isEmpty, "in the README's architecture tree but not in the code: \(gone.sorted())")
+    #expect(gone.isEmpty, "in \(mapPath) but not in the repository: \(gone.sorted())")
   }
 
   @Test func theTreeIsReadAsWritten() {
-    let tree = """
-      ## Architecture
+    let map = """
+      # Map
+
+      ## The code
 
       ```
+      Protocols/*.xml, list      a pattern
       Sources/A/                 the first
           One.swift              a file
           include/One.h          a header
+          Data/                  a directory of data
       Sources/b/
           main.swift             its main
       man/wl-toast.1             the page
       Tests/X/                   only a directory,
                                  described on two lines
-      Protocols/*.xml            a pattern
+      ```
+
+      ## The tests
+
+      ```
+      Tests/Y/
+          YTests.swift           the tests
       ```
       """
     #expect(
-      filesInArchitectureTree(of: tree)
+      pathsInTree(of: map, under: "## The code")
         == [
-          "Sources/A/One.swift", "Sources/A/include/One.h", "Sources/b/main.swift",
-          "man/wl-toast.1",
+          "Sources/A/", "Sources/A/One.swift", "Sources/A/include/One.h", "Sources/A/Data/",
+          "Sources/b/", "Sources/b/main.swift", "man/wl-toast.1", "Tests/X/",
         ])
+    #expect(pathsInTree(of: map, under: "## The tests") == ["Tests/Y/", "Tests/Y/YTests.swift"])
+    #expect(pathsInTree(of: map, under: "## Elsewhere") == [])
   }
 }
