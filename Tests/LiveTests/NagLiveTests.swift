@@ -67,7 +67,12 @@ struct NagLiveTests {
     let expectedBar = Box(
       x: 0, y: 0, width: 1280, height: closed.exclusiveZone - toast.bar.borderBottomSize)
     var bar: Box?
-    try sway.screenshot("sway's error bar at \(expectedBar) (last: \(lastSeen(bar)))") { shot in
+    // The first look waits for sway's config load, its spawn of the bar's
+    // process as sway's user (with a cold font cache of its own) and the
+    // slide: 20 s bounds a failure; a pass takes well under one.
+    try sway.screenshot(
+      "sway's error bar at \(expectedBar) (last: \(lastSeen(bar)))", timeout: 20
+    ) { shot in
       bar = shot.boundingBox(of: red, tolerance: 2)
       return bar == expectedBar
     }
@@ -89,7 +94,7 @@ struct NagLiveTests {
     let region = Box(
       x: Int(area.x), y: Int(area.y), width: Int(area.width), height: Int(area.height))
     var differing = 0
-    try sway.screenshot("the details open, showing sway's error text") { shot in
+    try sway.screenshot("the details open, showing sway's error text", timeout: 20) { shot in
       differing = 0
       for y in region.y..<(region.y + region.height) {
         for x in region.x..<(region.x + region.width) {
