@@ -131,12 +131,16 @@ let package = Package(
     // The command: the table of options, argument parsing (a library, for tests) and main.
     .target(
       name: "ToastCommand",
-      dependencies: ["ToastModel", "ToastProtocol", "ToastNag", "CSystem", "SystemSupport"],
+      dependencies: ["ToastModel", "ToastProtocol", "ToastNagOptions", "CSystem", "SystemSupport"],
       swiftSettings: strict),
     // `wl-toast nag`: swaynag's command line, configuration file and types,
     // read as swaynag reads them, into the bar to show and the buttons' actions.
     .target(
-      name: "ToastNag", dependencies: ["ToastModel", "SystemSupport"], swiftSettings: strict),
+      name: "ToastNag", dependencies: ["ToastModel", "ToastNagOptions", "SystemSupport"],
+      swiftSettings: strict),
+    // The table of `wl-toast nag`'s options alone: the command's completions
+    // read it without linking the rest of ToastNag.
+    .target(name: "ToastNagOptions", swiftSettings: strict),
     // The background owner and `watch sway`: the part that links Wayland, Pango and Cairo.
     .target(
       name: "ToastOwner",
@@ -200,7 +204,9 @@ let package = Package(
     // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
     .testTarget(
       name: "ToastCommandTests",
-      dependencies: ["ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner", "ToastNag"],
+      dependencies: [
+        "ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner", "ToastNag", "ToastNagOptions",
+      ],
       swiftSettings: strict),
     // Everything on a real compositor: the HUD, the banner, the library and the command.
     .testTarget(

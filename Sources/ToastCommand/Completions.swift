@@ -1,5 +1,5 @@
 import ToastModel
-import ToastNag
+import ToastNagOptions
 
 /// A shell that `wl-toast completions` writes a script for.
 package enum Shell: String, Equatable, Sendable, CaseIterable {
@@ -62,7 +62,7 @@ private var subcommands: [(name: String, options: [Option])] {
   }
 }
 
-/// The options of `wl-toast nag` (swaynag's, read by ToastNag), as options
+/// The options of `wl-toast nag` (swaynag's, from ToastNagOptions' table), as options
 /// of the completion scripts.
 private var nagCompletions: [Option] {
   nagOptions.map { info in

@@ -1,4 +1,5 @@
 import ToastModel
+import ToastNagOptions
 
 /// The configuration files swaynag looks for when `-c` names none, in its
 /// order (swaynag_get_config_path): the first that can be read is read.

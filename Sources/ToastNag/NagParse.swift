@@ -1,4 +1,5 @@
 import ToastModel
+import ToastNagOptions
 
 /// Reads a `wl-toast nag` command line as swaynag 1.7 reads its own: first
 /// for `-c`, `-d`, `-h` and `-v` only (the first of `-h` and `-v` wins over

@@ -1,4 +1,5 @@
 import ToastModel
+import ToastNagOptions
 
 /// A swaynag type (`struct swaynag_type`): a name and the settings it gives,
 /// each unset until given. The built-in ones, a configuration file's global

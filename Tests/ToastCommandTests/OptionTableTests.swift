@@ -2,6 +2,7 @@ import Glibc
 import Testing
 import ToastModel
 import ToastNag
+import ToastNagOptions
 
 @testable import ToastCommand
 
