@@ -141,7 +141,8 @@ let package = Package(
     .target(
       name: "ToastOwner",
       dependencies: [
-        "ToastProtocol", "ToastKit", "ToastNag", "Wayland", "CSystem", "SystemSupport",
+        "ToastProtocol", "ToastKit", "ToastAccessibility", "ToastNag", "Wayland", "CSystem",
+        "SystemSupport",
       ],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
@@ -202,6 +203,10 @@ let package = Package(
       name: "ToastCommandTests",
       dependencies: ["ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner", "ToastNag"],
       swiftSettings: strict),
+    // The presenter's pure parts, without a compositor: a toast's input (focus,
+    // presses, a bar's details), what it refuses.
+    .testTarget(
+      name: "ToastKitTests", dependencies: ["ToastKit", "ToastRendering"], swiftSettings: strict),
     // Everything on a real compositor: the HUD, the banner, the library and the command.
     .testTarget(
       name: "LiveTests",
