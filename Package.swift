@@ -145,7 +145,8 @@ let package = Package(
     .target(
       name: "ToastOwner",
       dependencies: [
-        "ToastProtocol", "ToastKit", "ToastNag", "Wayland", "CSystem", "SystemSupport",
+        "ToastProtocol", "ToastKit", "ToastAccessibility", "ToastNag", "Wayland", "CSystem",
+        "SystemSupport",
       ],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
@@ -208,6 +209,10 @@ let package = Package(
         "ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner", "ToastNag", "ToastNagOptions",
       ],
       swiftSettings: strict),
+    // The presenter's pure parts, without a compositor: a toast's input (focus,
+    // presses, a bar's details), what it refuses.
+    .testTarget(
+      name: "ToastKitTests", dependencies: ["ToastKit", "ToastRendering"], swiftSettings: strict),
     // Everything on a real compositor: the HUD, the banner, the library and the command.
     .testTarget(
       name: "LiveTests",

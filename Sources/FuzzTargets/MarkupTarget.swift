@@ -1,7 +1,7 @@
 import ToastModel
 import ToastRendering
 
-/// A message as Pango markup: checked as the owner checks it, then laid out, as
+/// A message as Pango markup: checked as the presenter checks it, then laid out, as
 /// markup and as literal text, as a HUD on a wide output and as a banner on a
 /// narrow one. Whatever the message, the layout keeps the design's promises: at
 /// most three lines in a HUD and one in a banner, the box on its surface, and

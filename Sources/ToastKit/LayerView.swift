@@ -3,24 +3,12 @@ import SystemSupport
 import ToastRendering
 import Wayland
 
-/// What a frame shows apart from the spinner's turn: a buffer that shows the
-/// same needs only its spinner drawn again.
-private struct FrameContents: Hashable {
-  var version: Int
-  var opacity: Double
-  var slide: Double
-  var width: Int32
-  var height: Int32
-  var scale: RenderScale
-  var buttons: Interaction
-}
-
 /// One layer surface of a toast on one output (or on the one the compositor
 /// chooses): its buffers, configure state, frame callbacks, scale, placement
 /// and input region.
 ///
-/// Configure events store state and mark the view dirty; ``draw(_:timeline:now:)``
-/// acknowledges and draws. At most one frame callback is pending; buffers the
+/// Configure events store state and mark the view dirty;
+/// ``draw(_:appearance:buttons:moving:now:)`` acknowledges and draws. At most one frame callback is pending; buffers the
 /// compositor holds are never drawn into.
 final class LayerView {
   private let session: Session
@@ -28,7 +16,8 @@ final class LayerView {
   private let layerSurface: ZwlrLayerSurfaceV1
   private let fractionalScale: WpFractionalScaleV1?
   private let viewport: WpViewport?
-  private let pool: ShmBufferPool
+  /// The buffers and the frames drawn into them.
+  private let painter: FramePainter
   /// The output asked for, or nil for the compositor's choice.
   let requestedOutput: OutputInfo?
   private var toast: Toast
@@ -54,13 +43,8 @@ final class LayerView {
     }
   }
   private var lastDrawn: DrawnSurface?
-  /// What the last frame showed, to damage only what changed.
-  private var lastFrame:
-    (appearance: Appearance, content: Int, width: Int32, height: Int32, buttons: Interaction)?
   /// Bumped whenever the toast or the layout changes.
   private var contentVersion = 0
-  /// The buffer holding the first frame, drawn before the first configure.
-  private weak var preparedFrame: ShmBuffer?
   /// The toast changed since the last layout: draw even if the geometry did not.
   private var contentChanged = false
   /// The place in a stack: where it moves to, and the move under way.
@@ -84,7 +68,7 @@ final class LayerView {
     self.requestedOutput = output
     targetShift = shift
     appliedShift = shift
-    pool = ShmBufferPool(shm: session.shm)
+    painter = FramePainter(shm: session.shm)
     surface = session.compositor.createSurface()
     if let fractional = session.fractionalScale {
       fractionalScale = fractional.manager.getFractionalScale(surface: surface)
@@ -167,14 +151,8 @@ final class LayerView {
       layerSurface.setExclusiveZone(0)
     }
     applyPlacement()
-    let interactivity: ZwlrLayerSurfaceV1.KeyboardInteractivity
-    switch toast.effectiveKeyboard {
-    case .exclusive: interactivity = .exclusive
-    // Layer-shell before version 4 has no on-demand focus: no keyboard there.
-    case .onDemand: interactivity = layerSurface.version >= 4 ? .onDemand : .none
-    case .never: interactivity = .none
-    }
-    layerSurface.setKeyboardInteractivity(interactivity)
+    layerSurface.setKeyboardInteractivity(
+      toast.effectiveKeyboard.interactivity(layerShellVersion: layerSurface.version))
     if layerSurface.version >= 2 {
       try? layerSurface.setLayer(toast.layer.shellLayer)
     }
@@ -326,7 +304,7 @@ final class LayerView {
     return viewport == nil ? .integer(exact.roundedUp) : exact
   }
 
-  /// What a call of ``draw(_:appearance:moving:now:)`` did.
+  /// What a call of ``draw(_:appearance:buttons:moving:now:)`` did.
   enum DrawResult: Equatable {
     /// Nothing to draw yet, or nothing changed.
     case idle
@@ -342,89 +320,61 @@ final class LayerView {
   /// Draws a frame of `toast` at `appearance`, its buttons in `buttons`'
   /// states, if something changed and no frame callback is pending; `moving`
   /// asks for a frame callback.
+  ///
+  /// The first call commits the role and draws the first frame ahead; later
+  /// ones acknowledge the configure, follow the move in the stack, pick a
+  /// buffer, paint, ask for the next frame, and attach at the scale with the
+  /// damage.
   func draw(
     _ toast: Toast, appearance: Appearance, buttons: Interaction = .idle, moving: Bool,
     now: Double
   ) -> DrawResult {
     if !roleCommitted && !isClosed {
-      roleCommitted = true
-      surface.commit()
-      prepareFirstFrame(toast, appearance: appearance, buttons: buttons)
+      commitRole(toast, appearance: appearance, buttons: buttons)
       return .idle
     }
     guard !isClosed, frameCallback == nil, !awaitingResize, let configuredSize else { return .idle }
     let scale = self.scale
     if scale != drawnScale { needsDraw = true }
     guard needsDraw else {
-      if let serial = pendingSerial {
-        layerSurface.ackConfigure(serial: serial)
-        pendingSerial = nil
-        surface.commit()
-      }
+      // Nothing new to show: the acknowledgement goes with a commit of its own.
+      if acknowledgeConfigure() { surface.commit() }
       return .idle
     }
-    if let serial = pendingSerial {
-      layerSurface.ackConfigure(serial: serial)
-      pendingSerial = nil
-      if toast.isModal || toast.style == .bar { relayout() }
-    }
-    let shift = currentShift(at: now)
-    if shift != appliedShift {
-      appliedShift = shift
-      if shift == targetShift { shiftMove = nil }
-      let before = (layout.surfaceWidth, layout.surfaceHeight)
-      relayout()
-      if awaitingResize || before != (layout.surfaceWidth, layout.surfaceHeight) { return .idle }
-      applyPlacement()
-    } else if shiftMove != nil && shift == targetShift {
-      shiftMove = nil
-    }
+    // A modal toast or a bar fills what the compositor configured.
+    if acknowledgeConfigure() && (toast.isModal || toast.style == .bar) { relayout() }
+    guard followStack(at: now) else { return .idle }
     // Draw at the size the compositor configured (the size asked for, or the output).
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let usable = usableScale
     let buffer: ShmBuffer
-    switch freeBuffer(width: width, height: height, scale: usable) {
+    switch painter.freeBuffer(width: width, height: height, scale: usable) {
     case .success(let free?): buffer = free
     // Both buffers are held; a release will wake the loop.
     case .success(nil): return .idle
     case .failure(let reason): return .failed(reason.description)
     }
-    guard render(toast, appearance: appearance, buttons: buttons, into: buffer, scale: usable)
+    guard
+      painter.paint(
+        toast, layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
+        into: buffer, scale: usable)
     else {
       return .failed("cannot draw into a \(buffer.width)x\(buffer.height) buffer")
     }
     needsDraw = false
     contentChanged = false
-    if moving || shiftMove != nil {
-      let callback = surface.frame()
-      callback.onEvent = { [unowned self] _ in
-        frameCallback = nil
-        needsDraw = true
-      }
-      frameCallback = callback
-    }
-    let damage = changedArea(
-      appearance: appearance, buttons: buttons, buffer: buffer, scale: usable.factor)
+    if moving || shiftMove != nil { requestFrame() }
+    let damage = painter.damage(
+      layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
+      buffer: buffer, scale: usable.factor)
     do {
-      if let viewport {
-        if surface.version >= 3 { try surface.setBufferScale(1) }
-        viewport.setDestination(width: Int32(width), height: Int32(height))
-      } else if surface.version >= 3 {
-        try surface.setBufferScale(Int32(usable.roundedUp))
-      }
-      buffer.attach(to: surface)
-      if surface.version >= 4 {
-        try surface.damageBuffer(
-          x: damage.x, y: damage.y, width: damage.width, height: damage.height)
-      } else {
-        surface.damage(x: 0, y: 0, width: Int32.max, height: Int32.max)
-      }
+      try setScale(usable, width: width, height: height)
+      try attach(buffer, damage: damage)
     } catch {
-      // The version checks above make this unreachable; fail loudly all the same.
+      // The version checks make this unreachable; fail loudly all the same.
       return .failed(error.description)
     }
-    lastFrame = (appearance, contentVersion, buffer.width, buffer.height, buttons)
     drawnScale = usable
     lastDrawn = DrawnSurface(
       output: nil, scale: usable.factor, width: width, height: height,
@@ -434,103 +384,84 @@ final class LayerView {
     return .committed
   }
 
+  /// Sends the role's commit now and draws the first frame while the
+  /// compositor answers it, at the size asked for (for a bar or a modal toast,
+  /// which the compositor sizes, the output's).
+  private func commitRole(_ toast: Toast, appearance: Appearance, buttons: Interaction) {
+    roleCommitted = true
+    surface.commit()
+    session.display.flush()
+    painter.prepareFirstFrame(
+      toast, layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
+      width: layout.surfaceWidth, height: layout.surfaceHeight, scale: usableScale)
+  }
+
+  /// Acknowledges the configure that came since the last frame, if one did:
+  /// whether one did.
+  private func acknowledgeConfigure() -> Bool {
+    guard let serial = pendingSerial else { return false }
+    layerSurface.ackConfigure(serial: serial)
+    pendingSerial = nil
+    return true
+  }
+
+  /// Takes the place in the stack at `now`, along the move under way: false
+  /// when that changes the surface's size (the frame waits for its configure).
+  private func followStack(at now: Double) -> Bool {
+    let shift = currentShift(at: now)
+    guard shift != appliedShift else {
+      if shiftMove != nil && shift == targetShift { shiftMove = nil }
+      return true
+    }
+    appliedShift = shift
+    if shift == targetShift { shiftMove = nil }
+    let before = (layout.surfaceWidth, layout.surfaceHeight)
+    relayout()
+    if awaitingResize || before != (layout.surfaceWidth, layout.surfaceHeight) { return false }
+    applyPlacement()
+    return true
+  }
+
+  /// Asks for a frame callback: the next frame follows when the compositor
+  /// says it is time.
+  private func requestFrame() {
+    let callback = surface.frame()
+    callback.onEvent = { [unowned self] _ in
+      frameCallback = nil
+      needsDraw = true
+    }
+    frameCallback = callback
+  }
+
+  /// Sets the buffer's scale: 1 under a viewport that shows it at `width` x
+  /// `height` logical pixels, or `scale` rounded up as the surface's buffer
+  /// scale (from wl_surface version 3 on).
+  private func setScale(_ scale: RenderScale, width: Int, height: Int) throws(WaylandError) {
+    if let viewport {
+      if surface.version >= 3 { try surface.setBufferScale(1) }
+      viewport.setDestination(width: Int32(width), height: Int32(height))
+    } else if surface.version >= 3 {
+      try surface.setBufferScale(Int32(scale.roundedUp))
+    }
+  }
+
+  /// Attaches `buffer` and damages `damage` of it (before wl_surface version
+  /// 4, which has no damage in buffer pixels, the whole surface).
+  private func attach(
+    _ buffer: ShmBuffer, damage: (x: Int32, y: Int32, width: Int32, height: Int32)
+  ) throws(WaylandError) {
+    buffer.attach(to: surface)
+    if surface.version >= 4 {
+      try surface.damageBuffer(x: damage.x, y: damage.y, width: damage.width, height: damage.height)
+    } else {
+      surface.damage(x: 0, y: 0, width: Int32.max, height: Int32.max)
+    }
+  }
+
   /// The scale buffers are drawn at: wl_surface before version 3 cannot take
   /// a buffer scale, so 1 there.
   private var usableScale: RenderScale {
     viewport != nil || surface.version >= 3 ? scale : .one
-  }
-
-  /// A buffer the compositor does not hold, for a frame of `width` x `height`
-  /// logical pixels at `scale`; nil when both are held.
-  private func freeBuffer(width: Int, height: Int, scale: RenderScale)
-    -> Result<ShmBuffer?, WaylandError>
-  {
-    guard let pixelWidth = scale.pixels(width), let pixelHeight = scale.pixels(height),
-      let bufferWidth = Int32(exactly: pixelWidth), let bufferHeight = Int32(exactly: pixelHeight)
-    else {
-      return .failure(.bufferTooLarge(width: width, height: height))
-    }
-    do {
-      return .success(try pool.nextBuffer(width: bufferWidth, height: bufferHeight))
-    } catch {
-      // No buffer for this toast (too large, no shared memory).
-      return .failure(error)
-    }
-  }
-
-  /// Draws the frame into `buffer`; false when Cairo cannot use it.
-  ///
-  /// A buffer that holds this frame already is not drawn again: the first
-  /// frame, drawn while the first configure was on its way, or any frame but
-  /// for the spinner's turn (only the spinner is drawn again).
-  private func render(
-    _ toast: Toast, appearance: Appearance, buttons: Interaction, into buffer: ShmBuffer,
-    scale: RenderScale
-  ) -> Bool {
-    guard let canvas = canvas(for: buffer) else { return false }
-    let contents = FrameContents(
-      version: contentVersion, opacity: appearance.opacity, slide: appearance.slide,
-      width: buffer.width, height: buffer.height, scale: scale, buttons: buttons)
-    let prepared = preparedFrame === buffer
-    preparedFrame = nil
-    var clip: Rect?
-    if canvas.contents == AnyHashable(contents) {
-      if let spinner = layout.spinner {
-        clip = Rect(
-          x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
-      } else if prepared {
-        return true
-      }
-    }
-    canvas.draw(
-      toast, layout: layout, appearance: appearance, scale: scale.factor, clip: clip,
-      buttons: buttons)
-    canvas.contents = contents
-    return true
-  }
-
-  /// Sends the role's commit now and draws the first frame while the
-  /// compositor answers it, at the size asked for (for a bar or a modal toast,
-  /// which the compositor sizes, the output's), so that the frame is ready to
-  /// attach when the configure comes; a configure of another size, or another
-  /// scale or content by then, draws it again.
-  private func prepareFirstFrame(_ toast: Toast, appearance: Appearance, buttons: Interaction) {
-    session.display.flush()
-    let usable = usableScale
-    guard
-      case .success(let buffer?) = freeBuffer(
-        width: layout.surfaceWidth, height: layout.surfaceHeight, scale: usable),
-      render(toast, appearance: appearance, buttons: buttons, into: buffer, scale: usable)
-    else { return }
-    preparedFrame = buffer
-  }
-
-  /// The Cairo canvas over a buffer's pixels, made at its first use and kept
-  /// with the buffer; nil when Cairo cannot use the buffer.
-  private func canvas(for buffer: ShmBuffer) -> Canvas? {
-    if let canvas = buffer.drawingContext as? Canvas { return canvas }
-    let canvas = Canvas(
-      pixels: buffer.data, width: buffer.width, height: buffer.height, stride: buffer.stride)
-    buffer.drawingContext = canvas
-    return canvas
-  }
-
-  /// The part of the buffer that differs from the last frame: only the spinner
-  /// while nothing else moves, otherwise everything.
-  private func changedArea(
-    appearance: Appearance, buttons: Interaction, buffer: ShmBuffer, scale s: Double
-  ) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
-    if let last = lastFrame, let spinner = layout.spinner, last.content == contentVersion,
-      last.buttons == buttons,
-      last.width == buffer.width, last.height == buffer.height,
-      last.appearance.opacity == appearance.opacity, last.appearance.slide == appearance.slide
-    {
-      return (
-        Int32((spinner.x * s).rounded(.down)) - 1, Int32((spinner.y * s).rounded(.down)) - 1,
-        Int32((spinner.width * s).rounded(.up)) + 2, Int32((spinner.height * s).rounded(.up)) + 2
-      )
-    }
-    return (0, 0, buffer.width, buffer.height)
   }
 
   /// Destroys the surface; calling it again does nothing.
@@ -541,17 +472,5 @@ final class LayerView {
     viewport?.destroy()
     layerSurface.destroy()
     surface.destroy()
-  }
-}
-
-extension Toast.Layer {
-  /// The layer-shell layer.
-  var shellLayer: ZwlrLayerShellV1.Layer {
-    switch self {
-    case .overlay: .overlay
-    case .top: .top
-    case .bottom: .bottom
-    case .background: .background
-    }
   }
 }

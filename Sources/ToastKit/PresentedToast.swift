@@ -3,39 +3,6 @@ import SystemSupport
 import ToastRendering
 import Wayland
 
-/// XKB keysym of Escape.
-let escapeKeysym: UInt32 = 0xff1b
-
-/// What a key does to a toast with buttons (XKB keysyms).
-enum ButtonKey: Equatable {
-  /// Tab, Right: the next button.
-  case next
-  /// Shift+Tab (ISO_Left_Tab), Left: the previous one.
-  case previous
-  /// Return, keypad Enter, space: choose the focused button.
-  case activate
-  /// Up, Down, Page Up, Page Down: scroll a bar's details by lines (a page:
-  /// as many as show).
-  case scroll(lines: Int, pages: Int)
-
-  /// The key's meaning; with `rightToLeft` (a bar, whose first button is at
-  /// the right end) Left moves to the next button and Right to the previous.
-  init?(keysym: UInt32, rightToLeft: Bool = false) {
-    switch keysym {
-    case 0xff09: self = .next
-    case 0xfe20: self = .previous
-    case 0xff53: self = rightToLeft ? .previous : .next
-    case 0xff51: self = rightToLeft ? .next : .previous
-    case 0xff0d, 0xff8d, 0x20: self = .activate
-    case 0xff52: self = .scroll(lines: -1, pages: 0)
-    case 0xff54: self = .scroll(lines: 1, pages: 0)
-    case 0xff55: self = .scroll(lines: 0, pages: -1)
-    case 0xff56: self = .scroll(lines: 0, pages: 1)
-    default: return nil
-    }
-  }
-}
-
 /// One toast on screen: what it shows, its timeline and timers, and its layer
 /// surfaces (one per output with `--output all`, otherwise one).
 ///
@@ -62,48 +29,20 @@ final class PresentedToast {
   private var awaitsWindowList = false
   /// When the first frame was committed (for the minimum show time).
   private var shownAt: MonotonicTime?
-  /// The button Tab has moved to (the first at the start).
-  private(set) var focusedButton = 0
-  /// Whether one of the toast's surfaces has the keyboard (the focus ring shows).
-  private var hasKeyboard = false
-  /// The button held down by the pointer or a finger.
-  private var pressedButton: Int?
-  /// A bar's details: open (or opening), and the move under way.
-  private(set) var detailsOpen = false
-  private var detailsMove: (from: Double, startedAt: Double)?
-  /// The first line of the details shown.
-  private(set) var detailsLine = 0
-
-  /// How many buttons the toast shows: its own, and a bar's details button.
-  var buttonCount: Int { toast.buttons.count + (hasDetailsButton ? 1 : 0) }
-
-  /// Whether the toast is a bar with details (and so their button).
-  private var hasDetailsButton: Bool { toast.style == .bar && toast.details != nil }
+  /// The user's input: the buttons' focus and press, a bar's details.
+  private var input: ToastInput
 
   /// The labels of the buttons the toast shows, in their order (Tab's): its
   /// own, then a bar's details button (for screen readers).
   var buttonLabels: [String] {
-    toast.buttons + (hasDetailsButton ? [toast.detailsButton ?? Design.Bar.detailsButton] : [])
+    toast.buttons
+      + (input.hasDetailsButton ? [toast.detailsButton ?? Design.Bar.detailsButton] : [])
   }
 
   /// The button with the keyboard focus: the focused one while the toast has
   /// the keyboard, nil otherwise (for screen readers).
-  var keyboardFocus: Int? { hasKeyboard && buttonCount > 0 ? focusedButton : nil }
+  var keyboardFocus: Int? { input.keyboardFocus }
 
-  /// How far the details are open at `now`, from 0 to 1.
-  private func detailsOpening(at now: Double) -> Double {
-    let target = detailsOpen ? 1.0 : 0.0
-    guard let move = detailsMove, toast.isAnimated else { return target }
-    let progress = (now - move.startedAt) / Design.Bar.detailsMove.inSeconds
-    return move.from + (target - move.from) * Easing.easeOut(progress)
-  }
-
-  /// What the frames show of the user's input at `now`.
-  func interaction(at now: Double) -> Interaction {
-    Interaction(
-      focused: hasKeyboard && buttonCount > 0 ? focusedButton : nil, pressed: pressedButton,
-      detailsOpening: detailsOpening(at: now), detailsLine: detailsLine)
-  }
   /// Called when the keyboard focus moves to another button, and when the
   /// toast gets or loses the keyboard, with ``keyboardFocus`` (for screen readers).
   var onFocusMoved: ((Int?) -> Void)?
@@ -123,6 +62,7 @@ final class PresentedToast {
   init(toast: Toast, session: Session) {
     self.toast = toast
     self.session = session
+    input = ToastInput(toast: toast)
   }
 
   /// Creates the surfaces (or waits for its grace time or for outputs); a
@@ -279,8 +219,7 @@ final class PresentedToast {
     if newToast.output == .automatic { newToast.output = toast.output }
     let moved = newToast.output != toast.output
     toast = newToast
-    if focusedButton >= buttonCount { focusedButton = 0 }
-    if let pressed = pressedButton, pressed >= buttonCount { pressedButton = nil }
+    input.toastChanged(newToast)
     if moved {
       for view in views { view.destroy() }
       views.removeAll()
@@ -367,92 +306,33 @@ final class PresentedToast {
   func handle(_ event: InputEvent, on surface: WlSurface) {
     guard !isGone, exitOutcome == nil, let view = views.first(where: { $0.owns(surface) })
     else { return }
-    switch event {
-    case .press(let x, let y):
-      setPressed(view.layout.button(atX: x, y: y))
-    case .cancel:
-      setPressed(nil)
-    case .tap(let x, let y):
-      let pressed = pressedButton
-      setPressed(nil)
-      if let button = view.layout.button(atX: x, y: y) {
-        // A button is chosen where it was pressed and released (a press on
-        // one, dragged onto another, chooses neither).
-        if button == pressed { choose(button) }
-        return
-      }
-      guard toast.dismissal == .tap else { return }
-      if toast.isModal || view.layout.box.contains(x: x, y: y) { hide(.dismissed) }
-    case .scroll(let x, let y, let steps):
-      guard let area = view.layout.details?.area, area.contains(x: x, y: y) else { return }
-      scrollDetails(by: steps, in: view)
-    case .keyboardFocus(let focused):
-      guard focused != hasKeyboard else { return }
-      hasKeyboard = focused
-      for view in views { view.setNeedsDraw() }
-      onFocusMoved?(keyboardFocus)
-    case .key(let keysym):
-      if keysym == escapeKeysym
-        && (toast.dismissal == .tap || toast.isModal || !toast.buttons.isEmpty)
-      {
-        hide(.dismissed)
-        return
-      }
-      guard buttonCount > 0,
-        let key = ButtonKey(keysym: keysym, rightToLeft: toast.style == .bar)
-      else { return }
-      let count = buttonCount
-      switch key {
-      case .activate: choose(focusedButton)
-      case .scroll(let lines, let pages):
-        let page = view.layout.details?.visibleLines ?? 1
-        scrollDetails(by: lines + pages * page, in: view)
-      case .next, .previous:
-        focusedButton = (focusedButton + (key == .next ? 1 : count - 1)) % count
-        hasKeyboard = true
-        for view in views { view.setNeedsDraw() }
-        onFocusMoved?(keyboardFocus)
-      }
-    }
+    respond(to: input.handle(event, layout: view.layout, now: MonotonicTime.now.seconds))
   }
 
   /// Chooses `button` (its index among ``buttonLabels``) as a click on it
   /// does: a screen reader's action on it. Nothing happens once the toast is
   /// going, or for a button it does not show.
   func activate(button: Int) {
-    guard !isGone, exitOutcome == nil, (0..<buttonCount).contains(button) else { return }
-    choose(button)
+    guard !isGone, exitOutcome == nil else { return }
+    respond(to: input.activate(button: button, now: MonotonicTime.now.seconds))
   }
 
-  /// A button was chosen: a bar's details button opens or closes them;
-  /// any other ends the toast with it.
-  private func choose(_ button: Int) {
-    guard hasDetailsButton && button == toast.buttons.count else {
+  /// Does what the input asks: draws again, tells screen readers where the
+  /// focus is, ends the toast with a chosen button or as dismissed, opens a
+  /// bar's details.
+  private func respond(to response: InputResponse) {
+    if response.redraws { for view in views { view.setNeedsDraw() } }
+    switch response.action {
+    case nil: break
+    case .focusMoved: onFocusMoved?(keyboardFocus)
+    case .chose(let button):
       if onChoice?(button) ?? .end == .end { hide(.chose(button: button)) }
-      return
+    case .detailsToggled(let open):
+      // Opening: the surface takes the details' size first, then they open in it.
+      if open { for view in views { view.setDetailsOpen(true) } }
+      for view in views { view.setNeedsDraw() }
+    case .dismiss: hide(.dismissed)
     }
-    let now = MonotonicTime.now.seconds
-    detailsMove = (detailsOpening(at: now), now)
-    detailsOpen.toggle()
-    // Opening: the surface takes the details' size first, then they open in it.
-    if detailsOpen { for view in views { view.setDetailsOpen(true) } }
-    for view in views { view.setNeedsDraw() }
-  }
-
-  /// Scrolls the details by `lines` (negative: up), within their text.
-  private func scrollDetails(by lines: Int, in view: LayerView) {
-    guard detailsOpen, let details = view.layout.details else { return }
-    let line = min(max(detailsLine + lines, 0), details.lastFirstLine)
-    guard line != detailsLine else { return }
-    detailsLine = line
-    for view in views { view.setNeedsDraw() }
-  }
-
-  /// Shows `button` (or none) as held down.
-  private func setPressed(_ button: Int?) {
-    guard button != pressedButton else { return }
-    pressedButton = button
-    for view in views { view.setNeedsDraw() }
   }
 
   /// Whether `object` is one of this toast's surfaces.
@@ -469,19 +349,12 @@ final class PresentedToast {
     let timeline =
       self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
     let appearance = timeline.appearance(at: now)
-    var detailsMoving = false
-    if let move = detailsMove {
-      if now - move.startedAt >= Design.Bar.detailsMove.inSeconds || !toast.isAnimated {
-        detailsMove = nil
-        // Closed: the surface gives their room back.
-        if !detailsOpen { for view in views { view.setDetailsOpen(false) } }
-      } else {
-        detailsMoving = true
-      }
-    }
+    let details = input.advanceDetails(at: now)
+    // Closed: the surface gives their room back.
+    if details.closed { for view in views { view.setDetailsOpen(false) } }
     let moving =
-      timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud || detailsMoving
-    let interaction = interaction(at: now)
+      timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud || details.moving
+    let interaction = input.interaction(at: now)
     var committed = false
     for view in views {
       switch view.draw(

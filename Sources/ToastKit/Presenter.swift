@@ -186,6 +186,14 @@ public final class ToastPresenter {
     return .unknownOutput(name, among: session.outputNames)
   }
 
+  /// Why the presenter refuses `toast` (``show(_:tag:)`` and the other calls
+  /// return it as ``ToastWarning/refused(_:)``), or nil when it does not: a
+  /// message marked as markup that is not valid Pango markup.
+  public static func refusal(of toast: Toast) -> ToastRefusal? {
+    guard toast.isMarkup, let problem = TextBlock.markupError(toast.text) else { return nil }
+    return .invalidMarkup(problem)
+  }
+
   /// The toast on screen with `tag`, if any.
   public func toast(tag: String = Toast.defaultTag) -> Toast? { surfaces[tag]?.toast }
 
@@ -194,9 +202,12 @@ public final class ToastPresenter {
   /// banner is the exception, as in its design: it takes the new text and width
   /// without sliding in again.
   ///
-  /// - Returns: What of the toast cannot be shown (its icon); it shows without it.
+  /// - Returns: What of the toast cannot be shown (its icon); it shows without
+  ///   it. Or why it does not show at all: refused (see ``refusal(of:)``), or
+  ///   suppressed.
   @discardableResult
   public func show(_ toast: Toast, tag: String = Toast.defaultTag) -> [ToastWarning] {
+    if let refusal = Self.refusal(of: toast) { return [.refused(refusal)] }
     if doNotDisturb.silences(toast) { return suppressed() }
     let (toast, warnings) = showable(toast.normalized())
     if let current = surfaces[tag], !current.isExiting, current.toast.style == .banner,
@@ -215,9 +226,18 @@ public final class ToastPresenter {
   /// no entry animation, the timeout starts again), or shows `toast` as new when
   /// none is on screen: what a key held down wants.
   ///
-  /// - Returns: What of the toast cannot be shown (its icon); it shows without it.
+  /// - Returns: What of the toast cannot be shown (its icon); it shows without
+  ///   it. Or why it does not show at all: refused (see ``refusal(of:)``; the
+  ///   toast on screen stays as it is), or suppressed.
   @discardableResult
   public func showOrUpdate(_ toast: Toast, tag: String = Toast.defaultTag) -> [ToastWarning] {
+    if let refusal = Self.refusal(of: toast) { return [.refused(refusal)] }
+    return showOrUpdate(accepted: toast, tag: tag)
+  }
+
+  /// ``showOrUpdate(_:tag:)`` of a toast ``refusal(of:)`` has accepted
+  /// already (the owner asks first, to answer before anything else).
+  package func showOrUpdate(accepted toast: Toast, tag: String) -> [ToastWarning] {
     if doNotDisturb.silences(toast) { return suppressed() }
     let (toast, warnings) = showable(toast.normalized())
     if let current = surfaces[tag], !current.isExiting {
@@ -233,7 +253,8 @@ public final class ToastPresenter {
   /// Changes the toast on screen with `tag` in place (text, progress, spinner,
   /// timeout…); does nothing when none is on screen.
   ///
-  /// - Returns: What of the changed toast cannot be shown (its icon).
+  /// - Returns: What of the changed toast cannot be shown (its icon); or why
+  ///   it is refused (see ``refusal(of:)``: the toast stays as it was).
   @discardableResult
   public func update(tag: String = Toast.defaultTag, _ change: (inout Toast) -> Void)
     -> [ToastWarning]
@@ -241,6 +262,7 @@ public final class ToastPresenter {
     guard let current = surfaces[tag], !current.isExiting else { return [] }
     var toast = current.toast
     change(&toast)
+    if let refusal = Self.refusal(of: toast) { return [.refused(refusal)] }
     if doNotDisturb.silences(toast) {
       current.hide(.suppressed)
       return [.suppressed]

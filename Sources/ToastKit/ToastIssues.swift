@@ -9,12 +9,33 @@ public enum ToastWarning: Equatable, Sendable, CustomStringConvertible {
   /// The toast does not show at all: do-not-disturb is on
   /// (``ToastPresenter/doNotDisturb``) and the toast is not critical.
   case suppressed
+  /// The toast does not show at all: the presenter refuses it, for this
+  /// reason; whatever shows with its tag stays as it is.
+  case refused(ToastRefusal)
 
   /// One line for the user.
   public var description: String {
     switch self {
     case .iconLeftOut(let reason): reason
     case .suppressed: "do-not-disturb is on: the toast is not shown"
+    case .refused(let refusal): refusal.description
+    }
+  }
+}
+
+/// Why the presenter refuses a toast, whose content is wrong: it does not
+/// show (``ToastPresenter/show(_:tag:)`` and the other calls return
+/// ``ToastWarning/refused(_:)``), and whatever shows with its tag stays.
+/// ``ToastPresenter/refusal(of:)`` tells it ahead.
+public enum ToastRefusal: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The message is marked as Pango markup (``ToastModel/Toast/isMarkup``)
+  /// and is not valid markup: Pango's complaint.
+  case invalidMarkup(String)
+
+  /// One line for the user.
+  public var description: String {
+    switch self {
+    case .invalidMarkup(let problem): "the message is not valid Pango markup: \(problem)"
     }
   }
 }

@@ -89,7 +89,8 @@ public struct Toast: Equatable, Sendable {
 
   /// The message. Literal text unless ``isMarkup`` is set.
   public var text: String
-  /// Whether ``text`` is Pango markup (`<b>bold</b>`).
+  /// Whether ``text`` is Pango markup (`<b>bold</b>`); the presenter refuses
+  /// a toast whose markup is not valid.
   public var isMarkup: Bool = false
   /// The design.
   public var style: Style

@@ -127,10 +127,13 @@ package final class Owner {
     _ = write(trace, line, line.count)
   }
 
-  /// Why the owner refuses to show `toast` (a usage error), or nil.
+  /// Why the presenter refuses `toast` (a usage error), in the command's
+  /// terms (the option at fault first), or nil.
   package static func problem(with toast: Toast) -> String? {
-    guard toast.isMarkup, let problem = TextBlock.markupError(toast.text) else { return nil }
-    return "--markup: the message is not valid Pango markup: \(problem)"
+    guard let refusal = ToastPresenter.refusal(of: toast) else { return nil }
+    switch refusal {
+    case .invalidMarkup: return "--markup: \(refusal)"
+    }
   }
 
   /// Runs until the last toast is gone and the linger has passed, or the
@@ -267,7 +270,7 @@ package final class Owner {
       let isNew = !presenter.isPresenting(tag: tag)
       // A toast without its icon (missing, unreadable): the command says so
       // before it hears that its content was accepted.
-      for warning in presenter.showOrUpdate(toast, tag: tag) {
+      for warning in presenter.showOrUpdate(accepted: toast, tag: tag) {
         send(.notice(warning.description), to: fd)
       }
       // Not to be shown yet (its grace time, or no output): the command does not wait.

@@ -1,3 +1,4 @@
+import ToastAccessibility
 import ToastModel
 import ToastProtocol
 
@@ -61,7 +62,7 @@ package struct SwayWatcher {
       return .hide
     }
     let markup = event["pango_markup"]?.boolValue ?? false
-    let text = markup ? plainText(fromMarkup: name) : name
+    let text = markup ? Toast.plainText(ofMarkup: name) : name
     activeMode = name
     return .show(text: text.isEmpty ? name : text, sticky: true)
   }
@@ -83,56 +84,4 @@ package struct SwayWatcher {
     else { return nil }
     return .show(text: "Workspace \(name)", sticky: false)
   }
-}
-
-/// The text of Pango markup: the tags dropped and the five XML entities (and
-/// numeric character references) replaced. Used for mode names that sway
-/// declares as markup (`mode --pango_markup`).
-func plainText(fromMarkup markup: String) -> String {
-  var result = ""
-  var inTag = false
-  var entity: String?
-  for character in markup {
-    if inTag {
-      if character == ">" { inTag = false }
-      continue
-    }
-    if var name = entity {
-      if character == ";" {
-        result += decodeEntity(name) ?? "&\(name);"
-        entity = nil
-      } else if name.count < 10 {
-        name.append(character)
-        entity = name
-      } else {
-        result += "&" + name + String(character)
-        entity = nil
-      }
-      continue
-    }
-    switch character {
-    case "<": inTag = true
-    case "&": entity = ""
-    default: result.append(character)
-    }
-  }
-  if let entity { result += "&" + entity }
-  return result
-}
-
-private func decodeEntity(_ name: String) -> String? {
-  switch name {
-  case "amp": return "&"
-  case "lt": return "<"
-  case "gt": return ">"
-  case "quot": return "\""
-  case "apos": return "'"
-  default: break
-  }
-  guard name.hasPrefix("#") else { return nil }
-  let digits = name.dropFirst()
-  let value =
-    digits.hasPrefix("x") || digits.hasPrefix("X")
-    ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-  return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
 }

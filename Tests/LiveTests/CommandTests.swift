@@ -61,7 +61,9 @@ struct CommandTests {
   @Test func invalidMarkupIsAUsageError() throws {
     let result = try Self.run(["--markup", "<b>open"], environment: currentEnvironment())
     #expect(result.status == 64)
-    #expect(result.stderr.contains("--markup"))
+    #expect(
+      result.stderr.hasPrefix("wl-toast: --markup: the message is not valid Pango markup: "),
+      "\(result.stderr)")
   }
 
   @Test func helpAndVersionNeedNoCompositor() throws {

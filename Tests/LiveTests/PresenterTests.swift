@@ -29,6 +29,30 @@ struct PresenterTests {
     #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
   }
 
+  @Test func brokenMarkupIsRefusedAndTheToastShowingStays() throws {
+    var broken = Toast("<b>open", timeout: 0)
+    broken.isMarkup = true
+    let refusal = try #require(ToastPresenter.refusal(of: broken))
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var outcomes: [ToastOutcome] = []
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    #expect(presenter.show(broken) == [.refused(refusal)])
+    #expect(!presenter.isPresenting)
+    presenter.show(Toast("Kept", timeout: 0))
+    #expect(presenter.show(broken) == [.refused(refusal)])
+    #expect(presenter.showOrUpdate(broken) == [.refused(refusal)])
+    let changed = presenter.update {
+      $0.text = "<b>open"
+      $0.isMarkup = true
+    }
+    #expect(changed == [.refused(refusal)])
+    #expect(presenter.toast()?.text == "Kept" && presenter.toast()?.isMarkup == false)
+    presenter.hide()
+    #expect(try presenter.runUntilHidden() == .hidden)
+    #expect(outcomes == [.hidden], "the kept toast was never replaced")
+  }
+
   @Test func hideAfterADelay() throws {
     let desk = try Desk()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)

@@ -1,0 +1,129 @@
+import ToastRendering
+import Wayland
+
+/// What a frame shows apart from the spinner's turn: a buffer that shows the
+/// same needs only its spinner drawn again.
+private struct FrameContents: Hashable {
+  var version: Int
+  var opacity: Double
+  var slide: Double
+  var width: Int32
+  var height: Int32
+  var scale: RenderScale
+  var buttons: Interaction
+}
+
+/// The buffers of one layer surface and the frames painted into them: a
+/// buffer the compositor does not hold for each frame, the frame drawn into
+/// it (only the spinner when the rest shows already), and the part of it
+/// that differs from the frame before.
+///
+/// A frame's `version` is its surface's content version: it changes whenever
+/// the toast or its layout does.
+final class FramePainter {
+  private let pool: ShmBufferPool
+  /// The buffer holding the first frame, drawn before the first configure.
+  private weak var preparedFrame: ShmBuffer?
+  /// What the last frame showed, to damage only what changed.
+  private var lastFrame:
+    (appearance: Appearance, content: Int, width: Int32, height: Int32, buttons: Interaction)?
+
+  /// Buffers from `shm`.
+  init(shm: WlShm) {
+    pool = ShmBufferPool(shm: shm)
+  }
+
+  /// A buffer the compositor does not hold, for a frame of `width` x `height`
+  /// logical pixels at `scale`; nil when both are held.
+  func freeBuffer(width: Int, height: Int, scale: RenderScale) -> Result<ShmBuffer?, WaylandError> {
+    guard let pixelWidth = scale.pixels(width), let pixelHeight = scale.pixels(height),
+      let bufferWidth = Int32(exactly: pixelWidth), let bufferHeight = Int32(exactly: pixelHeight)
+    else {
+      return .failure(.bufferTooLarge(width: width, height: height))
+    }
+    do {
+      return .success(try pool.nextBuffer(width: bufferWidth, height: bufferHeight))
+    } catch {
+      // No buffer for this toast (too large, no shared memory).
+      return .failure(error)
+    }
+  }
+
+  /// Draws the frame into `buffer`; false when Cairo cannot use it.
+  ///
+  /// A buffer that holds this frame already is not drawn again: the first
+  /// frame, drawn while the first configure was on its way, or any frame but
+  /// for the spinner's turn (only the spinner is drawn again).
+  func paint(
+    _ toast: Toast, layout: ToastLayout, version: Int, appearance: Appearance,
+    buttons: Interaction, into buffer: ShmBuffer, scale: RenderScale
+  ) -> Bool {
+    guard let canvas = canvas(for: buffer) else { return false }
+    let contents = FrameContents(
+      version: version, opacity: appearance.opacity, slide: appearance.slide,
+      width: buffer.width, height: buffer.height, scale: scale, buttons: buttons)
+    let prepared = preparedFrame === buffer
+    preparedFrame = nil
+    var clip: Rect?
+    if canvas.contents == AnyHashable(contents) {
+      if let spinner = layout.spinner {
+        clip = Rect(
+          x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
+      } else if prepared {
+        return true
+      }
+    }
+    canvas.draw(
+      toast, layout: layout, appearance: appearance, scale: scale.factor, clip: clip,
+      buttons: buttons)
+    canvas.contents = contents
+    return true
+  }
+
+  /// Draws the first frame, at `width` x `height` logical pixels, while the
+  /// compositor answers the role's commit, so that it is ready to attach when
+  /// the configure comes; a configure of another size, or another scale or
+  /// content by then, draws it again.
+  func prepareFirstFrame(
+    _ toast: Toast, layout: ToastLayout, version: Int, appearance: Appearance,
+    buttons: Interaction, width: Int, height: Int, scale: RenderScale
+  ) {
+    guard case .success(let buffer?) = freeBuffer(width: width, height: height, scale: scale),
+      paint(
+        toast, layout: layout, version: version, appearance: appearance, buttons: buttons,
+        into: buffer, scale: scale)
+    else { return }
+    preparedFrame = buffer
+  }
+
+  /// The Cairo canvas over a buffer's pixels, made at its first use and kept
+  /// with the buffer; nil when Cairo cannot use the buffer.
+  private func canvas(for buffer: ShmBuffer) -> Canvas? {
+    if let canvas = buffer.drawingContext as? Canvas { return canvas }
+    let canvas = Canvas(
+      pixels: buffer.data, width: buffer.width, height: buffer.height, stride: buffer.stride)
+    buffer.drawingContext = canvas
+    return canvas
+  }
+
+  /// The part of `buffer`, the frame about to be shown, that differs from
+  /// the frame shown before: only the spinner while nothing else moves,
+  /// otherwise everything. The frame is the last one from now on.
+  func damage(
+    layout: ToastLayout, version: Int, appearance: Appearance, buttons: Interaction,
+    buffer: ShmBuffer, scale s: Double
+  ) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
+    defer { lastFrame = (appearance, version, buffer.width, buffer.height, buttons) }
+    if let last = lastFrame, let spinner = layout.spinner, last.content == version,
+      last.buttons == buttons,
+      last.width == buffer.width, last.height == buffer.height,
+      last.appearance.opacity == appearance.opacity, last.appearance.slide == appearance.slide
+    {
+      return (
+        Int32((spinner.x * s).rounded(.down)) - 1, Int32((spinner.y * s).rounded(.down)) - 1,
+        Int32((spinner.width * s).rounded(.up)) + 2, Int32((spinner.height * s).rounded(.up)) + 2
+      )
+    }
+    return (0, 0, buffer.width, buffer.height)
+  }
+}
