@@ -349,13 +349,23 @@ package enum SharedCase: String, CaseIterable, Sendable {
 
   /// The banner slides down and rests below the top edge, fitted to its text.
   private static func bannerPlacement<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
-    // The library in this process, so that frames come only while it dispatches.
+    // The library in this process, on a clock the test sets: each frame is
+    // drawn at the instant the test chose, however slow the screenshots are.
     let presenter = try ToastPresenter(display: desk.compositor.socketPath)
+    var clock = 0.0
+    presenter.animationClock = { clock }
     let scale = desk.compositor.scale
+    var frames = 0
+    presenter.onFrame = { _ in frames += 1 }
     presenter.show(Toast("Hi", style: .banner, timeout: .untilDismissed))
-    // Frames of the 0.8 s entry until one on screen shows the pill above its
-    // resting place: a frame from the middle of the slide. (Watching the
-    // screen, not the clock: on a slow machine a fixed delay can land after it.)
+    // The entry starts at the first frame, drawn at 0.
+    try waitUntil("the banner's first frame", timeout: desk.compositor.patience) {
+      try presenter.dispatch(timeout: .milliseconds(20))
+      return frames >= 1
+    }
+    // A frame from the middle of the 0.8 s entry shows the pill above its
+    // resting place.
+    clock = 0.3
     var rows: ClosedRange<Int>?
     try waitUntil(
       "the pill to show above its resting place (last seen: \(lastSeen(rows)))",
@@ -366,6 +376,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
       rows = Looks.darkRows(top, x: Int(610 * scale), background: C.desktop)
       return rows.map { Double($0.upperBound) < 49 * scale } ?? false
     }
+    clock = 10
     // "Hi" gives the narrowest pill (100 + 20 wide), centred: x 580...699,
     // 10 px below the top edge, 40 px high; fully opaque at rest, exactly its
     // design colour from edge to edge.

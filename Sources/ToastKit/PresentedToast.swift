@@ -257,7 +257,7 @@ final class PresentedToast {
       finish(outcome)
       return
     }
-    timeline.beginExit(at: MonotonicTime.now.seconds)
+    timeline.beginExit(at: session.clock())
     self.timeline = timeline
     for view in views { view.setNeedsDraw() }
     // Frame callbacks drive the fade; the timer ends it even if none come (a
@@ -288,7 +288,7 @@ final class PresentedToast {
     let timeout = toast.effectiveTimeout
     guard timeout > .zero else { return }
     let untilRest = timeline.map {
-      Duration.seconds(clamping: $0.restingAt - MonotonicTime.now.seconds)
+      Duration.seconds(clamping: $0.restingAt - session.clock())
     }
     expiryTimer = session.loop.addTimer(after: max(.zero, untilRest ?? .zero) + timeout) {
       [weak self] in
@@ -306,7 +306,7 @@ final class PresentedToast {
   func handle(_ event: InputEvent, on surface: WlSurface) {
     guard !isGone, exitOutcome == nil, let view = views.first(where: { $0.owns(surface) })
     else { return }
-    respond(to: input.handle(event, layout: view.layout, now: MonotonicTime.now.seconds))
+    respond(to: input.handle(event, layout: view.layout, now: session.clock()))
   }
 
   /// Chooses `button` (its index among ``buttonLabels``) as a click on it
@@ -314,7 +314,7 @@ final class PresentedToast {
   /// going, or for a button it does not show.
   func activate(button: Int) {
     guard !isGone, exitOutcome == nil else { return }
-    respond(to: input.activate(button: button, now: MonotonicTime.now.seconds))
+    respond(to: input.activate(button: button, now: session.clock()))
   }
 
   /// Does what the input asks: draws again, tells screen readers where the
@@ -341,7 +341,7 @@ final class PresentedToast {
   /// Draws a frame on every surface that needs one.
   func drawIfNeeded() {
     guard !isGone, !views.isEmpty else { return }
-    let now = MonotonicTime.now.seconds
+    let now = session.clock()
     if let timeline, timeline.isFinished(at: now), let exitOutcome {
       finish(exitOutcome)
       return

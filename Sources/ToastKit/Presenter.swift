@@ -149,6 +149,15 @@ public final class ToastPresenter {
   /// which bind globals of their own on it).
   package var display: Display { session.display }
 
+  /// The clock that animations (entries, exits, stack moves, a bar's
+  /// details) read, in seconds: the monotonic clock unless a test sets its
+  /// own, to draw a frame of an animation at an instant it chooses. Timeouts
+  /// run on the event loop's timers whatever it says.
+  package var animationClock: () -> Double {
+    get { session.clock }
+    set { session.clock = newValue }
+  }
+
   /// Whether any toast is on screen (or still fading out).
   public var isPresenting: Bool { !surfaces.isEmpty }
 
@@ -422,7 +431,7 @@ public final class ToastPresenter {
         stacks[key, default: []].append((view, toast.toast.isAnimated))
       }
     }
-    let now = MonotonicTime.now.seconds
+    let now = session.clock()
     for (key, stack) in stacks {
       let shifts = Stacking.shifts(extents: stack.map(\.view.stackExtent), position: key.position)
       for (entry, shift) in zip(stack, shifts) {

@@ -94,6 +94,9 @@ final class Session {
   var onInput: ((WlSurface, InputEvent) -> Void)?
   /// Called when an output appears, changes or goes away.
   var onOutputsChanged: (() -> Void)?
+  /// The clock that animations and stack moves read, in seconds: the
+  /// monotonic clock, or a test's own (timers run on the monotonic clock).
+  var clock: () -> Double = { MonotonicTime.now.seconds }
 
   private var pointerFocus: WlSurface?
   private var pointerPosition = (x: 0.0, y: 0.0)
