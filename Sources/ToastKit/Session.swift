@@ -242,33 +242,36 @@ final class Session {
     var touch: WlTouch?
     seat.onEvent = { [unowned self, unowned seat] event in
       guard case .capabilities(let capabilities) = event else { return }
-      if capabilities.contains(.pointer), pointer == nil {
+      Self.follow(capabilities.contains(.pointer), &pointer, in: &pointers) {
         let device = seat.getPointer()
         device.onEvent = { [unowned self] in handlePointer($0) }
-        pointers.append(device)
-        pointer = device
-      } else if !capabilities.contains(.pointer), let device = pointer {
-        pointers.removeAll { $0 === device }
-        pointer = nil
+        return device
       }
-      if capabilities.contains(.keyboard), keyboard == nil {
+      Self.follow(capabilities.contains(.keyboard), &keyboard, in: &keyboards) {
         let device = seat.getKeyboard()
         device.onEvent = { [unowned self] in handleKeyboard($0) }
-        keyboards.append(device)
-        keyboard = device
-      } else if !capabilities.contains(.keyboard), let device = keyboard {
-        keyboards.removeAll { $0 === device }
-        keyboard = nil
+        return device
       }
-      if capabilities.contains(.touch), touch == nil {
+      Self.follow(capabilities.contains(.touch), &touch, in: &touches) {
         let device = seat.getTouch()
         device.onEvent = { [unowned self] in handleTouch($0) }
-        touches.append(device)
-        touch = device
-      } else if !capabilities.contains(.touch), let device = touch {
-        touches.removeAll { $0 === device }
-        touch = nil
+        return device
       }
+    }
+  }
+
+  /// A seat's device of one kind as the seat's capabilities change: made when
+  /// the capability comes, dropped from `devices` when it goes.
+  private static func follow<Device: AnyObject>(
+    _ isPresent: Bool, _ device: inout Device?, in devices: inout [Device], make: () -> Device
+  ) {
+    if isPresent, device == nil {
+      let made = make()
+      devices.append(made)
+      device = made
+    } else if !isPresent, let gone = device {
+      devices.removeAll { $0 === gone }
+      device = nil
     }
   }
 
