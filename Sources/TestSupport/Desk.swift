@@ -1,114 +1,65 @@
 import Glibc
 import SystemSupport
-
-/// A test compositor as a desk sees it: where clients connect, the
-/// environment they run with, a directory for logs, and its first output on
-/// screen (HeadlessSway, HeadlessRiver, HeadlessKWin).
-package protocol TestCompositor: AnyObject {
-  /// The absolute path of its Wayland socket.
-  var socketPath: String { get }
-  /// The environment a client of it runs with.
-  var clientEnvironment: [String: String] { get }
-  /// A directory of its own, removed when it stops (logs, scratch files).
-  var runtimeDirectory: String { get }
-  /// A screenshot of its first output, in device pixels.
-  func screenshot() throws -> Image
-  /// How long a wait for what it shows may take, in seconds (KWin on
-  /// llvmpipe answers slowly).
-  var patience: Double { get }
-}
-
-extension TestCompositor {
-  /// Takes screenshots of the first output until `condition` holds for one and
-  /// returns it; throws a `WaitTimeout` naming `expected` (what the screen
-  /// should show) after `timeout` seconds.
-  @discardableResult
-  package func screenshot(
-    _ expected: @autoclosure () -> String, timeout: Double? = nil,
-    until condition: (Image) -> Bool
-  ) throws -> Image {
-    var found: Image?
-    try waitUntil("a screenshot showing \(expected())", timeout: timeout ?? patience) {
-      let shot = try screenshot()
-      if condition(shot) { found = shot }
-      return found != nil
-    }
-    return found!
-  }
-}
-
-extension HeadlessSway: TestCompositor {
-  /// Five seconds.
-  package var patience: Double { 5 }
-
-  /// The whole first output.
-  package func screenshot() throws -> Image { try screenshot(x: 0) }
-}
-
-extension HeadlessRiver: TestCompositor {
-  /// Five seconds.
-  package var patience: Double { 5 }
-
-  /// The whole first output.
-  package func screenshot() throws -> Image { try screenshot(x: 0) }
-}
-
-extension HeadlessKWin: TestCompositor {
-  /// Thirty seconds: KWin on llvmpipe answers slowly.
-  package var patience: Double { 30 }
-}
+import ToastModel
 
 /// One test compositor with the input a user would have, and `wl-toast` run
 /// against it as a user would: the one place that starts the command, reads
 /// what it printed and asks it for a toast's status, for every compositor.
-package final class TestDesk<Compositor: TestCompositor, Input> {
+package final class Desk<Compositor: TestCompositor> {
   /// The compositor.
   package let compositor: Compositor
   /// The pointer and keyboard.
-  package let input: Input
-  /// The environment `wl-toast` runs with: the compositor's clients', plus what a test adds.
-  package var environment: [String: String]
-  /// Clients that live as long as the desk (a desktop surface).
+  package let input: Compositor.Input
+  /// What runs `wl-toast` on the desk, in the compositor's directory.
+  package let runner: CommandRunner
+  /// Clients and services that live as long as the desk (a desktop surface).
   package var fixtures: [AnyObject] = []
 
   /// A desk over a started compositor and its input.
-  package init(_ compositor: Compositor, input: Input) {
+  package init(_ compositor: Compositor, input: Compositor.Input) {
     self.compositor = compositor
     self.input = input
-    environment = compositor.clientEnvironment
+    runner = CommandRunner(
+      environment: compositor.clientEnvironment, directory: compositor.runtimeDirectory)
+  }
+
+  /// The environment `wl-toast` runs with: the compositor's clients', plus what a test adds.
+  package var environment: [String: String] {
+    get { runner.environment }
+    set { runner.environment = newValue }
+  }
+
+  /// The centre of the first output, in logical pixels.
+  package var center: (x: Int, y: Int) {
+    (compositor.logicalSize.width / 2, compositor.logicalSize.height / 2)
   }
 
   /// A file name in the compositor's directory that no other call uses.
-  private func scratch(_ prefix: String) -> String {
-    compositor.runtimeDirectory + "/\(prefix)-\(UInt32.random(in: 0...UInt32.max))"
+  package func scratch(_ prefix: String) -> String { runner.scratch(prefix) }
+
+  /// Starts a program as `run` says (see ``CommandRunner/start(_:)``).
+  package func start(_ run: Run) throws -> ChildProcess {
+    try runner.start(run)
   }
 
   /// Starts `wl-toast` with arguments; its standard output and error go to
   /// `logPath` (by default a log in the compositor's directory).
   package func run(_ arguments: [String], logPath: String? = nil) throws -> ChildProcess {
-    try ChildProcess(
-      [builtProduct("wl-toast")] + arguments, environment: environment,
-      logPath: logPath ?? compositor.runtimeDirectory + "/wl-toast.log")
+    try runner.run(arguments, logPath: logPath)
+  }
+
+  /// Runs a program as `run` says to completion (by default within the
+  /// compositor's patience, at least 20 s).
+  package func runToEnd(_ run: Run, timeout: Double? = nil) throws -> CommandResult {
+    try runner.runToEnd(run, timeout: timeout ?? max(20, compositor.patience))
   }
 
   /// Runs `wl-toast` to completion, with `stdin` as its standard input if
   /// given; its status, standard output and standard error.
   package func runToEnd(_ arguments: [String], stdin: String? = nil, timeout: Double? = nil) throws
-    -> (status: Int32, output: String, errors: String)
+    -> CommandResult
   {
-    let log = scratch("stderr")
-    var redirections = "2> \"\(log)\""
-    if let stdin {
-      let input = scratch("stdin")
-      try writeFile(input, stdin)
-      redirections += " < \"\(input)\""
-    }
-    let command = ["sh", "-c", "exec \"$@\" \(redirections)", "sh", builtProduct("wl-toast")]
-    let result = try runCommand(
-      command + arguments, environment: environment,
-      timeout: timeout ?? max(20, compositor.patience))
-    let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    return (result.status, result.output, errors)
+    try runner.runToEnd(arguments, stdin: stdin, timeout: timeout ?? max(20, compositor.patience))
   }
 
   /// What `wl-toast status` prints for a tag, as one line without its
@@ -117,6 +68,28 @@ package final class TestDesk<Compositor: TestCompositor, Input> {
     let result = try runToEnd(["status", "--tag", tag])
     guard result.status == 0 else { return nil }
     return result.output.hasSuffix("\n") ? String(result.output.dropLast()) : result.output
+  }
+
+  /// What `wl-toast status` says of a tag; nil when no toast with it shows.
+  package func status(tag: String = "default") throws -> ToastStatus? {
+    try statusLine(tag: tag).map(ToastStatus.init(line:))
+  }
+
+  /// Waits until the owner has committed a frame of the toast with `tag`, by
+  /// `wl-toast status`'s `drawn` list (no screenshot: for tests that need the
+  /// toast on screen, not its pixels); returns how its surfaces are drawn.
+  @discardableResult
+  package func waitUntilDrawn(tag: String = "default", timeout: Double? = nil) throws
+    -> [DrawnSurface]
+  {
+    var drawn: [DrawnSurface] = []
+    try waitUntil(
+      "a frame of the toast '\(tag)' (status: \(drawn))", timeout: timeout ?? compositor.patience
+    ) {
+      drawn = try status(tag: tag)?.drawn ?? []
+      return drawn.contains { $0.frames >= 1 }
+    }
+    return drawn
   }
 
   /// The wl-toast owner processes serving this compositor.

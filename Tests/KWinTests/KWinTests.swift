@@ -18,7 +18,7 @@ struct KWinTests {
   /// A touch on a button through fake_input's touch requests chooses it: the
   /// first proof of touch input.
   @Test func aTouchOnAButtonChoosesIt() throws {
-    let desk = try KWinDesk(scale: 1.5)
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
     let log = desk.kwin.runtimeDirectory + "/touched.log"
     let command = try desk.run(
       [
@@ -40,7 +40,7 @@ struct KWinTests {
   /// scale (WAYLAND_DEBUG's create_buffer), its text as sharp as at scale 1,
   /// and a fake click on a button runs its action.
   @Test func aNagBarIsSharpAtOneAndAHalfAndAClickRunsItsAction() throws {
-    let desk = try KWinDesk(scale: 1.5)
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
     let marker = desk.kwin.runtimeDirectory + "/ran"
     var environment = desk.environment
     environment["WAYLAND_DEBUG"] = "1"
@@ -112,7 +112,7 @@ struct KWinTests {
   /// KWin 5.27 offers no wlr foreign toplevels: fullscreen windows cannot be
   /// known, and a toast that would be suppressed over one shows.
   @Test func withoutAWindowListEveryToastShows() throws {
-    let desk = try KWinDesk(scale: 1.5)
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
     let result = try desk.runToEnd([
       "--fullscreen", "suppress", "--no-animation", "--timeout", "0", "Shown",
     ])
@@ -121,7 +121,7 @@ struct KWinTests {
   }
 
   @Test func aToastStaysOnScreenWhenTheScaleChanges() throws {
-    let desk = try KWinDesk(scale: 1.5)
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
     let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Rescaled"])
     #expect(result.status == 0, "\(result.errors)")
     try desk.waitForHUD()
@@ -140,15 +140,13 @@ struct KWinTests {
     #expect(status.status == 0 && status.output.contains("Rescaled"), "\(status)")
   }
   /// How `wl-toast status` says the default toast is drawn.
-  static func drawn(on desk: KWinDesk) throws -> DrawnSurface? {
-    let status = try desk.runToEnd(["status"])
-    guard status.status == 0 else { return nil }
-    return try parseStatus(status.output).drawn.first
+  static func drawn(on desk: Desk<HeadlessKWin>) throws -> DrawnSurface? {
+    try desk.status()?.drawn.first
   }
 
   @Test(arguments: [1.25, 1.5])
   func theBufferIsTheLogicalSizeTimesTheFractionalScaleAndAsSharp(scale: Double) throws {
-    let desk = try KWinDesk(scale: scale)
+    let desk = try Desk<HeadlessKWin>(scale: scale)
     let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Crisp"])
     #expect(result.status == 0, "\(result.errors)")
     let box = try desk.waitForHUD()
@@ -181,7 +179,7 @@ struct KWinTests {
   }
 
   @Test func aBannerRestsAtItsMarginAtAFractionalScale() throws {
-    let desk = try KWinDesk(scale: 1.5)
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
     // A red pill, to be seen on KWin's black background.
     let result = try desk.runToEnd([
       "--style", "banner", "--background", "#ff0000", "--margin", "20", "--no-animation",
@@ -207,7 +205,7 @@ struct KWinTests {
   }
 
   @Test func aScaleChangeDrawsAgainAtTheNewScale() throws {
-    let desk = try KWinDesk(scale: 1.5)
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
     #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Again"]).status == 0)
     try desk.waitForHUD()
     #expect(try Self.drawn(on: desk)?.scale == 1.5)
@@ -225,7 +223,7 @@ struct KWinTests {
   }
 }
 
-extension TestDesk where Compositor == HeadlessKWin, Input == KWinFakeInput {
+extension Desk where Compositor == HeadlessKWin {
 
   /// Waits until the HUD's box is on screen and returns it, in device pixels.
   @discardableResult

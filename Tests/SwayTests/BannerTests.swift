@@ -23,7 +23,7 @@ struct BannerTests {
   }
 
   @Test func theBannerSitsBelowABarThatReservesSpace() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let bar = try ColorSurface(
       socketPath: desk.sway.socketPath, width: 0, height: 30, argb: 0xffdd_dddd, layer: .top,
       anchor: [.top, .left, .right], exclusiveZone: 30)
@@ -37,7 +37,7 @@ struct BannerTests {
   }
 
   @Test func aNewMessageChangesTheWidthWithoutSlidingAgain() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     presenter.show(Toast("Hi", style: .banner, timeout: 0))
     let pill = blend(Design.Banner.background, over: HeadlessSway.background)

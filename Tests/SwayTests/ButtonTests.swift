@@ -27,7 +27,7 @@ struct ButtonTests {
   }
 
   @Test func theFocusRingShowsOnTheFirstButtonAndTabMovesIt() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // On demand (the default with buttons): sway gives the new surface the keyboard.
     let command = try desk.run([
       "--button", "Undo", "--button", "Keep", "--no-animation", "--wait", "Deleted 3 files",
@@ -49,7 +49,7 @@ struct ButtonTests {
   }
 
   @Test func aHeldPointerShowsTheButtonPressedAndReleasingElsewhereChoosesNothing() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let command = try desk.run([
       "--button", "Undo", "--button", "Keep", "--keyboard", "none", "--no-animation", "--wait",
       "Deleted 3 files",
@@ -80,7 +80,7 @@ struct ButtonTests {
   }
 
   @Test func theLibraryReportsTheChosenButton() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     var outcomes: [ToastOutcome] = []
     presenter.onCompletion = { _, outcome in outcomes.append(outcome) }

@@ -8,17 +8,15 @@ import ToastRendering
 /// The `wl-toast` command's contract: exit codes and one-line errors.
 @Suite(.serialized)
 struct CommandTests {
-  /// Runs wl-toast to completion with an environment; returns status and stderr.
+  /// Runs wl-toast to completion with an environment; returns status and
+  /// what it printed (standard output, then error).
   static func run(_ arguments: [String], environment: [String: String]) throws -> (
     status: Int32, stderr: String
   ) {
-    let log = "/tmp/wl-toast-command-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
-    defer { unlink(log) }
-    let child = try ChildProcess(
-      [builtProduct("wl-toast")] + arguments, environment: environment, logPath: log)
-    let status = try #require(child.wait(timeout: 10), "wl-toast did not finish")
-    let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    return (status, output)
+    let runner = try CommandRunner()
+    runner.environment = environment
+    let result = try runner.runToEnd(arguments, timeout: 10)
+    return (result.status, result.output + result.errors)
   }
 
   @Test func usageErrorsExitSixtyFourWithOneLineNamingTheFlag() throws {
@@ -37,7 +35,7 @@ struct CommandTests {
 
   @Test func aMissingOwnerProgramIsOneLineAndNoHang() throws {
     // wl-toast alone in a directory: the owner it starts is not beside it.
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-alone")
     defer { removeTree(directory) }
     let copy = directory + "/wl-toast"
@@ -45,12 +43,9 @@ struct CommandTests {
       ["cp", builtProduct("wl-toast"), copy], environment: currentEnvironment())
     #expect(result.status == 0)
     for attempt in 1...2 {
-      let child = try ChildProcess(
-        [copy, "--timeout", "0", "Alone"], environment: desk.sway.clientEnvironment,
-        logPath: directory + "/log\(attempt)")
+      let child = try desk.start(Run(["--timeout", "0", "Alone"], program: copy))
       #expect(child.wait(timeout: 5) == 1, "attempt \(attempt) ends at once, status 1")
-      let errors =
-        readFile(directory + "/log\(attempt)").map { String(decoding: $0, as: UTF8.self) } ?? ""
+      let errors = String(decoding: child.captured(1) + child.captured(2), as: UTF8.self)
       #expect(
         errors == "wl-toast: cannot start \(directory)/wl-toast-owner: No such file or directory\n",
         "attempt \(attempt): \(errors)")
@@ -104,14 +99,12 @@ struct CommandTests {
 
   @Test func invalidUTF8AndHugeMessagesAreShownNotFatal() throws {
     let sway = try HeadlessSway()
-    let tool = builtProduct("wl-toast")
-    // Bytes that are not UTF-8, straight from a shell.
-    let bad = try runCommand(
-      [
-        "sh", "-c", "exec \"$0\" --no-animation --timeout 0.1 \"$(printf 'bad \\377\\376 bytes')\"",
-        tool,
-      ],
-      environment: sway.clientEnvironment)
+    // Bytes that are not UTF-8, as a shell would pass them.
+    let bad = try CommandRunner(on: sway).runToEnd(
+      Run(bytes: [
+        Array("--no-animation".utf8), Array("--timeout".utf8), Array("0.1".utf8),
+        Array("bad ".utf8) + [0xff, 0xfe] + Array(" bytes".utf8),
+      ]))
     #expect(bad.status == 0)
     let huge = String(repeating: "Big message ", count: 8_000)
     let result = try Self.run(
@@ -120,7 +113,7 @@ struct CommandTests {
   }
 
   @Test func aSignalRemovesTheToastAndExitsZero() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // An owner that would otherwise stay 30 s after its last toast.
     let command = try desk.run([
       "--wait", "--no-animation", "--linger", "30", "--timeout", "0", "Until killed",
@@ -141,7 +134,7 @@ struct CommandTests {
   }
 
   @Test func escapeDismissesATapToastThatHasFocus() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--dismiss", "tap", "Esc",
     ])
@@ -151,12 +144,12 @@ struct CommandTests {
   }
 
   @Test func closedStandardDescriptorsStillGiveOneOwner() throws {
-    let desk = try Desk()
-    let tool = builtProduct("wl-toast")
+    let desk = try Desk<HeadlessSway>()
     for text in ["One", "Two"] {
-      let result = try runCommand(
-        ["sh", "-c", "exec \"$0\" --no-animation --timeout 0 \"$1\" <&- >&- 2>&-", tool, text],
-        environment: desk.sway.clientEnvironment)
+      let result = try desk.runToEnd(
+        Run(
+          ["--no-animation", "--timeout", "0", text], stdin: .closed, stdout: .closed,
+          stderr: .closed))
       #expect(result.status == 0)
     }
     #expect(try desk.status()?.text == "Two")
@@ -164,12 +157,11 @@ struct CommandTests {
   }
 
   @Test func aLostCompositorEndsAWaitingCommandWithOneLine() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let log = "/tmp/wl-toast-lost-\(getpid()).log"
     defer { unlink(log) }
-    let command = try ChildProcess(
-      [builtProduct("wl-toast"), "--wait", "--timeout", "0", "Until the compositor goes"],
-      environment: desk.sway.clientEnvironment, logPath: log)
+    let command = try desk.run(
+      ["--wait", "--timeout", "0", "Until the compositor goes"], logPath: log)
     try waitUntil("status to report the toast") { try desk.status() != nil }
     desk.sway.stop()
     #expect(command.wait(timeout: 5) == 1)

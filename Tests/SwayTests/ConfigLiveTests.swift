@@ -9,7 +9,7 @@ import ToastRendering
 @Suite(.serialized)
 struct ConfigLiveTests {
   @Test func aPresetFromTheExampleConfigPlacesTheToast() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // The preset's own timeout (1 s) is replaced by 0 on the command line (the
     // command line wins over a preset), so the toast stays for the screenshot
     // on any machine; the test hides it.
@@ -39,7 +39,7 @@ struct ConfigLiveTests {
   }
 
   @Test func aBrokenLineIsReportedAndTheRestLoads() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let path = desk.sway.runtimeDirectory + "/broken-config"
     try writeFile(path, "[default]\ntimeout = soon\nposition = top\n")
     let result = try desk.runToEnd(["--config", path, "--no-animation", "Still here"])
@@ -53,7 +53,7 @@ struct ConfigLiveTests {
   }
 
   @Test func anUnknownPresetOrAMissingFileIsAUsageError() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let unknown = try desk.runToEnd([
       "--config", examplesDirectory + "/config", "--preset", "volumn", "Hi",
     ])

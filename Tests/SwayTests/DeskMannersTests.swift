@@ -18,8 +18,8 @@ struct DeskMannersTests {
 
   /// A sway desk whose commands keep do-not-disturb's state in a runtime
   /// directory of their own (the state is per user: other suites must not see it).
-  static func desk() throws -> Desk {
-    let desk = try Desk()
+  static func desk() throws -> Desk<HeadlessSway> {
+    let desk = try Desk<HeadlessSway>()
     let runtime = desk.sway.runtimeDirectory + "/user-runtime"
     #expect(mkdir(runtime, 0o700) == 0)
     desk.environment["XDG_RUNTIME_DIR"] = runtime
@@ -27,7 +27,7 @@ struct DeskMannersTests {
   }
 
   /// The state file of `desk`'s commands.
-  static func stateFile(_ desk: Desk) -> String {
+  static func stateFile(_ desk: Desk<HeadlessSway>) -> String {
     (desk.environment["XDG_RUNTIME_DIR"] ?? "") + "/wl-toast/state/do-not-disturb"
   }
 
@@ -131,7 +131,7 @@ struct DeskMannersTests {
 
   /// Starts `weston-flower` on `desk`'s sway and makes it fullscreen; the
   /// flower lives as long as the returned process.
-  static func fullscreenFlower(on desk: Desk) throws -> ChildProcess {
+  static func fullscreenFlower(on desk: Desk<HeadlessSway>) throws -> ChildProcess {
     let flower = try ChildProcess(
       ["weston-flower"], environment: desk.environment,
       logPath: desk.sway.runtimeDirectory + "/flower.log")

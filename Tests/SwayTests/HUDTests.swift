@@ -16,7 +16,7 @@ struct HUDTests {
   }
 
   @Test func offsetMovesTheBox() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let command = try desk.run([
       "--no-animation", "--timeout", "0", "--offset", "200,-100", "Moved",
     ])
@@ -42,7 +42,7 @@ struct HUDTests {
       ToastLayout(toast: Toast(tofuText), outputWidth: 1280, outputHeight: 720)
         .text.unknownGlyphCount == 6)
 
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let box = Self.expectedBox(Toast(message))
     let command = try desk.run(["--no-animation", "--timeout", "0", message])
     let shot = try desk.screenshot("text drawn inside the HUD box") {
@@ -59,7 +59,7 @@ struct HUDTests {
   }
 
   @Test func aLongMessageEndsInThreeLinesWithAnEllipsis() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let message = String(
       repeating: "This message is far too long for a small box and keeps going ", count: 12)
     let layout = ToastLayout(toast: Toast(message), outputWidth: 1280, outputHeight: 720)
@@ -76,7 +76,7 @@ struct HUDTests {
   }
 
   @Test func spinnerFramesDifferOnlyInsideTheSpinner() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let command = try desk.run(["--no-animation", "--timeout", "0", "--spinner", "Working"])
     var toast = Toast("Working")
     toast.showsSpinner = true
@@ -98,7 +98,7 @@ struct HUDTests {
   }
 
   @Test func theTimeoutEndsTheToastWithStatusZero() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let start = now()
     let command = try desk.run(["--wait", "--timeout", "0.3", "Brief"])
     #expect(command.wait(timeout: 5) == 0)
@@ -108,7 +108,7 @@ struct HUDTests {
   }
 
   @Test func aModalToastKeepsTheClickFromTheSurfaceBelow() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let below = try ColorSurface(
       socketPath: desk.sway.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
       layer: .bottom)
@@ -130,7 +130,7 @@ struct HUDTests {
   }
 
   @Test func aModalTapAnywhereDismisses() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--modal", "--dismiss", "tap", "Anywhere",
     ])
@@ -140,7 +140,7 @@ struct HUDTests {
   }
 
   @Test func onAScaleTwoOutputTheHUDIsDrawnAtFullResolution() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "2"])
     let command = try desk.run(["--no-animation", "--timeout", "0", "Crisp"])
     // The output is 640x360 logical: the 160x120 box is 320x240 pixels, centred.
@@ -160,7 +160,7 @@ struct HUDTests {
   }
 
   @Test func aScaleChangeWhileShowingRedrawsAtTheNewScale() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let command = try desk.run(["--no-animation", "--timeout", "0", "Crisp"])
     let before = Self.expectedBox(Toast("Crisp"))
     try desk.screenshot("the HUD box at \(before)") {

@@ -28,7 +28,7 @@ struct HardeningTests {
   }
 
   @Test func aHugeFontEndsNeitherTheOwnerNorOtherToasts() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let waiting = try desk.run(["--wait", "--tag", "keep", "--timeout", "0", "Keep"])
     try waitUntil("the first toast to show") { try desk.status(tag: "keep") != nil }
     let owner = try #require(try desk.status(tag: "keep")).owner
@@ -75,7 +75,7 @@ struct HardeningTests {
   }
 
   @Test func commandsGiveUpOnAStoppedOwnerAndTheirToastsNeverShow() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Before"]).status == 0)
     let owner = try #require(try desk.status(tag: "t")).owner
     kill(owner, SIGSTOP)
@@ -103,7 +103,7 @@ struct HardeningTests {
   }
 
   @Test func theOwnerRefusesOnTheWireWhatTheCommandRefuses() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "Intact"]).status == 0)
     let surfaces = try #require(try desk.status(tag: "a")).surfaces
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
@@ -129,22 +129,8 @@ struct HardeningTests {
     #expect(shown.unicodeScalars.count == Toast.Limits.textLength && shown.hasSuffix("…"))
   }
 
-  /// Runs `wl-toast` through `sh -c` (for a umask, a directory or a redirection);
-  /// returns its status and standard error.
-  static func shell(_ script: String, _ desk: Desk, environment extra: [String: String] = [:])
-    throws -> (status: Int32, errors: String)
-  {
-    let log = desk.sway.runtimeDirectory + "/shell-\(UInt32.random(in: 0...UInt32.max))"
-    var environment = desk.sway.clientEnvironment
-    environment.merge(extra) { $1 }
-    environment["WL_TOAST"] = builtProduct("wl-toast")
-    let result = try runCommand(
-      ["sh", "-c", script + " 2> \"\(log)\"", "sh"], environment: environment, timeout: 30)
-    return (result.status, readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? "")
-  }
-
   @Test func anIdleConnectionDoesNotKeepTheOwner() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(
       try desk.runToEnd(["--linger", "0", "--timeout", "0.3", "--no-animation", "Brief"]).status
         == 0)
@@ -160,7 +146,7 @@ struct HardeningTests {
   }
 
   @Test func aLingerTooSmallForItsDescriptionStillStartsTheOwner() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // 0.00001 reads as "1e-05" in Swift's description; the owner's line takes it plainly.
     let result = try desk.runToEnd([
       "--linger", "0.00001", "--no-animation", "--timeout", "0", "Tiny linger",
@@ -182,21 +168,21 @@ struct HardeningTests {
   func anOwnerWithBadArgumentsSaysWhyInOneLine(
     arguments: [String], status: Int32, message: String
   ) throws {
-    let result = try runCommand(
-      ["sh", "-c", "exec \"$0\" serve \"$@\" 2>&1 </dev/null", builtProduct("wl-toast-owner")]
-        + arguments, environment: currentEnvironment(), timeout: 5)
+    let result = try CommandRunner().runToEnd(
+      Run(["serve"] + arguments, program: builtProduct("wl-toast-owner")), timeout: 5)
     #expect(result.status == status)
-    let lines = result.output.split(separator: "\n")
+    let lines = (result.output + result.errors).split(separator: "\n")
     #expect(lines.count == 1 && lines[0].hasPrefix("wl-toast-owner: " + message), "\(lines)")
   }
 
   @Test func theOwnerKeepsNoDirectoryAndLeavesNoFiles() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-cwd")
     defer { removeTree(directory) }
-    let started = try Self.shell(
-      "cd \"\(directory)\" && exec \"$WL_TOAST\" --linger 0 --timeout 0.5 --no-animation Here",
-      desk)
+    let started = try desk.runToEnd(
+      Run(
+        ["--linger", "0", "--timeout", "0.5", "--no-animation", "Here"], directory: directory),
+      timeout: 30)
     #expect(started.status == 0, "\(started.errors)")
     let owner = try #require(desk.ownerProcesses().first)
     #expect(readLink("/proc/\(owner)/cwd") == "/")
@@ -208,36 +194,41 @@ struct HardeningTests {
   }
 
   @Test func aZeroUmaskDoesNotLockTheUserOut() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let runtime = try makeTemporaryDirectory(prefix: "wl-toast-umask")
     defer { removeTree(runtime) }
-    let result = try Self.shell(
-      "umask 0777 && exec \"$WL_TOAST\" --linger 0 --timeout 0.2 --no-animation Masked", desk,
-      environment: ["XDG_RUNTIME_DIR": runtime])
+    var environment = desk.environment
+    environment["XDG_RUNTIME_DIR"] = runtime
+    let result = try desk.runToEnd(
+      Run(
+        ["--linger", "0", "--timeout", "0.2", "--no-animation", "Masked"],
+        environment: environment, umask: 0o777), timeout: 30)
     #expect(result.status == 0, "\(result.errors)")
     var info = stat()
     #expect(stat(runtime + "/wl-toast", &info) == 0)
     #expect(info.st_mode & 0o777 == 0o700, "the directory is 0700 whatever the umask")
-    let second = try Self.shell(
-      "exec \"$WL_TOAST\" --linger 0 --timeout 0.2 --no-animation Again", desk,
-      environment: ["XDG_RUNTIME_DIR": runtime])
+    let second = try desk.runToEnd(
+      Run(
+        ["--linger", "0", "--timeout", "0.2", "--no-animation", "Again"], environment: environment),
+      timeout: 30)
     #expect(second.status == 0, "\(second.errors)")
   }
 
   @Test func writingToAFullDiskIsAnError() throws {
-    let desk = try Desk()
-    let version = try Self.shell("exec \"$WL_TOAST\" --version > /dev/full", desk)
+    let desk = try Desk<HeadlessSway>()
+    let version = try desk.runToEnd(Run(["--version"], stdout: .devFull))
     #expect(version.status == 1)
     #expect(
       version.errors == "wl-toast: cannot write to standard output: No space left on device\n")
-    let outcome = try Self.shell(
-      "exec \"$WL_TOAST\" --print-outcome --timeout 0.1 --no-animation Out > /dev/full", desk)
+    let outcome = try desk.runToEnd(
+      Run(
+        ["--print-outcome", "--timeout", "0.1", "--no-animation", "Out"], stdout: .devFull))
     #expect(outcome.status == 1)
     #expect(outcome.errors.hasPrefix("wl-toast: cannot write to standard output"))
   }
 
   @Test func aRemovedSocketNeverLeadsToASecondOwner() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "First"]).status == 0)
     let owner = try #require(desk.ownerProcesses().first)
     // Someone removes the owner's socket; the owner still holds the election.

@@ -28,7 +28,9 @@ struct IconLiveTests {
   /// pixels large: the box where the layout puts it, white pixels in the
   /// icon's square, a gap without any under it and then the text; the whole
   /// box as the offscreen rendering at that scale shows it.
-  func checkVolumeHUD(on desk: Desk, scale: Int, logical: (width: Int, height: Int)) throws {
+  func checkVolumeHUD(on desk: Desk<HeadlessSway>, scale: Int, logical: (width: Int, height: Int))
+    throws
+  {
     let toast = Self.volume()
     let layout = ToastLayout(toast: toast, outputWidth: logical.width, outputHeight: logical.height)
     let icon = try #require(layout.icon)
@@ -72,14 +74,14 @@ struct IconLiveTests {
 
   @Test func withNoThemeNamedTheDesktopsAdwaitaShowsTheVolumeIcon() throws {
     // An empty config home (no settings.ini): Adwaita, installed, as GTK would.
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let arguments = Self.volumeArguments.filter { $0 != "--icon-theme" && $0 != "Adwaita" }
     #expect(try desk.runToEnd(arguments).errors == "")
     try checkVolumeHUD(on: desk, scale: 1, logical: (1280, 720))
   }
 
   @Test func theThemeOfGTKsSettingsWins() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let config = desk.sway.runtimeDirectory + "/gtk-config"
     mkdir(config, 0o700)
     mkdir(config + "/gtk-3.0", 0o700)
@@ -109,14 +111,14 @@ struct IconLiveTests {
   }
 
   @Test func theVolumeIconShowsWhiteAboveTheText() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let result = try desk.runToEnd(Self.volumeArguments)
     #expect(result.status == 0 && result.errors.isEmpty, "\(result.errors)")
     try checkVolumeHUD(on: desk, scale: 1, logical: (1280, 720))
   }
 
   @Test func atScaleTwoTheIconIsDrawnAtFullResolution() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "2"])
     let result = try desk.runToEnd(Self.volumeArguments)
     #expect(result.status == 0 && result.errors.isEmpty, "\(result.errors)")
@@ -124,7 +126,7 @@ struct IconLiveTests {
   }
 
   @Test func aMissingOrBrokenIconIsOneWarningAndTheToastShowsWithoutIt() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let expected = HUDTests.expectedBox(Toast("Saved"))
     // The first command starts the owner, and hears the warning before the
     // frame; the second hands a name no theme has to the running owner.
@@ -146,15 +148,12 @@ struct IconLiveTests {
     // A corrupt file, named relative to the command's directory (the owner runs in /).
     let directory = desk.sway.runtimeDirectory
     try writeFile(directory + "/broken.png", "not an image\n")
-    let log = directory + "/relative.log"
-    let third = try runCommand(
-      [
-        "sh", "-c", "cd \"$1\" && shift && exec \"$@\" 2> relative.log", "sh", directory,
-        builtProduct("wl-toast"), "--no-animation", "--timeout", "0", "--icon", "./broken.png",
-        "Saved",
-      ], environment: desk.sway.clientEnvironment)
+    let third = try desk.runToEnd(
+      Run(
+        ["--no-animation", "--timeout", "0", "--icon", "./broken.png", "Saved"],
+        directory: directory))
     #expect(third.status == 0)
-    let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    let errors = third.errors
     #expect(
       errors
         == "wl-toast: cannot read icon '\(directory)/broken.png': not a PNG or SVG image; the toast shows without it\n"
@@ -171,7 +170,7 @@ struct IconLiveTests {
   }
 
   @Test func theLibraryHearsWhyAnIconIsLeftOut() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     var toast = Toast("Library", timeout: 0)
     toast.icon = "/nonexistent.svg"
@@ -192,19 +191,15 @@ struct IconLiveTests {
   }
 
   @Test func aPreviewDrawsTheIconOrSaysWhyNot() throws {
-    let directory = try makeTemporaryDirectory(prefix: "wl-toast-icon-preview")
-    defer { removeTree(directory) }
+    let runner = try CommandRunner()
+    let directory = runner.directory
     func preview(_ arguments: [String]) throws -> (
       status: Int32, errors: String, image: OffscreenImage?
     ) {
       let path = directory + "/preview.png"
-      let log = directory + "/stderr"
       unlink(path)
-      let result = try runCommand(
-        ["sh", "-c", "exec \"$@\" 2> \"$0\"", log, builtProduct("wl-toast"), "--render-png", path]
-          + arguments, environment: PreviewTests.noCompositor)
-      let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
-      return (result.status, errors, OffscreenImage(png: path))
+      let result = try runner.runToEnd(["--render-png", path] + arguments)
+      return (result.status, result.errors, OffscreenImage(png: path))
     }
     func same(_ a: OffscreenImage, _ b: OffscreenImage) -> Bool {
       guard a.width == b.width && a.height == b.height else { return false }

@@ -137,7 +137,7 @@ struct NagLiveTests {
 @Suite(.serialized)
 struct NagActionTests {
   @Test func actionsRunInTheirOwnSessionWithoutTheSocketAndBInATerminal() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let directory = desk.sway.runtimeDirectory
     let terminal = directory + "/terminal"
     // A stand-in terminal: it notes its arguments and runs what -e names.
@@ -204,15 +204,14 @@ struct NagActionTests {
 @Suite(.serialized)
 struct NagDetailsTests {
   @Test func longDetailsScrollByKeyAndWheelAndClose() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let lines = (1...200).map { "Error on line \($0)" }.joined(separator: "\n")
     let input = desk.sway.runtimeDirectory + "/details"
     try writeFile(input, lines)
     let arguments = ["--keyboard", "exclusive", "-m", "Many errors", "-l"]
-    let nag = try ChildProcess(
-      ["sh", "-c", "exec \"$@\" < \"\(input)\"", "sh", builtProduct("wl-toast"), "nag"]
-        + arguments, environment: desk.sway.clientEnvironment,
-      logPath: desk.sway.runtimeDirectory + "/nag.log")
+    let log = StandardStream.file(desk.sway.runtimeDirectory + "/nag.log")
+    let nag = try desk.start(
+      Run(["nag"] + arguments, stdin: .file(input), stdout: log, stderr: log))
     defer { nag.terminate() }
     guard
       case .success(.show(let request)) = parseNag(
@@ -279,18 +278,10 @@ struct NagHardeningTests {
   static func nag(
     _ arguments: [String], stdin: [UInt8] = [], environment: [String: String]
   ) throws -> (status: Int32, errors: String) {
-    let directory = try makeTemporaryDirectory(prefix: "wl-toast-nag-input")
-    defer { removeTree(directory) }
-    let input = directory + "/stdin"
-    let log = directory + "/stderr"
-    let fd = open(input, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    _ = stdin.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    let command = [
-      "sh", "-c", "exec \"$@\" < \"\(input)\" 2> \"\(log)\"", "sh", builtProduct("wl-toast"), "nag",
-    ]
-    let result = try runCommand(command + arguments, environment: environment, timeout: 20)
-    return (result.status, readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? "")
+    let result = try CommandRunner().runToEnd(
+      Run(["nag"] + arguments, environment: environment, stdin: .bytes(stdin)),
+      timeout: 20)
+    return (result.status, result.errors)
   }
 
   @Test(

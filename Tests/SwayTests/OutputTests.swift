@@ -28,22 +28,14 @@ struct OutputTests {
   }
 
   /// Runs `wl-toast` against `sway` to its end: status, standard output and error.
-  static func run(_ arguments: [String], on sway: HeadlessSway) throws -> (
-    status: Int32, output: String, errors: String
-  ) {
-    let log = sway.runtimeDirectory + "/stderr-\(UInt32.random(in: 0...UInt32.max))"
-    defer { unlink(log) }
-    let result = try runCommand(
-      ["sh", "-c", "exec \"$@\" 2> \"\(log)\"", "sh", builtProduct("wl-toast")] + arguments,
-      environment: sway.clientEnvironment)
-    let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
-    return (result.status, result.output, errors)
+  static func run(_ arguments: [String], on sway: HeadlessSway) throws -> CommandResult {
+    try CommandRunner(on: sway).runToEnd(arguments)
   }
 
   // MARK: - Choosing the output
 
   @Test func aNamedOutputGetsTheToastAndKeepsItAcrossUpdates() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let second = try desk.sway.addOutput(x: 1280)
     #expect(second == "HEADLESS-2")
     #expect(
@@ -78,7 +70,7 @@ struct OutputTests {
   }
 
   @Test func allOutputsShowTheToastIncludingOneAddedWhileItShows() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let second = try desk.sway.addOutput(x: 1280, scale: 2)
     #expect(
       try desk.runToEnd(["--output", "all", "--no-animation", "--timeout", "0", "Everywhere"])
@@ -102,7 +94,7 @@ struct OutputTests {
 
   @Test(arguments: [false, true])
   func theFirstFrameOnAScaleTwoOutputIsAlreadySharp(pinned: Bool) throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let second = try desk.sway.addOutput(x: 1280, scale: 2)
     // The same text on the scale-1 output, for its edges.
     #expect(
@@ -171,11 +163,8 @@ struct OutputTests {
     // A sway with two outputs, each a window of the outer one.
     let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
     let log = nested.runtimeDirectory + "/waiting.log"
-    let waiting = try ChildProcess(
-      [
-        builtProduct("wl-toast"), "--wait", "--print-outcome", "--no-animation", "--timeout",
-        "0", "Moving",
-      ], environment: nested.clientEnvironment, logPath: log)
+    let waiting = try CommandRunner(on: nested).run(
+      ["--wait", "--print-outcome", "--no-animation", "--timeout", "0", "Moving"], logPath: log)
     try waitUntil("the toast on WL-1, the focused output") {
       try Self.showsCentred("Moving", on: "WL-1", of: nested)
     }
@@ -195,11 +184,12 @@ struct OutputTests {
     let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
     let log = nested.runtimeDirectory + "/pinned.log"
     let errors = nested.runtimeDirectory + "/pinned.err"
-    let waiting = try ChildProcess(
-      [
-        "sh", "-c", "exec \"$@\" 2> \"\(errors)\"", "sh", builtProduct("wl-toast"), "--wait",
-        "--print-outcome", "--output", "WL-2", "--no-animation", "--timeout", "0", "Pinned",
-      ], environment: nested.clientEnvironment, logPath: log)
+    let waiting = try CommandRunner(on: nested).start(
+      Run(
+        [
+          "--wait", "--print-outcome", "--output", "WL-2", "--no-animation", "--timeout", "0",
+          "Pinned",
+        ], stdout: .file(log), stderr: .file(errors)))
     try waitUntil("the toast on WL-2") {
       try Self.showsCentred("Pinned", on: "WL-2", of: nested)
     }

@@ -49,7 +49,7 @@ struct PlacementLiveTests {
 
   @Test(arguments: [1, 2])
   func everyPositionLandsAtItsMarginFromTheEdges(scale: Int) throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     if scale != 1 { try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", String(scale)]) }
     let output = (width: 1280 / scale, height: 720 / scale)
     // Two rounds, so that no two boxes overlap on the small scale-2 output.
@@ -83,7 +83,7 @@ struct PlacementLiveTests {
   }
 
   @Test func aZeroMarginPutsTheBoxAgainstTheEdges() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(
       try desk.runToEnd([
         "--position", "top-left", "--margin", "0", "--no-animation", "--timeout", "0", "Flush",
@@ -97,7 +97,7 @@ struct PlacementLiveTests {
   }
 
   @Test func aBannerAtTheBottomRestsAtItsMargin() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(
       try desk.runToEnd([
         "--style", "banner", "--position", "bottom", "--margin", "40", "--no-animation",
@@ -113,7 +113,7 @@ struct PlacementLiveTests {
   }
 
   @Test func threeTagsAtOnePositionStackAndHidingTheMiddleOneClosesTheGap() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     for tag in ["a", "b", "c"] {
       #expect(
         try desk.runToEnd(["--tag", tag, "--no-animation", "--timeout", "0", tag.uppercased()])
@@ -147,7 +147,7 @@ struct PlacementLiveTests {
   }
 
   @Test func aSecondToastsFirstFrameIsAlreadyInItsPlaceInTheStack() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     for tag in ["first", "second"] {
       #expect(
         try desk.runToEnd([
@@ -162,7 +162,7 @@ struct PlacementLiveTests {
   }
 
   @Test func anUpdateThatGrowsAToastMovesItsNeighbours() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     for tag in ["first", "second"] {
       #expect(
         try desk.runToEnd([
@@ -194,7 +194,7 @@ struct PlacementLiveTests {
   }
 
   @Test func theTopLayerStaysUnderAFullscreenWindowAndTheOverlayAbove() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let window = try ChildProcess(
       ["weston-flower"], environment: desk.sway.clientEnvironment,
       logPath: desk.sway.runtimeDirectory + "/flower.log")

@@ -11,7 +11,7 @@ struct PresenterTests {
   static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   @Test func showThenHideReportsHidden() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     #expect(!presenter.isPresenting)
     var outcomes: [ToastOutcome] = []
@@ -30,7 +30,7 @@ struct PresenterTests {
   }
 
   @Test func hideAfterADelay() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     presenter.show(Toast("Soon gone", timeout: 0))
     let start = now()
@@ -41,7 +41,7 @@ struct PresenterTests {
   }
 
   @Test func aNewToastReplacesTheOneShowing() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     var outcomes: [ToastOutcome] = []
     presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
@@ -63,7 +63,7 @@ struct PresenterTests {
   }
 
   @Test func progressUpdatesRedrawTheBar() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     var toast = Toast("Volume", timeout: 0)
     toast.progress = 0.2
@@ -113,7 +113,7 @@ struct PresenterTests {
   }
 
   @Test func aStillToastSleepsAndASpinnerDrivesFrames() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     var still = Toast("Still", timeout: 0)
     still.isAnimated = false
@@ -136,7 +136,7 @@ struct PresenterTests {
 @Suite(.serialized)
 struct LayerShellVersionThreeTests {
   @Test func aTapToastStillDismissesByClickWithoutKeyboardFocus() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath, layerShellVersion: 3)
     var outcomes: [ToastOutcome] = []
     presenter.onCompletion = { _, outcome in outcomes.append(outcome) }

@@ -6,24 +6,14 @@ import ToastRendering
 
 /// `wl-toast --render-png`: previews drawn by the real command, with no compositor.
 struct PreviewTests {
-  /// The environment of a machine with no compositor at all.
-  static var noCompositor: [String: String] {
-    var environment = currentEnvironment()
-    environment.removeValue(forKey: "WAYLAND_DISPLAY")
-    environment.removeValue(forKey: "WAYLAND_SOCKET")
-    return environment
-  }
-
   @Test(arguments: [1.0, 1.5, 2.0])
   func aPreviewIsTheRenderersDrawingOfTheToast(scale: Double) throws {
-    let directory = try makeTemporaryDirectory(prefix: "wl-toast-preview")
-    defer { removeTree(directory) }
-    let path = directory + "/volume.png"
-    let result = try runCommand(
-      [
-        builtProduct("wl-toast"), "--render-png", path, "--scale", String(scale), "--spinner",
-        "--progress", "40", "Volume 40%",
-      ], environment: Self.noCompositor)
+    let runner = try CommandRunner()
+    let path = runner.directory + "/volume.png"
+    let result = try runner.runToEnd([
+      "--render-png", path, "--scale", String(scale), "--spinner", "--progress", "40",
+      "Volume 40%",
+    ])
     #expect(result.status == 0)
     let preview = try #require(OffscreenImage(png: path))
     let toast = Toast("Volume 40%", showsSpinner: true, progress: 0.4)
@@ -40,14 +30,11 @@ struct PreviewTests {
   }
 
   @Test func theOutputSizeLaysTheToastOut() throws {
-    let directory = try makeTemporaryDirectory(prefix: "wl-toast-preview")
-    defer { removeTree(directory) }
+    let runner = try CommandRunner()
     let long = String(repeating: "wide ", count: 60)
     for (size, width) in [("1280x720", 1280), ("640x360", 640)] {
-      let path = directory + "/\(size).png"
-      let result = try runCommand(
-        [builtProduct("wl-toast"), "--render-png", path, "--size", size, long],
-        environment: Self.noCompositor)
+      let path = runner.directory + "/\(size).png"
+      let result = try runner.runToEnd(["--render-png", path, "--size", size, long])
       #expect(result.status == 0)
       let preview = try #require(OffscreenImage(png: path))
       let layout = ToastLayout(toast: Toast(long), outputWidth: width, outputHeight: 360)
@@ -56,11 +43,10 @@ struct PreviewTests {
   }
 
   @Test func badPreviewOptionsAreOneLineErrors() throws {
+    let runner = try CommandRunner()
     func run(_ arguments: [String]) throws -> (Int32, String) {
-      let result = try runCommand(
-        ["sh", "-c", "exec \"$@\" 2>&1", "sh", builtProduct("wl-toast")] + arguments,
-        environment: Self.noCompositor)
-      return (result.status, result.output)
+      let result = try runner.runToEnd(arguments)
+      return (result.status, result.output + result.errors)
     }
     #expect(
       try run(["--scale", "2", "Hi"])

@@ -19,7 +19,7 @@ struct ResidentOwnerTests {
 
   /// Shows a toast that expires at once, waits for its end, and checks the
   /// owner with `pid` served it.
-  static func showAndExpire(on desk: Desk, servedBy pid: Int32) throws {
+  static func showAndExpire(on desk: Desk<HeadlessSway>, servedBy pid: Int32) throws {
     let result = try desk.runToEnd([
       "--wait", "--print-outcome", "--no-animation", "--timeout", "0.2", "Warm",
     ])
@@ -49,7 +49,7 @@ struct ResidentOwnerTests {
   }
 
   @Test func theDaemonStaysIdleBetweenToastsAndServesThemAll() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let log = desk.sway.runtimeDirectory + "/daemon.log"
     let daemon = try ChildProcess(
       [builtProduct("wl-toast"), "daemon"], environment: desk.sway.clientEnvironment,
@@ -80,7 +80,7 @@ struct ResidentOwnerTests {
   }
 
   @Test func aSocketActivatedOwnerServesTheFirstCommandAndStays() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // What systemd does for wl-toast@.socket: listen at the path wl-toast looks
     // for, and start the service with the socket as descriptor 3.
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)

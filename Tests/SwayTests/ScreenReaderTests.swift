@@ -104,8 +104,8 @@ struct PressedButton {
 @Suite(.serialized)
 struct ScreenReaderTests {
   /// A headless sway whose commands (and so their owner) use `bus`'s session bus.
-  static func desk(on bus: AccessibilityBus) throws -> Desk {
-    let desk = try Desk()
+  static func desk(on bus: AccessibilityBus) throws -> Desk<HeadlessSway> {
+    let desk = try Desk<HeadlessSway>()
     desk.environment.merge(bus.clientEnvironment) { $1 }
     return desk
   }
@@ -202,7 +202,7 @@ struct ScreenReaderTests {
     #expect(try desk.runToEnd(["--tag", "quiet", "--timeout", "0", "Quiet"]).status == 0)
     let owner = try #require(try desk.status(tag: "quiet")?.owner)
     try waitUntil("the owner to learn that no screen reader is on") {
-      try desk.screenReaderState(tag: "quiet") == "no-screen-reader"
+      try desk.status(tag: "quiet")?.screenReaders == "no-screen-reader"
     }
     #expect(try bus.sessionConnections(of: owner).count == 1, "it watches the session bus")
     #expect(try bus.accessibilityConnections(of: owner).isEmpty, "no accessibility connection")
@@ -211,7 +211,7 @@ struct ScreenReaderTests {
     try bus.setScreenReader(true)
     try waitUntil("the owner on the accessibility bus") {
       try bus.accessibilityConnections(of: owner).count == 1
-        && desk.screenReaderState(tag: "quiet") == "connected"
+        && desk.status(tag: "quiet")?.screenReaders == "connected"
     }
     #expect(try desk.runToEnd(["--tag", "heard", "--timeout", "0", "Heard"]).status == 0)
     try waitUntil("the new toast announced (heard: \(listener.spoken()))") {
@@ -222,7 +222,7 @@ struct ScreenReaderTests {
     try bus.setScreenReader(false)
     try waitUntil("the owner to leave the accessibility bus") {
       try bus.accessibilityConnections(of: owner).isEmpty
-        && desk.screenReaderState(tag: "quiet") == "no-screen-reader"
+        && desk.status(tag: "quiet")?.screenReaders == "no-screen-reader"
     }
     #expect(listener.spoken() == ["Heard"], "a toast shown before the screen reader is not")
   }
@@ -258,13 +258,13 @@ struct ScreenReaderTests {
     // The launcher may go with its bus (then org.a11y.Bus has no owner).
     let gone = ["failed", "no-screen-reader"]
     try waitUntil("the owner to notice the accessibility bus is gone") {
-      try gone.contains(desk.screenReaderState(tag: "a") ?? "")
+      try gone.contains(desk.status(tag: "a")?.screenReaders ?? "")
     }
     // The owner goes on showing toasts, and does not try the dead bus again.
     let result = try desk.runToEnd(["--tag", "b", "--timeout", "0", "After"])
     #expect(result.status == 0, "\(result.errors)")
     #expect(try desk.status(tag: "b")?.owner == owner)
-    let state = try desk.screenReaderState(tag: "b")
+    let state = try desk.status(tag: "b")?.screenReaders
     #expect(gone.contains(state ?? ""), "\(state ?? "none")")
     #expect(try desk.runToEnd(["hide", "--tag", "a"]).status == 0)
     try waitUntil("a to be hidden") { try desk.runToEnd(["status", "--tag", "a"]).status == 1 }
@@ -274,11 +274,11 @@ struct ScreenReaderTests {
     // The owner's session bus address names a link that leads nowhere yet.
     let link = try makeTemporaryDirectory(prefix: "wl-toast-late-bus")
     defer { removeTree(link) }
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     desk.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(link)/bus"
     #expect(try desk.runToEnd(["--tag", "early", "--timeout", "0", "Early"]).status == 0)
     try waitUntil("the owner to find no session bus") {
-      try desk.screenReaderState(tag: "early") == "no-screen-reader"
+      try desk.status(tag: "early")?.screenReaders == "no-screen-reader"
     }
     let owner = try #require(try desk.status(tag: "early")?.owner)
 
@@ -302,14 +302,14 @@ struct ScreenReaderTests {
     let desk = try Self.desk(on: bus)
     #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Start"]).status == 0)
     try waitUntil("the owner to learn that no screen reader is on") {
-      try desk.screenReaderState(tag: "t") == "no-screen-reader"
+      try desk.status(tag: "t")?.screenReaders == "no-screen-reader"
     }
     let owner = try #require(try desk.status(tag: "t")?.owner)
     let before = Self.descriptors(of: owner)
     for round in 1...10 {
       try bus.setScreenReader(true)
       try waitUntil("the owner on the accessibility bus (round \(round))") {
-        try desk.screenReaderState(tag: "t") == "connected"
+        try desk.status(tag: "t")?.screenReaders == "connected"
       }
       #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Round \(round)"]).status == 0)
       try waitUntil("round \(round) heard (heard: \(listener.spoken()))") {
@@ -317,7 +317,7 @@ struct ScreenReaderTests {
       }
       try bus.setScreenReader(false)
       try waitUntil("the owner off the accessibility bus (round \(round))") {
-        try desk.screenReaderState(tag: "t") == "no-screen-reader"
+        try desk.status(tag: "t")?.screenReaders == "no-screen-reader"
       }
     }
     #expect(Self.descriptors(of: owner) == before, "no descriptor left behind")

@@ -13,7 +13,7 @@ struct TagTests {
   static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   @Test func tenRapidCommandsEndWithOneOwnerShowingTheTenth() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     for index in 1...10 {
       let result = try desk.runToEnd(["--no-animation", "--timeout", "0", "Volume \(index)0%"])
       #expect(result.status == 0, "\(result.errors)")
@@ -30,7 +30,7 @@ struct TagTests {
   }
 
   @Test func commandsStartedAtOnceElectOneOwner() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let commands = try (1...8).map { index in
       try desk.run(["--no-animation", "--timeout", "0", "Racer \(index)"])
     }
@@ -42,7 +42,7 @@ struct TagTests {
   }
 
   @Test func aSecondTagShowsASecondToastStackedUnderTheFirst() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(
       try desk.runToEnd([
         "--tag", "left", "--offset", "-300,0", "--no-animation", "--timeout", "0", "Left",
@@ -72,7 +72,7 @@ struct TagTests {
   }
 
   @Test func statusBeforeDuringAndAfter() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let before = try desk.runToEnd(["status"])
     #expect(before.status == 1)
     #expect(before.output.isEmpty)
@@ -89,7 +89,7 @@ struct TagTests {
   }
 
   @Test func hideAfterHidesOnTime() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Later"]).status == 0)
     let start = now()
     // A delay of 2 s: the hide command and the status check after it take
@@ -107,7 +107,7 @@ struct TagTests {
   }
 
   @Test func waitReportsHowTheToastEnded() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // Expiry: 0.
     let expired = try desk.runToEnd(["--wait", "--print-outcome", "--timeout", "0.2", "Brief"])
     #expect(expired.status == 0)
@@ -136,7 +136,7 @@ struct TagTests {
   }
 
   @Test func followWithAThousandLinesKeepsOneSurfaceAndShowsTheLast() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     var lines = (1...1000).map { "{\"text\": \"line \($0)\"}" }
     lines.insert("{\"progress\": 250}", at: 500)
     lines.insert("{\"text\": \"json text\", \"progress\": 30, \"spinner\": true}", at: 10)
@@ -154,7 +154,7 @@ struct TagTests {
   }
 
   @Test func aKilledOwnersStaleSocketIsRecovered() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--timeout", "0", "First"]).status == 0)
     let first = try #require(try desk.status())
     kill(first.owner, SIGKILL)
@@ -169,7 +169,7 @@ struct TagTests {
   }
 
   @Test func pipedDataCannotTakeOverTheScreen() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // A text stream: a line that looks like JSON is only text.
     let takeover = #"{"modal":true,"dim":true,"dismiss":"tap"}"#
     let plain = try desk.runToEnd(
@@ -189,7 +189,7 @@ struct TagTests {
   }
 
   @Test func aMalformedMessageIsRefusedAndChangesNothing() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--timeout", "0", "Intact"]).status == 0)
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
     let fd = try connectToOwner(rendezvous)
@@ -208,7 +208,7 @@ struct TagTests {
   }
 
   @Test func aSocketOfAnotherUserIsNeverFollowed() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
     try rendezvous.prepareDirectory()
     unlink(rendezvous.socketPath)
@@ -315,7 +315,7 @@ struct TagTests {
   }
 
   @Test func aNewStyleIsAppliedInPlace() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     #expect(
       try desk.runToEnd(["--tag", "s", "--no-animation", "--timeout", "0", "As a HUD"]).status == 0)
     #expect(

@@ -10,7 +10,7 @@ struct TimingTests {
   static let boxColor = HUDTests.boxColor
 
   @Test func aToastHiddenWithinItsGraceTimeNeverAppears() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     // A grace time far longer than the test's own steps take on a loaded
     // machine (each is a command of well under a second): the hide comes
     // within it on any machine.
@@ -28,7 +28,7 @@ struct TimingTests {
   }
 
   @Test func aToastStillWantedAfterItsGraceTimeAppears() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let started = MonotonicTime.now
     let result = try desk.runToEnd([
       "--grace", "2", "--tag", "job", "--no-animation", "--timeout", "0", "Slow job",
@@ -50,7 +50,7 @@ struct TimingTests {
   }
 
   @Test func aToastHiddenEarlyStaysForItsMinimumShowTime() throws {
-    let desk = try Desk()
+    let desk = try Desk<HeadlessSway>()
     let log = desk.sway.runtimeDirectory + "/min-show.log"
     let started = MonotonicTime.now
     // A minimum show time of 3 s: the steps from its first frame to the check

@@ -1,7 +1,7 @@
 import Glibc
 import Testing
+import ToastProtocol
 
-@testable import ToastCommand
 @testable import ToastOwner
 
 @Suite("SwayIPC frames")

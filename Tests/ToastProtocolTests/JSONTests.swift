@@ -1,5 +1,5 @@
 import Testing
-import ToastCommand
+import ToastProtocol
 
 /// The error parsing the text throws, or nil when it parses.
 private func parseError(_ text: String, maximumDepth: Int = 32) -> JSONError? {

@@ -1,38 +1,12 @@
 import Glibc
+import TestSupport
 import Testing
-import ToastCommand
 import ToastModel
+import ToastProtocol
 
 struct MessagesTests {
-  static func fullToast() -> Toast {
-    var toast = Toast("Copying “photos” 📷", style: .banner, timeout: 3, showsSpinner: true)
-    toast.progress = 0.42
-    toast.offset = .init(x: -20, y: 35)
-    toast.dismissal = .tap
-    toast.isModal = true
-    toast.dimsBackground = true
-    toast.isAnimated = false
-    toast.isMarkup = true
-    toast.font = "Sans Bold 13"
-    toast.background = Toast.Color(hex: "#102030c0")
-    toast.foreground = Toast.Color(hex: "#ffeeddff")
-    toast.position = .bottomLeft
-    toast.margin = 24
-    toast.output = .named("DP-1")
-    toast.layer = .top
-    toast.icon = "audio-volume-high-symbolic"
-    toast.iconTheme = "Adwaita"
-    toast.grace = 0.3
-    toast.minimumShow = 1
-    toast.accessibility = .on
-    toast.accessibleText = "Copying photos"
-    toast.buttons = ["Undo", "Keep “this”"]
-    toast.keyboard = .exclusive
-    return toast
-  }
-
   @Test func aToastSurvivesTheWire() throws {
-    let toast = Self.fullToast()
+    let toast = Toast.everyOption
     var decoded = Toast("")
     try decoded.apply(try JSONValue.parse(toast.json.serialized))
     #expect(decoded == toast)
@@ -49,7 +23,7 @@ struct MessagesTests {
   }
 
   @Test(arguments: [
-    OwnerRequest.show(tag: "volume", toast: MessagesTests.fullToast(), wait: true),
+    OwnerRequest.show(tag: "volume", toast: Toast.everyOption, wait: true),
     .show(tag: "default", toast: Toast("x"), wait: false),
     .show(tag: "first", toast: Toast("y"), wait: true, whenShown: true),
     .hide(tag: "a", after: 0.5), .hide(tag: "a", after: nil), .status(tag: "ünïcödé"),
@@ -58,10 +32,10 @@ struct MessagesTests {
     #expect(try OwnerRequest(decoding: request.encoded) == request)
   }
 
-  /// ``fullToast()`` with every field away from its default, those newer
+  /// ``Toast/everyOption`` with every field away from its default, those newer
   /// than the protocol's first version too.
   static func everyFieldSet() -> Toast {
-    var toast = fullToast()
+    var toast = Toast.everyOption
     toast.urgency = .critical
     toast.fullscreen = .delay
     return toast

@@ -1,10 +1,7 @@
-import TestSupport
-import ToastProtocol
+// Each compositor's desk: how it starts with the pointer parked away from
+// every toast, and how it holds several outputs.
 
-// The desks of the flat compositors (sway, river): how each starts with the
-// pointer parked, and how each shows one output of several.
-
-extension TestDesk where Compositor == HeadlessSway, Input == VirtualInput {
+extension Desk where Compositor == HeadlessSway {
   /// Starts a headless sway and parks the pointer in the bottom-right corner:
   /// away from every toast, and its cursor image (drawn into screenshots)
   /// falls off the output.
@@ -21,7 +18,7 @@ extension TestDesk where Compositor == HeadlessSway, Input == VirtualInput {
   package var sway: HeadlessSway { compositor }
 }
 
-extension TestDesk where Compositor == HeadlessRiver, Input == VirtualInput {
+extension Desk where Compositor == HeadlessRiver {
   /// Starts river (see ``HeadlessRiver``) and parks the pointer in the
   /// bottom-right corner, away from every toast: its cursor falls off the output.
   package convenience init(
@@ -40,10 +37,7 @@ extension TestDesk where Compositor == HeadlessRiver, Input == VirtualInput {
   package var river: HeadlessRiver { compositor }
 }
 
-/// A desk over a headless KWin at a scale, with a fake pointer and keyboard.
-package typealias KWinDesk = TestDesk<HeadlessKWin, KWinFakeInput>
-
-extension TestDesk where Compositor == HeadlessKWin, Input == KWinFakeInput {
+extension Desk where Compositor == HeadlessKWin {
   /// Starts a headless KWin at `scale` with a fake pointer and keyboard made
   /// before any client starts (KWin's fake device lives as long as its
   /// connection), and parks the pointer in the bottom-right corner, away from
@@ -61,9 +55,9 @@ extension TestDesk where Compositor == HeadlessKWin, Input == KWinFakeInput {
 extension HeadlessKWin {
   /// A desk whose KWin is at scale 1.5, its one output covered by a desktop
   /// surface of ``desktop`` on the background layer. `outputs` is at most 1.
-  package static func desk(outputs: Int) throws -> KWinDesk {
+  package static func desk(outputs: Int) throws -> Desk<HeadlessKWin> {
     precondition(outputs <= outputLimit, "KWin's virtual backend makes one output")
-    let desk = try KWinDesk(scale: 1.5)
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
     let kwin = desk.kwin
     let argb =
       0xff00_0000 | UInt32(desktop.red) << 16 | UInt32(desktop.green) << 8
@@ -83,60 +77,17 @@ extension HeadlessKWin {
 extension HeadlessSway {
   /// A desk whose sway has `outputs` outputs of 1280x720 side by side
   /// (HEADLESS-1, HEADLESS-2, …), added with `create_output`.
-  package static func desk(outputs: Int) throws -> CaseDesk<HeadlessSway> {
-    let desk = try CaseDesk<HeadlessSway>()
+  package static func desk(outputs: Int) throws -> Desk<HeadlessSway> {
+    let desk = try Desk<HeadlessSway>()
     for index in 1..<max(outputs, 1) { try desk.sway.addOutput(x: 1280 * index) }
     return desk
-  }
-
-  /// A screenshot of one output, by name.
-  package func screenshot(output name: String) throws -> Image {
-    guard let rect = try outputs()[name]?.rect else {
-      throw HarnessError("no output \(name): sway has \(try outputs().keys.sorted())")
-    }
-    return try screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
   }
 }
 
 extension HeadlessRiver {
   /// A desk whose river has `outputs` outputs of 1280x720 side by side
   /// (HEADLESS-1, HEADLESS-2, …), made by the headless backend at start.
-  package static func desk(outputs: Int) throws -> CaseDesk<HeadlessRiver> {
-    try CaseDesk<HeadlessRiver>(outputs: outputs)
-  }
-}
-
-extension HeadlessSway {
-  /// The outputs sway has, by name: their place and size in the layout
-  /// (logical pixels), and whether they are active.
-  package func outputs() throws -> [String: (rect: Box, active: Bool, scale: Double)] {
-    let reply = try JSONValue.parse(swaymsg(["-t", "get_outputs"]))
-    var outputs: [String: (rect: Box, active: Bool, scale: Double)] = [:]
-    guard case .array(let items) = reply else { return outputs }
-    for item in items {
-      guard let name = item["name"]?.stringValue, let rect = item["rect"] else { continue }
-      func number(_ key: String) -> Int { Int(rect[key]?.doubleValue ?? 0) }
-      outputs[name] = (
-        Box(x: number("x"), y: number("y"), width: number("width"), height: number("height")),
-        item["active"]?.boolValue ?? false, item["scale"]?.doubleValue ?? 1
-      )
-    }
-    return outputs
-  }
-
-  /// Adds a headless output of 1280x720 at `x`, 0 with `scale`, and returns its name.
-  @discardableResult
-  package func addOutput(x: Int, scale: Int = 1) throws -> String {
-    let before = Set(try outputs().keys)
-    try swaymsg(["create_output"])
-    var name: String?
-    try waitUntil("a new output") {
-      name = try outputs().keys.first { !before.contains($0) }
-      return name != nil
-    }
-    try swaymsg([
-      "output", name!, "mode", "1280x720", "position", String(x), "0", "scale", String(scale),
-    ])
-    return name!
+  package static func desk(outputs: Int) throws -> Desk<HeadlessRiver> {
+    try Desk<HeadlessRiver>(outputs: outputs)
   }
 }
