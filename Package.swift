@@ -56,6 +56,12 @@ let staticExecutable: [LinkerSetting] =
       ], .when(configuration: .release)),
   ] : []
 
+// What the live test targets (one per compositor family) build on.
+let liveTestDependencies: [Target.Dependency] = [
+  "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
+  "SystemSupport", "CompositorCases", "ToastNag",
+]
+
 let package = Package(
   name: "wl-toast",
   products: [
@@ -237,18 +243,12 @@ let package = Package(
     // On a headless sway: the HUD, the banner, the library and the command.
     .testTarget(
       name: "SwayTests",
-      dependencies: [
-        "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-        "SystemSupport", "CompositorCases", "ToastNag",
-      ],
+      dependencies: liveTestDependencies,
       swiftSettings: strict),
     // On a headless KWin at fractional scales: its own placement, crisp text, the shared cases.
     .testTarget(
       name: "KWinTests",
-      dependencies: [
-        "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-        "SystemSupport", "CompositorCases", "ToastNag",
-      ],
+      dependencies: liveTestDependencies,
       swiftSettings: strict),
     // The same on a real river, built from source (`make test-river`; `make test` skips it).
     .testTarget(
