@@ -56,6 +56,12 @@ let staticExecutable: [LinkerSetting] =
       ], .when(configuration: .release)),
   ] : []
 
+// What the live test targets (one per compositor family) build on.
+let liveTestDependencies: [Target.Dependency] = [
+  "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
+  "SystemSupport", "CompositorCases", "ToastNag",
+]
+
 let package = Package(
   name: "wl-toast",
   products: [
@@ -159,11 +165,13 @@ let package = Package(
       swiftSettings: strict,
       linkerSettings: ownerLink),
 
-    // Test support: headless compositors, screenshots, virtual input.
+    // Test support: headless compositors, screenshots, virtual input, and the
+    // desk that runs wl-toast on each (its status read with the protocol's JSON).
     .target(
       name: "TestSupport",
       dependencies: [
         "Wayland", "CWaylandClient", "CXkbCommon", "CGio", "CSystem", "SystemSupport",
+        "ToastProtocol", "ToastModel",
       ],
       swiftSettings: strict),
     .executableTarget(
@@ -195,31 +203,63 @@ let package = Package(
       swiftSettings: strict),
     .executableTarget(name: "wl-toast-fuzz", dependencies: ["FuzzTargets"], swiftSettings: strict),
 
+    // Each library's own tests: pure ones beside it, fast and without a compositor.
+    // The binding generator: units, snapshots and compiled output.
     .testTarget(
-      name: "ScannerTests", dependencies: ["WaylandScanner"],
+      name: "WaylandScannerTests", dependencies: ["WaylandScanner"],
       exclude: ["Fixtures", "Snapshots"], swiftSettings: strict),
+    // The Wayland runtime: its event loop, buffers and errors, on a real sway and weston.
+    .testTarget(
+      name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
+      swiftSettings: strict),
+    // The toast's model: its limits and the checks that answer ASCII without Unicode tables.
+    .testTarget(name: "ToastModelTests", dependencies: ["ToastModel"], swiftSettings: strict),
     // Pure tests: layout, text, easing, timelines and offscreen renders against references.
     .testTarget(
       name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
       exclude: ["References", "Icons"], swiftSettings: strict),
-    // The command's tests: arguments, the socket protocol, JSON, follow lines, sway IPC.
+    // Screen readers: spoken text, bus addresses, the accessible tree's answers.
+    .testTarget(
+      name: "ToastAccessibilityTests",
+      dependencies: ["ToastAccessibility", "ToastModel", "CGio", "SystemSupport"],
+      swiftSettings: strict),
+    // The socket protocol: JSON, messages, the fields' kinds and the owner's command line.
+    .testTarget(
+      name: "ToastProtocolTests", dependencies: ["ToastProtocol", "ToastModel", "TestSupport"],
+      swiftSettings: strict),
+    // The command's own: arguments, the option table, configuration files, and
+    // the limits it applies as the socket and follow lines do.
     .testTarget(
       name: "ToastCommandTests",
       dependencies: [
-        "ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner", "ToastNag", "ToastNagOptions",
+        "ToastCommand", "ToastProtocol", "ToastModel", "ToastNag", "ToastNagOptions", "TestSupport",
       ],
       swiftSettings: strict),
     // The presenter's pure parts, without a compositor: a toast's input (focus,
     // presses, a bar's details), what it refuses.
     .testTarget(
       name: "ToastKitTests", dependencies: ["ToastKit", "ToastRendering"], swiftSettings: strict),
-    // Everything on a real compositor: the HUD, the banner, the library and the command.
+    // swaynag's command line, configuration file and types, as `wl-toast nag` reads them.
     .testTarget(
-      name: "LiveTests",
-      dependencies: [
-        "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-        "SystemSupport", "CompositorCases", "ToastNag",
-      ],
+      name: "ToastNagTests", dependencies: ["ToastNag", "ToastModel"], swiftSettings: strict),
+    // The owner's pure parts: sway's IPC frames and watcher, river's watcher, do-not-disturb.
+    .testTarget(
+      name: "ToastOwnerTests",
+      dependencies: ["ToastOwner", "ToastKit", "ToastProtocol", "ToastModel"],
+      swiftSettings: strict),
+    // The test harness's own parsers (WAYLAND_DEBUG logs).
+    .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),
+
+    // Live tests, one target per compositor family: what a user sees and does.
+    // On a headless sway: the HUD, the banner, the library and the command.
+    .testTarget(
+      name: "SwayTests",
+      dependencies: liveTestDependencies,
+      swiftSettings: strict),
+    // On a headless KWin at fractional scales: its own placement, crisp text, the shared cases.
+    .testTarget(
+      name: "KWinTests",
+      dependencies: liveTestDependencies,
       swiftSettings: strict),
     // The same on a real river, built from source (`make test-river`; `make test` skips it).
     .testTarget(
@@ -230,19 +270,9 @@ let package = Package(
         "Wayland",
       ],
       swiftSettings: strict),
-    // swaynag's command line, configuration file and types, as `wl-toast nag` reads them.
-    .testTarget(name: "NagTests", dependencies: ["ToastNag", "ToastModel"], swiftSettings: strict),
     // Every committed fuzz seed and crash (Tests/Fuzz) through its target, without libFuzzer.
     .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzTargets"], swiftSettings: strict),
-    // Screen readers: spoken text, bus addresses, the accessible tree's answers.
-    .testTarget(
-      name: "AccessibilityTests",
-      dependencies: ["ToastAccessibility", "ToastModel", "CGio", "SystemSupport"],
-      swiftSettings: strict),
     // The architecture map (docs/ARCHITECTURE.md) matches Sources/, Plugins/ and Tests/.
     .testTarget(name: "RepositoryTests", swiftSettings: strict),
-    .testTarget(
-      name: "WaylandTests", dependencies: ["Wayland", "TestSupport", "SystemSupport"],
-      swiftSettings: strict),
   ]
 )

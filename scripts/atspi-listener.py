@@ -2,7 +2,7 @@
 # A screen reader's ears without its voice: libatspi (Debian's python3-gi and
 # gir1.2-atspi-2.0) registered for some events, writing one JSON line per event
 # it hears. Run by the tests (Sources/TestSupport/AccessibilityBus.swift,
-# AtspiListener, and Tests/LiveTests/ScreenReaderTests.swift) and by `make
+# AtspiListener, and Tests/SwayTests/ScreenReaderTests.swift) and by `make
 # leaks` (scripts/leaks.sh).
 #
 #   /usr/bin/python3 scripts/atspi-listener.py OUTPUT EVENT...

@@ -283,7 +283,7 @@ crash_accessibility_bus() {
   state=$("$toast" status --tag t | jq -r '."screen-readers"')
   echo "  the accessibility bus crashed during an update; screen readers: $state"
   # The launcher may go with its bus: then org.a11y.Bus has no owner (as in
-  # Tests/LiveTests/ScreenReaderTests.swift).
+  # Tests/SwayTests/ScreenReaderTests.swift).
   if [ "$state" != failed ] && [ "$state" != no-screen-reader ]; then
     echo "leaks: the owner's screen readers are '$state' after the bus crashed," \
       "not 'failed' or 'no-screen-reader'" >&2

@@ -4,106 +4,6 @@ import ToastKit
 import ToastProtocol
 import ToastRendering
 
-/// A test compositor the shared cases run on: sway, river and KWin. Its first
-/// output is 1280x720 logical pixels at ``scale`` over a plain desktop colour.
-package protocol CaseCompositor: TestCompositor {
-  /// The pointer and keyboard of its desks.
-  associatedtype Input: CaseInput
-  /// The desktop's colour on a desk of ``desk(outputs:)``.
-  static var desktop: RGB { get }
-  /// How many outputs its desks can have.
-  static var outputLimit: Int { get }
-  /// A desk with `outputs` outputs of 1280x720 side by side (HEADLESS-1, HEADLESS-2, …).
-  static func desk(outputs: Int) throws -> CaseDesk<Self>
-  /// Device pixels per logical pixel on the first output.
-  var scale: Double { get }
-  /// A screenshot of one output, by name.
-  func screenshot(output name: String) throws -> Image
-  /// A screenshot of the top `rows` logical rows of the first output, in device pixels.
-  func screenshot(topRows rows: Int) throws -> Image
-}
-
-/// A key a shared case presses.
-package enum CaseKey: Sendable {
-  /// Escape.
-  case escape
-  /// Tab.
-  case tab
-  /// Return.
-  case enter
-}
-
-/// The pointer and keyboard a shared case drives, in logical coordinates.
-package protocol CaseInput {
-  /// Clicks the left button at a logical point.
-  func click(atX x: Int, y: Int) throws
-  /// Presses and releases a key.
-  func press(_ key: CaseKey) throws
-}
-
-extension VirtualInput: CaseInput {
-  package func click(atX x: Int, y: Int) throws { try click(x: x, y: y) }
-  package func press(_ key: CaseKey) throws {
-    switch key {
-    case .escape: try press(keysym: 0xff1b)
-    case .tab: try press(keysym: 0xff09)
-    case .enter: try press(keysym: 0xff0d)
-    }
-  }
-}
-
-extension KWinFakeInput: CaseInput {
-  package func click(atX x: Int, y: Int) throws { try click(x: Double(x), y: Double(y)) }
-  package func press(_ key: CaseKey) throws {
-    switch key {
-    case .escape: try press(Key.escape)
-    case .tab: try press(Key.tab)
-    case .enter: try press(Key.enter)
-    }
-  }
-}
-
-/// sway and river draw at scale 1 and grim captures any region of them.
-extension CaseCompositor where Self: CapturedCompositor {
-  package var scale: Double { 1 }
-  package func screenshot(topRows rows: Int) throws -> Image {
-    try screenshot(width: outputWidth, height: rows)
-  }
-}
-
-extension HeadlessSway: CaseCompositor {
-  package typealias Input = VirtualInput
-  package static var desktop: RGB { background }
-  package static var outputLimit: Int { 8 }
-}
-
-extension HeadlessRiver: CaseCompositor {
-  package typealias Input = VirtualInput
-  package static var desktop: RGB { background }
-  package static var outputLimit: Int { 8 }
-}
-
-extension HeadlessKWin: CaseCompositor {
-  package typealias Input = KWinFakeInput
-  /// The colour of the desktop surface a case desk maps (KWin's own is black,
-  /// too close to the HUD's box to tell its edges).
-  package static var desktop: RGB { RGB(0x20, 0x40, 0x80) }
-  /// One: KWin's virtual backend makes one output.
-  package static var outputLimit: Int { 1 }
-  package func screenshot(output name: String) throws -> Image {
-    let output = try outputState().name
-    guard name == output else { throw HarnessError("no output \(name): KWin has \(output)") }
-    return try screenshot()
-  }
-  package func screenshot(topRows rows: Int) throws -> Image {
-    try screenshot(
-      deviceRegion: Box(x: 0, y: 0, width: deviceWidth, height: Int(Double(rows) * scale)))
-  }
-}
-
-/// A desk over a ``CaseCompositor`` with its pointer and keyboard.
-package typealias CaseDesk<Compositor: CaseCompositor> = TestDesk<Compositor, Compositor.Input>
-
 /// `top` drawn with its alpha (times `opacity`) over an opaque `bottom`, as
 /// the compositor blends it.
 package func blend(_ top: Toast.Color, over bottom: RGB, opacity: Double = 1) -> RGB {
@@ -146,12 +46,12 @@ package enum Looks {
   }
 
   /// The HUD's box colour over the desktop of `Compositor`.
-  package static func hudColor<Compositor: CaseCompositor>(_: Compositor.Type) -> RGB {
+  package static func hudColor<Compositor: TestCompositor>(_: Compositor.Type) -> RGB {
     blend(Design.HUD.background, over: Compositor.desktop)
   }
 
   /// The banner's pill colour over the desktop of `Compositor`.
-  package static func pillColor<Compositor: CaseCompositor>(_: Compositor.Type) -> RGB {
+  package static func pillColor<Compositor: TestCompositor>(_: Compositor.Type) -> RGB {
     blend(Design.Banner.background, over: Compositor.desktop)
   }
 
@@ -198,12 +98,12 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// The cases a desk of `Compositor` can hold (as many outputs as they need).
-  package static func cases<Compositor: CaseCompositor>(for _: Compositor.Type) -> [SharedCase] {
+  package static func cases<Compositor: TestCompositor>(for _: Compositor.Type) -> [SharedCase] {
     allCases.filter { $0.outputs <= Compositor.outputLimit }
   }
 
   /// Runs the case on a new desk of `Compositor`.
-  package func run<Compositor: CaseCompositor>(on _: Compositor.Type) throws {
+  package func run<Compositor: TestCompositor>(on _: Compositor.Type) throws {
     let desk = try Compositor.desk(outputs: outputs)
     switch self {
     case .hudPlacement: try Self.hudPlacement(desk)
@@ -229,7 +129,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   /// Runs `wl-toast --button Undo --button Keep --wait --print-outcome` with
   /// `extra` options until its HUD is on screen; returns the command and the
   /// log of its standard output.
-  private static func ask<C: CaseCompositor>(_ desk: CaseDesk<C>, _ extra: [String] = []) throws
+  private static func ask<C: TestCompositor>(_ desk: Desk<C>, _ extra: [String] = []) throws
     -> (ChildProcess, log: String)
   {
     let log = desk.compositor.runtimeDirectory + "/asked-\(UInt32.random(in: 0...UInt32.max))"
@@ -250,7 +150,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
 
   /// A click on the second button: `--wait` exits 11 and prints `button:Keep`;
   /// the toast stays until then (no timeout with buttons).
-  private static func clickOnAButton<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func clickOnAButton<C: TestCompositor>(_ desk: Desk<C>) throws {
     let (command, log) = try ask(desk)
     // Longer than a HUD's own 2 s: a toast with buttons waits for its answer.
     #expect(command.wait(timeout: 2.5) == nil, "it stays until answered")
@@ -262,7 +162,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
 
   /// With the keyboard: Tab moves to the second button and Enter chooses it
   /// (11, `button:Keep`); Escape dismisses a second toast (2, `dismissed`).
-  private static func buttonKeys<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func buttonKeys<C: TestCompositor>(_ desk: Desk<C>) throws {
     let (command, log) = try ask(desk, ["--keyboard", "exclusive"])
     try desk.input.press(.tab)
     try desk.input.press(.enter)
@@ -275,7 +175,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// `--output HEADLESS-2` shows the toast there alone; `--output all` on each.
-  private static func namedAndAllOutputs<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func namedAndAllOutputs<C: TestCompositor>(_ desk: Desk<C>) throws {
     let box = Looks.hudBox(Toast("Two"))
     let color = Looks.hudColor(C.self)
     func boxes() throws -> (one: Box?, two: Box?) {
@@ -308,7 +208,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
 
   /// An output that does not exist is a usage error naming the outputs that do,
   /// from a new owner and from a running one.
-  private static func unknownOutput<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func unknownOutput<C: TestCompositor>(_ desk: Desk<C>) throws {
     for _ in 0..<2 {
       let result = try desk.runToEnd(["--output", "DP-9", "--no-animation", "Lost"])
       #expect(result.status == 64)
@@ -321,7 +221,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// The HUD is centred, in the design's colours, with its text and shadow.
-  private static func hudPlacement<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func hudPlacement<C: TestCompositor>(_ desk: Desk<C>) throws {
     let command = try desk.run(["--no-animation", "--timeout", "0", "Saved"])
     defer { command.terminate() }
     let color = Looks.hudColor(C.self)
@@ -348,7 +248,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// The banner slides down and rests below the top edge, fitted to its text.
-  private static func bannerPlacement<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func bannerPlacement<C: TestCompositor>(_ desk: Desk<C>) throws {
     // The library in this process, on a clock the test sets: each frame is
     // drawn at the instant the test chose, however slow the screenshots are.
     let presenter = try ToastPresenter(display: desk.compositor.socketPath)
@@ -397,7 +297,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
 
   /// A click on a tap toast dismisses it: `--wait` exits 2, `--print-outcome`
   /// says `dismissed` and the box goes.
-  private static func tapDismisses<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func tapDismisses<C: TestCompositor>(_ desk: Desk<C>) throws {
     let log = desk.compositor.runtimeDirectory + "/dismissed.log"
     let command = try desk.run(
       [
@@ -416,7 +316,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// A toast without `--dismiss tap` lets a click reach the surface below, and stays.
-  private static func aClickPassesThrough<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func aClickPassesThrough<C: TestCompositor>(_ desk: Desk<C>) throws {
     let below = try ColorSurface(
       socketPath: desk.compositor.socketPath, width: 400, height: 300, argb: 0xff33_aa33,
       layer: .bottom)
@@ -439,7 +339,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
   }
 
   /// Escape dismisses a modal toast that dims the desktop: `--wait` exits 2.
-  private static func escape<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func escape<C: TestCompositor>(_ desk: Desk<C>) throws {
     let command = try desk.run([
       "--wait", "--no-animation", "--timeout", "0", "--modal", "--dim", "--dismiss", "tap", "Esc",
     ])
@@ -453,7 +353,7 @@ package enum SharedCase: String, CaseIterable, Sendable {
 
   /// A second command with the tag redraws the toast in place: one surface,
   /// the same box, only the inside changed.
-  private static func updateInPlace<C: CaseCompositor>(_ desk: CaseDesk<C>) throws {
+  private static func updateInPlace<C: TestCompositor>(_ desk: Desk<C>) throws {
     func show(_ percent: Int) throws {
       let result = try desk.runToEnd([
         "--tag", "volume", "--progress", String(percent), "--no-animation", "--timeout", "0",

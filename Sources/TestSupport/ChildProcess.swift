@@ -11,6 +11,24 @@ package struct HarnessError: Error, CustomStringConvertible {
   package init(_ description: String) { self.description = description }
 }
 
+/// Where one standard descriptor of a started program comes from or goes to.
+package enum StandardStream: Sendable {
+  /// /dev/null.
+  case null
+  /// A file: read for standard input; for output, created (0644) and appended to.
+  case file(String)
+  /// /dev/full: every write fails with ENOSPC.
+  case devFull
+  /// Not open: the program starts without the descriptor.
+  case closed
+  /// These bytes, then the end of the input (standard input only).
+  case bytes([UInt8])
+  /// Kept in memory and read back with ``ChildProcess/captured(_:)`` (output only).
+  case captured
+  /// A descriptor of this process, duplicated.
+  case descriptor(Int32)
+}
+
 /// A child process started with `posix_spawn`, with an empty signal mask and
 /// default signal handlers (a test runner's worker threads block signals, and a
 /// child would inherit that).
@@ -22,6 +40,8 @@ package final class ChildProcess {
   private var status: Int32?
   /// The peak resident memory in KiB, once the process has ended.
   package private(set) var peakMemoryKiB = 0
+  /// The memory files of the captured standard output and error, by descriptor.
+  private var captures: [Int32: Int32] = [:]
 
   /// Starts `arguments[0]` (looked up in PATH) with the given environment; its
   /// standard output and error go to `logPath` (or are inherited when nil),
@@ -30,30 +50,109 @@ package final class ChildProcess {
   ///
   /// `descriptors` maps descriptors of the child to descriptors of this
   /// process that it gets there (`[3: listener]` hands a socket over as 3).
-  package init(
+  package convenience init(
     _ arguments: [String], environment: [String: String], logPath: String? = nil,
     stdoutFD: Int32? = nil, descriptors: [Int32: Int32] = [:]
   ) throws {
-    self.arguments = arguments
+    let output = logPath.map(StandardStream.file) ?? stdoutFD.map(StandardStream.descriptor)
+    try self.init(
+      arguments.map { Array($0.utf8) }, environment: environment,
+      stdout: output ?? .descriptor(1), stderr: logPath.map(StandardStream.file) ?? .descriptor(2),
+      descriptors: descriptors)
+  }
+
+  /// Starts `arguments[0]` (looked up in PATH; each argument as bytes, any but
+  /// 0) with the environment, in `directory` (or this process's), with
+  /// `umask` (or this process's), and each standard descriptor as given; no
+  /// other descriptor of this process is passed on but `descriptors` (child's
+  /// descriptor: this process's).
+  package init(
+    _ arguments: [[UInt8]], environment: [String: String], directory: String? = nil,
+    umask mask: mode_t? = nil, stdin: StandardStream = .null,
+    stdout: StandardStream = .descriptor(1),
+    stderr: StandardStream = .descriptor(2), descriptors: [Int32: Int32] = [:]
+  ) throws {
+    self.arguments = arguments.map { String(decoding: $0, as: UTF8.self) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if let logPath {
-      posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // Descriptors of this process that only the spawn needs (memory files of input).
+    var spawnOnly: [Int32] = []
+    defer { for fd in spawnOnly { close(fd) } }
+    func memoryFile(_ bytes: [UInt8]) throws -> Int32 {
+      let fd = wlt_memory_file("wl-toast-test")
+      guard fd >= 0 else { throw HarnessError("memfd_create failed: \(Errno.current)") }
+      guard bytes.isEmpty || write(fd, bytes, bytes.count) == bytes.count else {
+        close(fd)
+        throw HarnessError("cannot write a memory file: \(Errno.current)")
+      }
+      lseek(fd, 0, SEEK_SET)
+      return fd
     }
-    if let stdoutFD { posix_spawn_file_actions_adddup2(&actions, stdoutFD, 1) }
+    // The child's descriptors must not be taken by this process's duplicates:
+    // every source above 2 that a later action might close is a spawn-only one.
+    for (fd, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+      let writing = fd != 0
+      switch stream {
+      case .null:
+        posix_spawn_file_actions_addopen(
+          &actions, fd, "/dev/null", writing ? O_WRONLY : O_RDONLY, 0)
+      case .file(let path):
+        posix_spawn_file_actions_addopen(
+          &actions, fd, path, writing ? O_WRONLY | O_CREAT | O_APPEND : O_RDONLY, 0o644)
+      case .devFull:
+        posix_spawn_file_actions_addopen(&actions, fd, "/dev/full", O_RDWR, 0)
+      case .closed:
+        posix_spawn_file_actions_addclose(&actions, fd)
+      case .bytes(let bytes):
+        precondition(!writing, "bytes are an input")
+        let memory = try memoryFile(bytes)
+        spawnOnly.append(memory)
+        posix_spawn_file_actions_adddup2(&actions, memory, fd)
+      case .captured:
+        precondition(writing, "a capture is of an output")
+        let memory = try memoryFile([])
+        captures[fd] = memory
+        posix_spawn_file_actions_adddup2(&actions, memory, fd)
+      case .descriptor(let parent):
+        posix_spawn_file_actions_adddup2(&actions, parent, fd)
+      }
+    }
+    if let directory { wlt_spawn_chdir(&actions, directory) }
     for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
       posix_spawn_file_actions_adddup2(&actions, parent, child)
     }
     // Nothing else of this process's: a daemon that outlives its test must not
     // keep its descriptors open (a lock a build holds, a pipe a runner reads).
     wlt_spawn_close_from(&actions, (descriptors.keys.max() ?? 2) + 1)
-    pid = try spawnProcess(arguments, environment: environment, actions: &actions)
+    do {
+      pid = try spawnProcess(arguments, environment: environment, umask: mask, actions: &actions)
+    } catch {
+      for fd in captures.values { close(fd) }
+      throw error
+    }
   }
 
-  deinit { terminate() }
+  deinit {
+    terminate()
+    for fd in captures.values { close(fd) }
+  }
+
+  /// What the process wrote so far to a standard descriptor started as
+  /// ``StandardStream/captured`` (1 or 2); empty for any other.
+  package func captured(_ fd: Int32) -> [UInt8] {
+    guard let memory = captures[fd] else { return [] }
+    var data: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    var offset = 0
+    while true {
+      let count = pread(memory, &buffer, buffer.count, off_t(offset))
+      if count <= 0 { break }
+      data.append(contentsOf: buffer[0..<count])
+      offset += count
+    }
+    return data
+  }
 
   /// The exit status once the process has ended: the exit code, or 128 plus the signal.
   package var exitStatus: Int32? {
@@ -107,6 +206,19 @@ package func spawnProcess(
   _ arguments: [String], environment: [String: String],
   actions: inout posix_spawn_file_actions_t, justBefore: () -> Void = {}
 ) throws -> pid_t {
+  try spawnProcess(
+    arguments.map { Array($0.utf8) }, environment: environment, umask: nil, actions: &actions,
+    justBefore: justBefore)
+}
+
+/// ``spawnProcess(_:environment:actions:justBefore:)`` with the arguments as
+/// bytes (any but 0) and, when `mask` is given, that umask in the child alone
+/// (see `wlt_spawn_with_umask`: posix_spawn has no umask attribute).
+package func spawnProcess(
+  _ arguments: [[UInt8]], environment: [String: String], umask mask: mode_t?,
+  actions: inout posix_spawn_file_actions_t, justBefore: () -> Void = {}
+) throws -> pid_t {
+  precondition(!arguments.isEmpty && arguments.allSatisfy { !$0.contains(0) })
   var attributes = posix_spawnattr_t()
   posix_spawnattr_init(&attributes)
   defer { posix_spawnattr_destroy(&attributes) }
@@ -117,17 +229,29 @@ package func spawnProcess(
   posix_spawnattr_setsigmask(&attributes, &empty)
   posix_spawnattr_setsigdefault(&attributes, &all)
   posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-  let argv = arguments.map { strdup($0) } + [nil]
-  let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+  func copy(_ bytes: [UInt8]) -> UnsafeMutablePointer<CChar>? {
+    let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+    bytes.withUnsafeBytes { raw in
+      for (index, byte) in raw.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+    }
+    pointer[bytes.count] = 0
+    return pointer
+  }
+  let argv = arguments.map(copy) + [nil]
+  let envp = environment.map { copy(Array("\($0.key)=\($0.value)".utf8)) } + [nil]
   defer {
-    for pointer in argv + envp { free(pointer) }
+    for pointer in argv + envp { pointer?.deallocate() }
   }
   var pid: pid_t = 0
   justBefore()
-  let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-  guard result == 0 else {
-    throw HarnessError("cannot start \(arguments[0]): \(Errno(rawValue: result))")
-  }
+  let result =
+    if let mask {
+      wlt_spawn_with_umask(&pid, argv[0]!, &actions, &attributes, argv, envp, mask)
+    } else {
+      posix_spawnp(&pid, argv[0]!, &actions, &attributes, argv, envp)
+    }
+  let name = String(decoding: arguments[0], as: UTF8.self)
+  guard result == 0 else { throw HarnessError("cannot start \(name): \(Errno(rawValue: result))") }
   return pid
 }
 

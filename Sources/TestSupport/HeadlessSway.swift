@@ -1,4 +1,5 @@
 import Glibc
+import ToastProtocol
 import Wayland
 
 /// A headless sway of its own for one test or suite: private runtime
@@ -202,4 +203,47 @@ func headlessCompositorEnvironment(directory: String) -> [String: String] {
   environment["WLR_LIBINPUT_NO_DEVICES"] = "1"
   environment["WLR_RENDERER"] = "pixman"
   return environment
+}
+
+extension HeadlessSway {
+  /// A screenshot of one output, by name.
+  package func screenshot(output name: String) throws -> Image {
+    guard let rect = try outputs()[name]?.rect else {
+      throw HarnessError("no output \(name): sway has \(try outputs().keys.sorted())")
+    }
+    return try screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+  }
+
+  /// The outputs sway has, by name: their place and size in the layout
+  /// (logical pixels), and whether they are active.
+  package func outputs() throws -> [String: (rect: Box, active: Bool, scale: Double)] {
+    let reply = try JSONValue.parse(swaymsg(["-t", "get_outputs"]))
+    var outputs: [String: (rect: Box, active: Bool, scale: Double)] = [:]
+    guard case .array(let items) = reply else { return outputs }
+    for item in items {
+      guard let name = item["name"]?.stringValue, let rect = item["rect"] else { continue }
+      func number(_ key: String) -> Int { Int(rect[key]?.doubleValue ?? 0) }
+      outputs[name] = (
+        Box(x: number("x"), y: number("y"), width: number("width"), height: number("height")),
+        item["active"]?.boolValue ?? false, item["scale"]?.doubleValue ?? 1
+      )
+    }
+    return outputs
+  }
+
+  /// Adds a headless output of 1280x720 at `x`, 0 with `scale`, and returns its name.
+  @discardableResult
+  package func addOutput(x: Int, scale: Int = 1) throws -> String {
+    let before = Set(try outputs().keys)
+    try swaymsg(["create_output"])
+    var name: String?
+    try waitUntil("a new output") {
+      name = try outputs().keys.first { !before.contains($0) }
+      return name != nil
+    }
+    try swaymsg([
+      "output", name!, "mode", "1280x720", "position", String(x), "0", "scale", String(scale),
+    ])
+    return name!
+  }
 }

@@ -13,7 +13,7 @@ struct NagOnRiverTests {
     let command =
       "\(builtProduct("wl-toast")) nag --keyboard exclusive -t warning -m 'Run it?'"
       + " -B 'Run' 'touch \(marker)'"
-    let desk = try RiverDesk(
+    let desk = try Desk<HeadlessRiver>(
       extraInit: "riverctl map normal Super N spawn \"\(command)\"")
     try desk.input.press(keysym: 0x6e, modifiers: ["Mod4"])  // Super+N
     let orange = RGB(0xff, 0xa8, 0x00)

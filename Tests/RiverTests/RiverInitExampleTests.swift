@@ -12,7 +12,7 @@ struct RiverInitExampleTests {
   @Test func theVolumeKeyShowsTheVolumeAndSuperF11ShowsTheMode() throws {
     let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
-    let desk = try RiverDesk(
+    let desk = try Desk<HeadlessRiver>(
       extraInit: ". '\(examplesDirectory)/river-init'", environment: ["PATH": examplePATH(bin)])
     var toast = Toast("Volume 55%")
     toast.progress = 0.55

@@ -45,7 +45,7 @@ struct WatchRiverTests {
   }
 
   @Test func modesShowABannerAndFocusedTagsAToast() throws {
-    let desk = try RiverDesk(extraInit: "riverctl declare-mode keyboard-passthrough")
+    let desk = try Desk<HeadlessRiver>(extraInit: "riverctl declare-mode keyboard-passthrough")
     let watch = try desk.run(["watch", "river", "--focused-tags"])
     defer { watch.terminate() }
     // The watcher is ready once a mode entered after it started shows.
@@ -80,7 +80,7 @@ struct WatchRiverTests {
   }
 
   @Test func tagNamesNameTheFocusedTagsOnTheOutputThatChanged() throws {
-    let desk = try RiverDesk(outputs: 2)
+    let desk = try Desk<HeadlessRiver>(outputs: 2)
     let watch = try desk.run(["watch", "river", "--focused-tags", "--tag-names", "1=web,3=mail"])
     defer { watch.terminate() }
     try desk.river.riverctl(["focus-output", "HEADLESS-2"])
@@ -102,13 +102,10 @@ struct WatchRiverTests {
 
   @Test func withoutRiverItSaysSoInOneLine() throws {
     let sway = try HeadlessSway()
-    let result = try runCommand(
-      [
-        "sh", "-c", "exec \"$@\" 2>&1", "sh", builtProduct("wl-toast"), "watch", "river",
-      ], environment: sway.clientEnvironment)
+    let result = try CommandRunner(on: sway).runToEnd(["watch", "river"])
     #expect(result.status == 1)
     #expect(
-      result.output
+      result.output + result.errors
         == "wl-toast: watch river: the compositor does not offer zriver_status_manager_v1,"
         + " river's status protocol, which river 0.2 and 0.3 have; river 0.4 and later leave"
         + " status to their window managers, and other compositors have none\n")

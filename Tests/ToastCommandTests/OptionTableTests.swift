@@ -144,7 +144,7 @@ struct OptionTableTests {
       #expect(error == .misplacedOption(option.flagName, belongsTo: "wl-toast " + subcommand.name))
       #expect(!configKeys.contains(option.name))
     }
-    // `nag` hands every word over to swaynag's reading (NagTests).
+    // `nag` hands every word over to swaynag's reading (ToastNagTests).
     for subcommand in Subcommand.all where !subcommand.passesArguments {
       for option in Option.all where !option.scope.contains(.everyCommand) {
         guard !option.scope.contains(subcommand.scope) else { continue }

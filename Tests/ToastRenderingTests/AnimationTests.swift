@@ -97,6 +97,19 @@ struct AutomaticTimeoutTests {
     #expect(toast.effectiveTimeout == .zero)
   }
 
+  @Test func buttonsWaitForTheirAnswerAndTakeTheKeyboardOnDemand() {
+    var asking = Toast("Hi")
+    asking.buttons = ["OK"]
+    #expect(asking.effectiveTimeout == .zero, "with buttons: until answered")
+    #expect(asking.effectiveKeyboard == .onDemand)
+    asking.timeout = 3
+    #expect(asking.effectiveTimeout == .seconds(3))
+    #expect(Toast("Hi").effectiveKeyboard == .never)
+    var modal = Toast("Hi")
+    modal.isModal = true
+    #expect(modal.effectiveKeyboard == .exclusive)
+  }
+
   @Test func markupTagsDoNotCount() {
     var toast = Toast("<b>" + String(repeating: "x", count: 50) + "</b>")
     toast.isMarkup = true

@@ -24,6 +24,19 @@ int wlt_set_cloexec(int fd, int on);
 /* Adds a spawn action closing every descriptor from `from` up; 0, or an errno. */
 int wlt_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/* A close-on-exec memory file (memfd_create); -1 with errno. */
+int wlt_memory_file(const char *name);
+
+/* Adds a spawn action changing to `path`; 0, or an errno. */
+int wlt_spawn_chdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/* posix_spawnp with the child's umask `mask`: from a thread of its own whose
+   umask is unshared from the process's (unshare CLONE_FS), so that no other
+   thread's files see `mask`. 0, or an errno. */
+int wlt_spawn_with_umask(pid_t *pid, const char *file, const posix_spawn_file_actions_t *actions,
+                         const posix_spawnattr_t *attributes, char *const argv[],
+                         char *const envp[], mode_t mask);
+
 /* One malloc arena for every thread (mallopt M_ARENA_MAX 1); 1 when set. */
 int wlt_single_malloc_arena(void);
 

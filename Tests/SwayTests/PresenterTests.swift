@@ -1,0 +1,185 @@
+import CompositorCases
+import Glibc
+import TestSupport
+import Testing
+import ToastKit
+import ToastRendering
+
+/// The ToastKit library on a real compositor.
+@Suite(.serialized)
+struct PresenterTests {
+  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
+
+  @Test func showThenHideReportsHidden() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    #expect(!presenter.isPresenting)
+    var outcomes: [ToastOutcome] = []
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    presenter.show(Toast("Library", timeout: 0))
+    #expect(presenter.isPresenting)
+    try waitUntil("the HUD box on screen") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
+    presenter.hide()
+    #expect(try presenter.runUntilHidden() == .hidden)
+    #expect(outcomes == [.hidden])
+    #expect(!presenter.isPresenting)
+    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
+  }
+
+  @Test func brokenMarkupIsRefusedAndTheToastShowingStays() throws {
+    var broken = Toast("<b>open", timeout: 0)
+    broken.isMarkup = true
+    let refusal = try #require(ToastPresenter.refusal(of: broken))
+    let desk = try Desk()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var outcomes: [ToastOutcome] = []
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    #expect(presenter.show(broken) == [.refused(refusal)])
+    #expect(!presenter.isPresenting)
+    presenter.show(Toast("Kept", timeout: 0))
+    #expect(presenter.show(broken) == [.refused(refusal)])
+    #expect(presenter.showOrUpdate(broken) == [.refused(refusal)])
+    let changed = presenter.update {
+      $0.text = "<b>open"
+      $0.isMarkup = true
+    }
+    #expect(changed == [.refused(refusal)])
+    #expect(presenter.toast()?.text == "Kept" && presenter.toast()?.isMarkup == false)
+    presenter.hide()
+    #expect(try presenter.runUntilHidden() == .hidden)
+    #expect(outcomes == [.hidden], "the kept toast was never replaced")
+  }
+
+  @Test func hideAfterADelay() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    presenter.show(Toast("Soon gone", timeout: 0))
+    let start = now()
+    presenter.hide(after: .milliseconds(300))
+    #expect(try presenter.runUntilHidden() == .hidden)
+    // 0.3 s delay then a 0.25 s fade.
+    #expect(now() - start >= 0.55)
+  }
+
+  @Test func aNewToastReplacesTheOneShowing() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var outcomes: [ToastOutcome] = []
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    var first = Toast("First", timeout: 0)
+    first.offset = .init(x: -300, y: 0)
+    presenter.show(first)
+    try presenter.dispatch(timeout: .milliseconds(100))
+    var second = Toast("Second", timeout: 0)
+    second.isAnimated = false
+    presenter.show(second)
+    #expect(outcomes == [.replaced])
+    var seen: Box?
+    try waitUntil("only the second toast, centred, on screen (last seen: \(lastSeen(seen)))") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      seen = try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3)
+      return seen?.x == 560
+    }
+    #expect(presenter.toast()?.text == "Second")
+  }
+
+  @Test func progressUpdatesRedrawTheBar() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var toast = Toast("Volume", timeout: 0)
+    toast.progress = 0.2
+    toast.isAnimated = false
+    presenter.show(toast)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    let bar = try #require(layout.progressBar)
+    let left = (1280 - layout.surfaceWidth) / 2
+    let top = (720 - layout.surfaceHeight) / 2
+    // A point 60% along the bar: empty track at 20%, filled at 80%.
+    let probe = (x: left + Int(bar.x + bar.width * 0.6), y: top + Int(bar.midY))
+    func brightness() throws -> Int {
+      let p = try desk.sway.pixel(x: probe.x, y: probe.y)
+      return Int(p.red) + Int(p.green) + Int(p.blue)
+    }
+    try waitUntil("the HUD box with its bar on screen") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
+    let empty = try brightness()
+    presenter.update { $0.progress = 0.8 }
+    var last = empty
+    try waitUntil("the bar to fill past 60% (brightness \(empty), last seen \(last))") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      last = try brightness()
+      return last > empty + 200
+    }
+  }
+
+  /// Runs the presenter's loop for `duration` and returns how often it woke up.
+  static func wakeUps(of presenter: ToastPresenter, during duration: Duration) throws -> Int {
+    let before = presenter.eventLoop.wakeUps
+    var done = false
+    presenter.eventLoop.addTimer(after: duration) { done = true }
+    while !done { try presenter.dispatch() }
+    return presenter.eventLoop.wakeUps - before
+  }
+
+  /// Runs the presenter's loop until a quarter second passes in which only
+  /// the timer that ends it wakes the loop: the compositor's last replies
+  /// (buffer releases, a frame callback, a window list) have arrived, however
+  /// late a loaded machine delivers them.
+  static func settle(_ presenter: ToastPresenter) throws {
+    try waitUntil("the presenter's loop to go quiet", timeout: 20) {
+      try wakeUps(of: presenter, during: .milliseconds(250)) <= 1
+    }
+  }
+
+  @Test func aStillToastSleepsAndASpinnerDrivesFrames() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var still = Toast("Still", timeout: 0)
+    still.isAnimated = false
+    presenter.show(still)
+    try waitUntil("the still HUD box on screen") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+    }
+    try Self.settle(presenter)
+    // Nothing moves: in a whole second only the timer that ends the wait wakes
+    // the loop (a frame clock would wake it 60 times).
+    #expect(try Self.wakeUps(of: presenter, during: .seconds(1)) <= 2)
+    presenter.update { $0.showsSpinner = true }
+    // The spinner turns: frame callbacks wake the loop many times a second.
+    #expect(try Self.wakeUps(of: presenter, during: .milliseconds(500)) >= 10)
+  }
+}
+
+/// A compositor with layer-shell version 3 (before on-demand keyboard focus).
+@Suite(.serialized)
+struct LayerShellVersionThreeTests {
+  @Test func aTapToastStillDismissesByClickWithoutKeyboardFocus() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath, layerShellVersion: 3)
+    var outcomes: [ToastOutcome] = []
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    var toast = Toast("Tap on v3", timeout: 0, dismissal: .tap)
+    toast.isAnimated = false
+    presenter.show(toast)
+    let box = HUDTests.expectedBox(toast)
+    try waitUntil("the tap toast's box at \(box)") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      return try desk.sway.screenshot().boundingBox(of: PresenterTests.boxColor, tolerance: 3)
+        == box
+    }
+    // No keyboard focus on v3: Escape does nothing…
+    try desk.input.press(keysym: 0xff1b)
+    try presenter.roundtrip()
+    #expect(presenter.isPresenting)
+    // …but a click does.
+    try desk.input.click(x: box.x + 10, y: box.y + 10)
+    #expect(try presenter.runUntilHidden() == .dismissed)
+    #expect(outcomes == [.dismissed])
+  }
+}
