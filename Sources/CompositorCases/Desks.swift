@@ -5,11 +5,11 @@ import ToastProtocol
 // pointer parked, and how each shows one output of several.
 
 extension TestDesk where Compositor == HeadlessSway, Input == VirtualInput {
-  /// Starts a headless sway and parks the pointer in the bottom-right corner:
-  /// away from every toast, and its cursor image (drawn into screenshots)
-  /// falls off the output.
-  package convenience init() throws {
-    let sway = try HeadlessSway()
+  /// Starts a headless sway (`extraConfig` appended to its config) and parks
+  /// the pointer in the bottom-right corner: away from every toast, and its
+  /// cursor image (drawn into screenshots) falls off the output.
+  package convenience init(extraConfig: String = "") throws {
+    let sway = try HeadlessSway(extraConfig: extraConfig)
     self.init(
       sway,
       input: try VirtualInput(
