@@ -129,8 +129,9 @@ let package = Package(
       ],
       swiftSettings: strict),
     // The socket protocol between the command and the owner: messages, the JSON
-    // of a toast's fields (from their table), the rendezvous and the owner's
-    // command line. Both programs link it.
+    // of a toast's fields (from their table), the rendezvous, the owner's
+    // command line, and the client that hands toasts over (the command's and
+    // the watchers'). Both programs link it.
     .target(
       name: "ToastProtocol", dependencies: ["ToastModel", "CSystem", "SystemSupport"],
       swiftSettings: strict),

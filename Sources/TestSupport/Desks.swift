@@ -2,11 +2,11 @@
 // every toast, and how it holds several outputs.
 
 extension Desk where Compositor == HeadlessSway {
-  /// Starts a headless sway and parks the pointer in the bottom-right corner:
-  /// away from every toast, and its cursor image (drawn into screenshots)
-  /// falls off the output.
-  package convenience init() throws {
-    let sway = try HeadlessSway()
+  /// Starts a headless sway (`extraConfig` appended to its config) and parks
+  /// the pointer in the bottom-right corner: away from every toast, and its
+  /// cursor image (drawn into screenshots) falls off the output.
+  package convenience init(extraConfig: String = "") throws {
+    let sway = try HeadlessSway(extraConfig: extraConfig)
     self.init(
       sway,
       input: try VirtualInput(

@@ -155,6 +155,12 @@ extension Box {
   package func insetBy(_ amount: Int) -> Box {
     Box(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
   }
+
+  /// Whether this box and `other` share a pixel.
+  package func intersects(_ other: Box) -> Bool {
+    x < other.x + other.width && other.x < x + width && y < other.y + other.height
+      && other.y < y + height
+  }
 }
 
 extension Image {

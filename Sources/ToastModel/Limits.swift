@@ -167,6 +167,8 @@ extension Toast {
       case urgency
       /// ``Toast/fullscreen``.
       case fullscreen
+      /// ``Toast/doNotDisturb``.
+      case dnd
 
       /// What the setting takes, as error messages say it.
       public var expectation: String {
@@ -198,6 +200,7 @@ extension Toast {
         case .keyboard: "exclusive, on-demand or none"
         case .urgency: "low, normal or critical"
         case .fullscreen: "show, delay or suppress"
+        case .dnd: "suppress or show"
         }
       }
     }

@@ -167,6 +167,8 @@ public struct Toast: Equatable, Sendable {
   public var urgency: Urgency = .normal
   /// What the toast does while a fullscreen window covers its output.
   public var fullscreen: FullscreenPolicy = .show
+  /// What the toast does while do-not-disturb is on (``DoNotDisturb``).
+  public var doNotDisturb: DoNotDisturbPolicy = .suppress
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(
@@ -284,6 +286,16 @@ extension Toast {
     case delay
     /// Does not show: it ends as ``ToastOutcome/suppressed``.
     case suppress
+  }
+
+  /// What a toast does while do-not-disturb is on (``DoNotDisturb``). A
+  /// critical toast shows whatever this says.
+  public enum DoNotDisturbPolicy: String, Equatable, Sendable, CaseIterable {
+    /// Held back: it ends as ``ToastOutcome/suppressed`` (the default).
+    case suppress
+    /// Shown all the same: for what answers the user's own action, such as
+    /// the mode banners of `wl-toast watch`.
+    case show
   }
 
   /// The layer-shell layer a toast is drawn in.

@@ -297,6 +297,10 @@ package final class Owner {
           drawn: drawn, screenReaders: presenter.announcer?.state ?? "disabled"),
         to: fd)
       scheduleLingerIfIdle()
+    case .hold:
+      // A watcher's connection: it stays open, and while any connection is
+      // open the owner does not linger out (``scheduleLingerIfIdle()``).
+      send(.accepted, to: fd)
     }
   }
 
@@ -350,10 +354,10 @@ package final class Owner {
 
   // MARK: - Lifetime
 
+  /// Starts the linger once nothing shows and no command or watcher is
+  /// connected; a connection's end (``drop(_:)``) comes back here.
   private func scheduleLingerIfIdle() {
-    guard let linger, !presenter.isPresenting, waiters.values.allSatisfy(\.isEmpty),
-      frameWaiters.isEmpty, lingerTimer == nil
-    else { return }
+    guard let linger, !presenter.isPresenting, clients.isEmpty, lingerTimer == nil else { return }
     lingerTimer = presenter.eventLoop.addTimer(after: .seconds(linger)) { [unowned self] in
       lingerTimer = nil
       if !presenter.isPresenting && clients.isEmpty { presenter.eventLoop.stop() }

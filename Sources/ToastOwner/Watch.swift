@@ -1,15 +1,17 @@
 import Glibc
-import ToastKit
+import SystemSupport
+import ToastModel
 import ToastProtocol
+import Wayland
 
 /// `wl-toast watch sway`: follows sway's IPC events and shows the binding mode
-/// (and, when asked, workspace changes) as toasts, until sway exits or a signal.
+/// (and, when asked, workspace changes and the keyboard layout) as toasts of
+/// the display's owner (``OwnerFeed``), until sway exits or a signal.
 ///
 /// Returns the exit status; errors are one line on standard error.
 package func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
   var watcher = SwayWatcher(options: options)
   let connection: SwayIPCConnection
-  let presenter: ToastPresenter
   do {
     connection = try SwayIPCConnection(socketPath: nil)
     try connection.subscribe(to: watcher.subscriptions)
@@ -17,15 +19,8 @@ package func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
     printError("wl-toast: watch sway: \(error)")
     return ExitCode.error
   }
-  do {
-    presenter = try ToastPresenter()
-  } catch {
-    printError("wl-toast: \(error)")
-    return ExitCode.error
-  }
+  guard let (loop, feed) = startWatch("watch sway") else { return ExitCode.error }
   var failure: String?
-  let loop = presenter.eventLoop
-  loop.onSignal = { _ in loop.stop() }
   let readEvents = {
     let messages: [(type: UInt32, payload: String)]
     do {
@@ -38,12 +33,13 @@ package func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
     for message in messages {
       switch watcher.handle(eventType: message.type, payload: message.payload) {
       case .show(let text, let sticky):
-        let toast = Toast(text, style: .banner, timeout: sticky ? 0 : 1)
-        presenter.showOrUpdate(toast, tag: sticky ? "sway-mode" : "sway-workspace")
+        feed.show(
+          Toast(text, style: .banner, timeout: sticky ? 0 : 1),
+          tag: sticky ? "sway-mode" : "sway-workspace")
       case .hide:
-        presenter.hide(tag: "sway-mode")
+        feed.hide(tag: "sway-mode")
       case .layout(let name):
-        presenter.showOrUpdate(Toast(name, timeout: 1), tag: "sway-layout")
+        feed.show(Toast(name, timeout: 1), tag: "sway-layout")
       case nil:
         break
       }
@@ -53,43 +49,40 @@ package func runSwayWatch(_ options: SwayWatchOptions) -> Int32 {
   // Events that arrived while subscribing are already buffered.
   if connection.hasBufferedMessages { readEvents() }
   do {
-    try presenter.run()
+    try loop.run()
   } catch {
     failure = error.description
   }
-  // The loop's handlers hold the presenter, which holds the loop: let go.
+  // The loop's handlers hold the feed and the loop: let go.
   loop.remove(events)
-  loop.onSignal = nil
-  if let failure {
-    printError("wl-toast: watch sway: \(failure)")
-    return ExitCode.error
-  }
-  return ExitCode.success
+  return endWatch("watch sway", loop, feed, failure: failure)
 }
 
-/// `wl-toast watch river`: follows river's status protocol on the presenter's
-/// own connection and shows the mode (and, when asked, focused tags and urgent
-/// tags) as toasts, until river goes away (status 0) or a signal arrives.
+/// `wl-toast watch river`: follows river's status protocol on a Wayland
+/// connection of its own and shows the mode (and, when asked, focused tags
+/// and urgent tags) as toasts of the display's owner (``OwnerFeed``), until
+/// river goes away (status 0) or a signal arrives.
 ///
 /// Returns the exit status; errors are one line on standard error.
 package func runRiverWatch(_ options: RiverWatchOptions) -> Int32 {
   var watcher = RiverWatcher(options: options)
-  let presenter: ToastPresenter
+  let display: Display
   do {
-    presenter = try ToastPresenter()
+    display = try Display()
   } catch {
     printError("wl-toast: \(error)")
     return ExitCode.error
   }
-  let loop = presenter.eventLoop
+  // Events come only once the loop dispatches, with the feed there.
+  var feed: OwnerFeed?
   let status: RiverStatus
   do {
-    status = try RiverStatus(display: presenter.display) { event in
+    status = try RiverStatus(display: display) { event in
       switch watcher.handle(event) {
       case .show(let text, let tag, let sticky):
-        presenter.showOrUpdate(Toast(text, style: .banner, timeout: sticky ? 0 : 1), tag: tag)
+        feed?.show(Toast(text, style: .banner, timeout: sticky ? 0 : 1), tag: tag)
       case .hide(let tag):
-        presenter.hide(tag: tag)
+        feed?.hide(tag: tag)
       case nil:
         break
       }
@@ -110,19 +103,43 @@ package func runRiverWatch(_ options: RiverWatchOptions) -> Int32 {
       "wl-toast: watch river: river offers its status protocol at version \(status.version),"
         + " which reports no modes (3 does)")
   }
-  loop.onSignal = { _ in loop.stop() }
+  guard let (loop, started) = startWatch("watch river") else { return ExitCode.error }
+  feed = started
+  loop.add(display)
   var failure: String?
   do {
-    try presenter.run()
+    try loop.run()
   } catch {
     // River going away ends the watch as it should; anything else is an error.
-    if case .connectionLost? = error.underlying {} else { failure = error.description }
+    if case .connectionLost = error.waylandError {} else { failure = error.description }
   }
-  loop.onSignal = nil
   withExtendedLifetime(status) {}
-  if let failure {
-    printError("wl-toast: watch river: \(failure)")
-    return ExitCode.error
+  return endWatch("watch river", loop, started, failure: failure)
+}
+
+/// The loop of a watch, which a signal stops, and its feed to the display's
+/// owner; nil (after one line on standard error) when there is no owner to be had.
+private func startWatch(_ context: String) -> (EventLoop, OwnerFeed)? {
+  do {
+    let loop = try EventLoop()
+    loop.onSignal = { _ in loop.stop() }
+    return (loop, try OwnerFeed(loop: loop, context: context))
+  } catch let error as CommandError {
+    printError("wl-toast: \(error)")
+  } catch {
+    printError("wl-toast: \(context): \(error)")
   }
-  return ExitCode.success
+  return nil
+}
+
+/// Ends a watch: hides its lasting toasts, lets go of the owner, and returns
+/// the exit status, after `failure` (if any) in one line.
+private func endWatch(_ context: String, _ loop: EventLoop, _ feed: OwnerFeed, failure: String?)
+  -> Int32
+{
+  feed.close()
+  loop.onSignal = nil
+  guard let failure else { return ExitCode.success }
+  printError("wl-toast: \(context): \(failure)")
+  return ExitCode.error
 }

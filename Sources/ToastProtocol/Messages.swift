@@ -43,6 +43,9 @@ package enum OwnerRequest: Equatable, Sendable {
   case hide(tag: String, after: Double?)
   /// Ask whether a toast with a tag is showing.
   case status(tag: String)
+  /// Keep the owner running while this connection is open, which says
+  /// nothing else (a watcher's first request: see `OwnerFeed`).
+  case hold
 
   /// The message as JSON text, its keys sorted. A toast carries only its
   /// fields that differ from a new toast's, in the order of the table
@@ -70,6 +73,9 @@ package enum OwnerRequest: Equatable, Sendable {
       object.member("op", .string("status"))
       object.member("tag", .string(tag))
       object.member("v", .number(1))
+    case .hold:
+      object.member("op", .string("hold"))
+      object.member("v", .number(1))
     }
     return object.closed
   }
@@ -95,6 +101,11 @@ package enum OwnerRequest: Equatable, Sendable {
       guard let field = value[name] else { return false }
       guard let flag = field.boolValue else { throw .badField(name, expected: "true or false") }
       return flag
+    }
+    // The one request without a tag.
+    if value["op"]?.stringValue == "hold" {
+      self = .hold
+      return
     }
     guard let tagValue = value["tag"] else { throw .notAMessage("no tag") }
     guard let written = tagValue.stringValue else { throw .badField("tag", expected: "a string") }

@@ -268,6 +268,14 @@ extension ToastField {
         + " ends, or suppress (the outcome is suppressed)",
       get: { $0.fullscreen }, set: { $0.fullscreen = $1 }
     ).omittedWhenDefault,
+    choice(
+      "dnd", Toast.DoNotDisturbPolicy.allCases.map { $0.rawValue },
+      summary: "while do-not-disturb is on: suppress or show",
+      help:
+        "while do-not-disturb is on (wl-toast dnd): suppress (default) holds the toast back,"
+        + " show shows it all the same, as the banners of watch do",
+      get: { $0.doNotDisturb }, set: { $0.doNotDisturb = $1 }
+    ).omittedWhenDefault,
     optionalChoice(
       "keyboard", Toast.Keyboard.allCases.map { $0.rawValue },
       valueName: "exclusive|on-demand|none",

@@ -261,8 +261,9 @@ case .success(.daemon):
     fail(error.description)
   }
 case .success(.watch(let request)):
-  // The watcher shows toasts itself: it runs in the program that links Wayland,
-  // handed the request as the owner's command line reads it.
+  // The watcher hands its toasts to the display's owner; it runs in the program
+  // that links Wayland (river's status is a Wayland protocol), handed the
+  // request as the owner's command line reads it.
   let program = ownerProgram()
   execProgram([program] + OwnerLaunch.watch(request).arguments)
   fail("cannot start \(program): \(Errno.current)")

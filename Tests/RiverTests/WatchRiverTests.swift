@@ -79,6 +79,15 @@ struct WatchRiverTests {
     #expect(watch.wait(timeout: 10) == 0)
   }
 
+  @Test func theModeBannerIsTheOwnersToastBesideAScriptsBanner() throws {
+    let desk = try Desk<HeadlessRiver>(extraInit: "riverctl declare-mode keyboard-passthrough")
+    try WatcherCase(
+      desk: desk, watch: ["watch", "river"], modeTag: "river-mode", mode: "keyboard-passthrough",
+      enterMode: { try desk.river.riverctl(["enter-mode", "keyboard-passthrough"]) },
+      leaveMode: { try desk.river.riverctl(["enter-mode", "normal"]) }
+    ).run()
+  }
+
   @Test func tagNamesNameTheFocusedTagsOnTheOutputThatChanged() throws {
     let desk = try Desk<HeadlessRiver>(outputs: 2)
     let watch = try desk.run(["watch", "river", "--focused-tags", "--tag-names", "1=web,3=mail"])

@@ -242,6 +242,14 @@ struct ArgumentsTests {
     #expect(DoNotDisturb.on.toggled == .off && DoNotDisturb.off.toggled == .on)
   }
 
+  @Test func aToastThatSaysSoShowsThroughDoNotDisturb() {
+    #expect(toast(["Hi"])?.doNotDisturb == .suppress)
+    let through = toast(["--dnd", "show", "Mode: resize"])
+    #expect(through?.doNotDisturb == .show)
+    #expect(through.map { !DoNotDisturb.on.silences($0) } == true)
+    #expect(toast(["--dnd=suppress", "Hi"]).map { DoNotDisturb.on.silences($0) } == true)
+  }
+
   @Test func aValueMayStartWithADash() {
     #expect(toast(["--font", "-misc-fixed", "Hi"])?.font == "-misc-fixed")
     #expect(toast(["--font", "--help", "Hi"])?.font == "--help")
@@ -333,6 +341,7 @@ struct ArgumentsTests {
         ["", "  ", String(repeating: "b", count: 65), "two\nlines", "tab\there", "\u{2028}"]
       ),
       ("--keyboard", "exclusive, on-demand or none", ["sometimes", "Exclusive", ""]),
+      ("--dnd", "suppress or show", ["maybe", "on"]),
     ] as [(String, String, [String])])
   func badValues(_ option: String, _ expected: String, _ values: [String]) {
     for value in values {

@@ -123,6 +123,7 @@ struct OptionTableTests {
     asking.keyboard = .exclusive
     asking.urgency = .critical
     asking.fullscreen = .delay
+    asking.doNotDisturb = .show
     guard case .object(let all) = asking.json else {
       Issue.record("a toast's JSON is an object")
       return

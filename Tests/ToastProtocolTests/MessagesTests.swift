@@ -26,10 +26,17 @@ struct MessagesTests {
     OwnerRequest.show(tag: "volume", toast: Toast.everyOption, wait: true),
     .show(tag: "default", toast: Toast("x"), wait: false),
     .show(tag: "first", toast: Toast("y"), wait: true, whenShown: true),
-    .hide(tag: "a", after: 0.5), .hide(tag: "a", after: nil), .status(tag: "ünïcödé"),
+    .hide(tag: "a", after: 0.5), .hide(tag: "a", after: nil), .status(tag: "ünïcödé"), .hold,
   ])
   func requestsRoundTrip(_ request: OwnerRequest) throws {
     #expect(try OwnerRequest(decoding: request.encoded) == request)
+  }
+
+  @Test func holdIsTheOneRequestWithoutATag() throws {
+    #expect(OwnerRequest.hold.encoded == #"{"op":"hold","v":1}"#)
+    #expect(throws: MessageError.notAMessage("no tag")) {
+      try OwnerRequest(decoding: #"{"op":"status","v":1}"#)
+    }
   }
 
   /// ``Toast/everyOption`` with every field away from its default, those newer
@@ -38,6 +45,7 @@ struct MessagesTests {
     var toast = Toast.everyOption
     toast.urgency = .critical
     toast.fullscreen = .delay
+    toast.doNotDisturb = .show
     return toast
   }
 

@@ -4,7 +4,9 @@ import SystemSupport
 import ToastModel
 
 /// The command side: hands content to the owner of the display's toasts,
-/// becoming that owner (in a background process) when there is none.
+/// becoming that owner (in a background process) when there is none. The
+/// command and the watchers (`OwnerFeed`, which keeps its connection open)
+/// use it.
 package final class Client {
   /// What a delivery came to.
   package enum Result: Equatable {
@@ -37,19 +39,82 @@ package final class Client {
   /// Returns once the owner accepted it (an owner this command started: once a
   /// frame with the toast is committed), or with `wait`, once the toast is gone.
   package func show(_ toast: Toast, tag: String, wait: Bool) throws(CommandError) -> Result {
-    let deadline = MonotonicTime.now + replyTimeout
     // The owner runs in `/`: a relative icon path is the command's.
     var toast = toast
     toast.icon = toast.icon.map(absoluteIconPath)
-    for _ in 0..<3 {
-      var request = OwnerRequest.show(tag: tag, toast: toast, wait: wait)
+    let delivered = try deliver { startsOwner in
+      .show(tag: tag, toast: toast, wait: wait, whenShown: startsOwner)
+    }
+    guard let (reply, fd) = delivered else { throw .ownerKeepsLeaving }
+    switch reply {
+    case .accepted where wait:
+      return try awaitOutcome(on: fd)
+    default:
+      return .accepted
+    }
+  }
+
+  /// Opens the connection that keeps the display's owner running, starting an
+  /// owner when none runs, and says `hold` on it (once it is open, any
+  /// request keeps it so: ``show(_:tag:wait:)`` and ``send(_:findingOwner:)``
+  /// use it too). Returns its descriptor, which becomes readable when the
+  /// owner goes away.
+  package func hold() throws(CommandError) -> Int32 {
+    guard let (_, fd) = try deliver({ _ in .hold }) else { throw .ownerKeepsLeaving }
+    return fd
+  }
+
+  /// Sends `request` (`hide`) on the connection kept, finding or starting the
+  /// owner first when there is none; without `findingOwner`, only to the
+  /// owner connected (nothing is sent when there is none). Returns once the
+  /// owner carried it out.
+  package func send(_ request: OwnerRequest, findingOwner: Bool = true) throws(CommandError) {
+    guard findingOwner || connection?.rawValue != nil else { return }
+    let delivered = try deliver(findingOwner: findingOwner) { _ in request }
+    if delivered == nil && findingOwner { throw .ownerKeepsLeaving }
+  }
+
+  /// The connection kept: its descriptor, or nil when there is none.
+  package var connectedDescriptor: Int32? { connection?.rawValue }
+
+  /// Closes the connection kept (its owner went away); the next request finds
+  /// or starts another.
+  package func disconnect() {
+    connection = nil
+    startedOwner = nil
+  }
+
+  /// Sends the request `makeRequest` returns on the connection kept, first
+  /// finding the owner or (`findingOwner`) starting one; `makeRequest` hears
+  /// whether this command starts it. Returns the owner's answer, after the
+  /// notices before it, and the connection; nil when the owner went away
+  /// each time (or, without `findingOwner`, once). A failure closes the
+  /// connection: whatever the owner says later answers nothing asked.
+  private func deliver(
+    findingOwner: Bool = true, _ makeRequest: (_ startsOwner: Bool) -> OwnerRequest
+  ) throws(CommandError) -> (OwnerReply, Int32)? {
+    do {
+      return try deliverOnce(findingOwner: findingOwner, makeRequest)
+    } catch {
+      disconnect()
+      throw error
+    }
+  }
+
+  private func deliverOnce(
+    findingOwner: Bool, _ makeRequest: (_ startsOwner: Bool) -> OwnerRequest
+  ) throws(CommandError) -> (OwnerReply, Int32)? {
+    let deadline = MonotonicTime.now + replyTimeout
+    for _ in 0..<(findingOwner ? 3 : 1) {
+      var request = makeRequest(false)
       if connection?.rawValue == nil {
+        guard findingOwner else { return nil }
         let election = try elect(until: deadline)
         switch consume election {
         case .connected(let socket):
           connection = consume socket
         case .owner(let listener):
-          request = .show(tag: tag, toast: toast, wait: wait, whenShown: true)
+          request = makeRequest(true)
           connection = try startOwner(listener: listener)
         }
       }
@@ -69,14 +134,9 @@ package final class Client {
         reply = next
       }
       startedOwner = nil
-      switch try reply.checked() {
-      case .accepted where wait:
-        return try awaitOutcome(on: fd)
-      default:
-        return .accepted
-      }
+      return (try reply.checked(), fd)
     }
-    throw .ownerKeepsLeaving
+    return nil
   }
 
   /// Sends a request that needs no new owner (`hide`, `status`); nil when no
@@ -180,6 +240,11 @@ package final class Client {
     // Keep nothing of the caller's but the listener and the lock: an inherited
     // pipe would keep a caller's `$(...)` or test harness waiting.
     wlt_close_other_fds(listener.fd, listener.lockFD ?? listener.fd)
+    // A watcher's event loop blocks SIGINT and SIGTERM (it reads them from a
+    // signalfd): the owner starts with none blocked, as from a shell.
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    sigprocmask(SIG_SETMASK, &unblocked, nil)
     wlt_set_cloexec(listener.fd, 0)
     if let lock = listener.lockFD { wlt_set_cloexec(lock, 0) }
     let arguments = [ownerProgram()] + OwnerLaunch.serve(listener, linger: linger).arguments
@@ -203,7 +268,7 @@ package final class Client {
     // The socket is non-blocking: a stopped owner's full buffer is waited out
     // until the deadline, not forever.
     while message.withUTF8({ bytes in
-      retryingOnInterrupt { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+      retryingOnInterrupt { Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }) < 0 {
       guard errno == EAGAIN else { return nil }
       try awaitReady(fd, for: Int16(POLLOUT), until: deadline)
