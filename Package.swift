@@ -207,6 +207,7 @@ let package = Package(
       name: "ToastCommandTests",
       dependencies: [
         "ToastCommand", "ToastProtocol", "ToastModel", "ToastOwner", "ToastNag", "ToastNagOptions",
+        "SystemSupport",
       ],
       swiftSettings: strict),
     // The presenter's pure parts, without a compositor: a toast's input (focus,
