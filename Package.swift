@@ -226,7 +226,8 @@ let package = Package(
       swiftSettings: strict),
     // The socket protocol: JSON, messages, the fields' kinds and the owner's command line.
     .testTarget(
-      name: "ToastProtocolTests", dependencies: ["ToastProtocol", "ToastModel", "TestSupport"],
+      name: "ToastProtocolTests",
+      dependencies: ["ToastProtocol", "ToastModel", "TestSupport", "SystemSupport"],
       swiftSettings: strict),
     // The command's own: arguments, the option table, configuration files, and
     // the limits it applies as the socket and follow lines do.
@@ -246,7 +247,7 @@ let package = Package(
     // The owner's pure parts: sway's IPC frames and watcher, river's watcher, do-not-disturb.
     .testTarget(
       name: "ToastOwnerTests",
-      dependencies: ["ToastOwner", "ToastKit", "ToastProtocol", "ToastModel"],
+      dependencies: ["ToastOwner", "ToastKit", "ToastProtocol", "ToastModel", "SystemSupport"],
       swiftSettings: strict),
     // The test harness's own parsers (WAYLAND_DEBUG logs).
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),

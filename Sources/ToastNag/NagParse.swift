@@ -229,14 +229,17 @@ private func checkedLabel(_ label: String, of button: String) throws(NagStop) ->
 /// byte ends a line: sway writes each configuration error followed by one,
 /// which swaynag's older line reader took for a line's end (1.7's getline
 /// and "%s" stop at the first NUL, so show only the first error).
+///
+/// The limit holds for the bytes as read, trailing newlines included: the
+/// command reads one byte past it, and whatever that byte is, more follows.
 func nagDetails(_ bytes: [UInt8]) throws(NagStop) -> String? {
   guard !bytes.isEmpty else { return nil }
-  var text = bytes.map { $0 == 0 ? UInt8(ascii: "\n") : $0 }
-  while text.last == UInt8(ascii: "\n") { text.removeLast() }
   let limit = Toast.Limits.detailsLength
-  guard text.count <= limit else {
+  guard bytes.count <= limit else {
     throw .failed("the detailed message on standard input is longer than \(limit) bytes")
   }
+  var text = bytes.map { $0 == 0 ? UInt8(ascii: "\n") : $0 }
+  while text.last == UInt8(ascii: "\n") { text.removeLast() }
   guard let details = String(validating: text, as: UTF8.self) else {
     throw .failed("standard input is not UTF-8")
   }

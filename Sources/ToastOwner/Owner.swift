@@ -51,13 +51,14 @@ package final class Owner {
   /// Do-not-disturb's state file, followed for the owner's life.
   private var doNotDisturbWatch: DoNotDisturbWatch?
 
-  /// Connects to the compositor and starts listening on `listener`; the owner
-  /// ends `linger` seconds after its last toast, or never (nil, a resident owner).
+  /// Shows toasts with `presenter` (connected to the compositor) and starts
+  /// listening on `listener`, which it owns from now on; the owner ends
+  /// `linger` seconds after its last toast, or never (nil, a resident owner).
   package init(
-    rendezvous: Rendezvous, listener: Rendezvous.Listener, linger: Double?,
-    display: String? = nil
-  ) throws(ToastError) {
-    presenter = try ToastPresenter(display: display)
+    presenter toastPresenter: ToastPresenter, rendezvous: Rendezvous,
+    listener: consuming Rendezvous.Listener, linger: Double?
+  ) {
+    presenter = toastPresenter
     self.rendezvous = rendezvous
     self.listener = listener
     self.linger = linger
@@ -86,20 +87,20 @@ package final class Owner {
     presenter.onDecided = { [unowned self] tag in
       if presenter.isWaitingToAppear(tag: tag) { answerFrameWaiters(tag) }
     }
-    // Do-not-disturb as the state file says, now and whenever it changes.
+    // Do-not-disturb as the state file says, now and whenever it changes
+    // (followed from before it is first read, so that no change falls between).
     let doNotDisturb = DoNotDisturbState(rendezvous)
-    try? doNotDisturb.prepareDirectory()
-    presenter.doNotDisturb = (try? doNotDisturb.read()) ?? .off
     doNotDisturbWatch = DoNotDisturbWatch(doNotDisturb, loop: presenter.eventLoop) {
       [unowned self] state in presenter.doNotDisturb = state
     }
+    presenter.doNotDisturb = (try? doNotDisturb.read()) ?? .off
     // A signal ends the owner: toasts go at once (outcome hidden), then the loop stops.
     presenter.eventLoop.onSignal = { [unowned self] _ in
       for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
       presenter.eventLoop.stop()
     }
-    listening = presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in
-      acceptClients()
+    listening = presenter.eventLoop.addSource(fd: self.listener.socket.rawValue) {
+      [unowned self] _ in acceptClients()
     }
     // For benchmarks: WL_TOAST_TRACE names a file that gets the monotonic time
     // (nanoseconds) of every committed frame.
@@ -160,7 +161,7 @@ package final class Owner {
 
   private func acceptClients() {
     while true {
-      guard let accepted = FileDescriptor(returnedBy: wlt_accept(listener.fd)) else {
+      guard let accepted = FileDescriptor(returnedBy: wlt_accept(listener.socket.rawValue)) else {
         switch errno {
         case EAGAIN, EINTR, ECONNABORTED:
           return
@@ -246,8 +247,14 @@ package final class Owner {
         send(.refused(problem), to: fd)
         return
       }
-      // Do-not-disturb holds it back; whatever shows with the tag stays.
-      if presenter.doNotDisturb.silences(toast) {
+      // A new toast is answered once its first frame is on screen, whoever
+      // started the owner (`wl-toast … && grim` sees it, a daemon's too); an
+      // update of a showing one at once.
+      let isNew = !presenter.isPresenting(tag: tag)
+      let warnings = presenter.showOrUpdate(accepted: toast, tag: tag)
+      // Do-not-disturb held it back (the presenter judges it); whatever shows
+      // with the tag stays.
+      if warnings.contains(.suppressed) {
         send(.accepted, to: fd)
         if wait {
           send(.outcome(.suppressed), to: fd)
@@ -264,13 +271,9 @@ package final class Owner {
       if let earlier = frameWaiters[tag] {
         frameWaiters[tag] = earlier.map { FrameWaiter(fd: $0.fd, keep: $0.keep, replaced: true) }
       }
-      // A new toast is answered once its first frame is on screen, whoever
-      // started the owner (`wl-toast … && grim` sees it, a daemon's too); an
-      // update of a showing one at once.
-      let isNew = !presenter.isPresenting(tag: tag)
       // A toast without its icon (missing, unreadable): the command says so
       // before it hears that its content was accepted.
-      for warning in presenter.showOrUpdate(accepted: toast, tag: tag) {
+      for warning in warnings {
         send(.notice(warning.description), to: fd)
       }
       // Not to be shown yet (its grace time, or no output): the command does not wait.
@@ -327,8 +330,8 @@ package final class Owner {
     if let listening { presenter.eventLoop.remove(listening) }
     listening = nil
     presenter.eventLoop.addTimer(after: .milliseconds(100)) { [unowned self] in
-      listening = presenter.eventLoop.addSource(fd: listener.fd) { [unowned self] _ in
-        acceptClients()
+      listening = presenter.eventLoop.addSource(fd: listener.socket.rawValue) {
+        [unowned self] _ in acceptClients()
       }
     }
   }

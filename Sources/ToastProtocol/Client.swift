@@ -168,7 +168,9 @@ package final class Client {
   /// Becomes the first client of a new owner: connects to the socket this
   /// command won (the connection waits in its backlog), then forks the owner,
   /// which accepts it like any other. Returns the connection.
-  private func startOwner(listener: Rendezvous.Listener) throws(CommandError) -> FileDescriptor {
+  private func startOwner(listener: consuming Rendezvous.Listener) throws(CommandError)
+    -> FileDescriptor
+  {
     let connected: FileDescriptor?
     do {
       connected = try rendezvous.connect()
@@ -188,9 +190,9 @@ package final class Client {
       rendezvous.retire(listener)
       throw .system("start the owner", errno: code)
     }
-    // The owner has the listener and holds the lock now.
-    close(listener.fd)
-    if let lock = listener.lockFD { close(lock) }
+    // The owner has the listener and holds the lock now: this process's
+    // descriptors close with its listener.
+    _ = consume listener
     startedOwner = pid
     return fd
   }
@@ -216,9 +218,10 @@ package final class Client {
     }
     // Standard error stays: the compositor's log (or the terminal) hears the owner.
     _ = chdir("/")
-    wlt_set_cloexec(listener.fd, 0)
-    if let lock = listener.lockFD { wlt_set_cloexec(lock, 0) }
-    let arguments = [ownerProgram()] + OwnerLaunch.serve(listener, linger: nil).arguments
+    let numbers = listener.numbers
+    wlt_set_cloexec(numbers.fd, 0)
+    if let lock = numbers.lockFD { wlt_set_cloexec(lock, 0) }
+    let arguments = [ownerProgram()] + OwnerLaunch.serve(numbers, linger: nil).arguments
     execProgram(arguments)
     let code = errno
     rendezvous.retire(listener)
@@ -228,7 +231,7 @@ package final class Client {
   /// The owner process: detached from the terminal and the caller's output, it
   /// becomes `wl-toast-owner`, which links Wayland, Pango and Cairo (this
   /// command does not, so that updates start fast).
-  private func runOwner(listener: Rendezvous.Listener) -> Never {
+  private func runOwner(listener: consuming Rendezvous.Listener) -> Never {
     setsid()
     // Keep no directory of the caller's busy (an unmountable disk, say).
     _ = chdir("/")
@@ -239,15 +242,16 @@ package final class Client {
     }
     // Keep nothing of the caller's but the listener and the lock: an inherited
     // pipe would keep a caller's `$(...)` or test harness waiting.
-    wlt_close_other_fds(listener.fd, listener.lockFD ?? listener.fd)
+    let numbers = listener.numbers
+    wlt_close_other_fds(numbers.fd, numbers.lockFD ?? numbers.fd)
     // A watcher's event loop blocks SIGINT and SIGTERM (it reads them from a
     // signalfd): the owner starts with none blocked, as from a shell.
     var unblocked = sigset_t()
     sigemptyset(&unblocked)
     sigprocmask(SIG_SETMASK, &unblocked, nil)
-    wlt_set_cloexec(listener.fd, 0)
-    if let lock = listener.lockFD { wlt_set_cloexec(lock, 0) }
-    let arguments = [ownerProgram()] + OwnerLaunch.serve(listener, linger: linger).arguments
+    wlt_set_cloexec(numbers.fd, 0)
+    if let lock = numbers.lockFD { wlt_set_cloexec(lock, 0) }
+    let arguments = [ownerProgram()] + OwnerLaunch.serve(numbers, linger: linger).arguments
     execProgram(arguments)
     // No owner program: tell whoever is waiting, then leave the socket to the next command.
     let failure = OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")

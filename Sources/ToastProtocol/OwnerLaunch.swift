@@ -90,9 +90,10 @@ package enum WatchRequest: Equatable, Sendable {
 ///     wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON
 ///     wl-toast-owner nag [SWAYNAG-OPTIONS...]
 package enum OwnerLaunch: Equatable, Sendable {
-  /// Serve toasts on a listener won in the election, until `linger` seconds
-  /// after the last one (nil: a resident owner, which never lingers out).
-  case serve(Rendezvous.Listener, linger: Double?)
+  /// Serve toasts on a listener won in the election (its descriptors, which
+  /// the owner program adopts), until `linger` seconds after the last one
+  /// (nil: a resident owner, which never lingers out).
+  case serve(Rendezvous.Listener.Numbers, linger: Double?)
   /// Serve toasts on the listening socket systemd passes.
   case activated
   /// Follow a compositor and show what it reports.
@@ -163,7 +164,7 @@ package enum OwnerLaunch: Equatable, Sendable {
       else { throw OwnerLaunchError("serve: expected LISTEN-FD INODE LINGER|resident LOCK-FD") }
       // -1: no election lock (none is written by the command; kept for the shell).
       self = .serve(
-        Rendezvous.Listener(fd: fd, inode: inode, lockFD: lockFD >= 0 ? lockFD : nil),
+        Rendezvous.Listener.Numbers(fd: fd, inode: inode, lockFD: lockFD >= 0 ? lockFD : nil),
         linger: linger)
     case ("activated", 0):
       self = .activated

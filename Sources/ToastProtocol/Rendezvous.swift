@@ -48,7 +48,10 @@ package enum RendezvousError: Error, Equatable, CustomStringConvertible {
 /// private to the user, `$XDG_RUNTIME_DIR/wl-toast/` (or `/tmp/wl-toast-UID/`).
 ///
 /// Nothing that is not the user's own socket in the user's own 0700 directory is
-/// ever followed, and peers on both sides are checked with `SO_PEERCRED`.
+/// ever followed, and peers on both sides are checked with `SO_PEERCRED`. The
+/// directory is opened once and checked through its descriptor, and the lock
+/// file and the socket are reached through it (``PrivateDirectory``): a
+/// directory swapped for a link after the check is not followed.
 package struct Rendezvous: Sendable {
   /// The private directory.
   package let directory: String
@@ -56,6 +59,10 @@ package struct Rendezvous: Sendable {
   package let socketPath: String
   /// The lock file that elects one owner.
   package let lockPath: String
+  /// The socket's name in the directory.
+  private let socketName: String
+  /// The lock file's name in the directory.
+  private let lockName: String
 
   /// The rendezvous for the Wayland display `display` (or `WAYLAND_DISPLAY`)
   /// in the user's runtime directory `runtimeDirectory` (or `XDG_RUNTIME_DIR`).
@@ -74,8 +81,12 @@ package struct Rendezvous: Sendable {
     // A display path can be long or hold slashes: name the socket by a hash then.
     let safe = name.utf8.allSatisfy { $0 >= 0x2d && $0 < 0x7f && $0 != 0x2f } && name.count <= 32
     let key = safe ? name : "display-" + hex(fnv1a(name))
-    socketPath = directory + "/" + key + ".sock"
-    lockPath = directory + "/" + key + ".lock"
+    socketName = key + ".sock"
+    lockName = key + ".lock"
+    socketPath = directory + "/" + socketName
+    lockPath = directory + "/" + lockName
+    // The socket is reached through the directory's descriptor, but its path
+    // is where others (a systemd socket unit) bind it.
     guard socketPath.utf8.count <= maximumUnixPathLength else {
       throw .pathTooLong(socketPath)
     }
@@ -83,13 +94,20 @@ package struct Rendezvous: Sendable {
 
   /// Creates the private directory if needed and checks that it is ours and private.
   package func prepareDirectory() throws(RendezvousError) {
-    try preparePrivateDirectory(directory)
+    _ = try openDirectory()
   }
 
-  /// Whether the user's own socket is at the socket path (false: nothing is);
+  /// The private directory, created if needed, opened and checked.
+  package func openDirectory() throws(RendezvousError) -> PrivateDirectory {
+    try PrivateDirectory.prepared(directory)
+  }
+
+  /// Whether the user's own socket is in `directory` (false: nothing is);
   /// throws for anything else there.
-  func hasOurSocket() throws(RendezvousError) -> Bool {
-    try isOwnEntry(socketPath, type: S_IFSOCK, else: .notOurSocket(socketPath))
+  private func hasOurSocket(in directory: borrowing PrivateDirectory) throws(RendezvousError)
+    -> Bool
+  {
+    try directory.hasOwnEntry(socketName, type: S_IFSOCK, else: .notOurSocket(socketPath))
   }
 
   /// Connects to a running owner; nil when there is none (no socket, or a stale
@@ -98,15 +116,21 @@ package struct Rendezvous: Sendable {
   package func connect(until deadline: MonotonicTime = .now) throws(RendezvousError)
     -> FileDescriptor?
   {
-    try prepareDirectory()
-    guard try hasOurSocket() else { return nil }
+    try connect(in: openDirectory(), until: deadline)
+  }
+
+  /// ``connect(until:)`` to the socket in `directory`.
+  private func connect(in directory: borrowing PrivateDirectory, until deadline: MonotonicTime)
+    throws(RendezvousError) -> FileDescriptor?
+  {
+    guard try hasOurSocket(in: directory) else { return nil }
     guard let fd = FileDescriptor(returnedBy: packetSocket()) else {
       throw .system("create a socket for", socketPath)
     }
+    let address = directory.addressPath(of: socketName)
     while true {
-      // The path fits: init checked its length.
       if retryingOnInterrupt({
-        withUnixAddress(socketPath) { Glibc.connect(fd.rawValue, $0, $1) } ?? -1
+        withUnixAddress(address) { Glibc.connect(fd.rawValue, $0, $1) } ?? -1
       }) == 0 {
         break
       }
@@ -143,20 +167,56 @@ package struct Rendezvous: Sendable {
   /// A listening socket, the identity of the file it is bound to, and the
   /// election lock, which the owner holds for as long as it runs: while it
   /// does, no other process can become the display's owner, even if its socket
-  /// file is removed.
-  package struct Listener: Equatable, Sendable {
-    /// The listening descriptor.
-    package let fd: Int32
-    /// The inode of the socket file it is bound to.
+  /// file is removed. Both descriptors close when the listener goes.
+  package struct Listener: ~Copyable {
+    /// The listening socket.
+    package let socket: FileDescriptor
+    /// The inode of the socket file it is bound to (0: a file it does not own).
     package let inode: UInt64
     /// The locked election lock file; nil for a socket systemd passed (no election).
-    package let lockFD: Int32?
+    package let lock: FileDescriptor?
 
-    /// A listener handed over from another process.
-    package init(fd: Int32, inode: UInt64, lockFD: Int32? = nil) {
-      self.fd = fd
+    /// A listener of these descriptors, which it owns from now on.
+    package init(socket: consuming FileDescriptor, inode: UInt64, lock: consuming FileDescriptor?) {
+      self.socket = socket
       self.inode = inode
-      self.lockFD = lockFD
+      self.lock = lock
+    }
+
+    /// A listener of descriptors handed over from another process.
+    package init(adopting numbers: Numbers) {
+      let lock: FileDescriptor? =
+        if let number = numbers.lockFD { FileDescriptor(number) } else { nil }
+      self.init(socket: FileDescriptor(numbers.fd), inode: numbers.inode, lock: lock)
+    }
+
+    /// The descriptors' numbers, to hand them to another process (the
+    /// listener still owns them here).
+    package var numbers: Numbers {
+      let lockFD: Int32? =
+        switch lock {
+        case .some(let fd): fd.rawValue
+        case .none: nil
+        }
+      return Numbers(fd: socket.rawValue, inode: inode, lockFD: lockFD)
+    }
+
+    /// A listener's descriptors by number, as one process hands them to the
+    /// program it starts (``OwnerLaunch/serve(_:linger:)``).
+    package struct Numbers: Equatable, Sendable {
+      /// The listening socket's descriptor.
+      package var fd: Int32
+      /// The inode of the socket file it is bound to.
+      package var inode: UInt64
+      /// The election lock's descriptor; nil for none.
+      package var lockFD: Int32?
+
+      /// The numbers of a listener's descriptors.
+      package init(fd: Int32, inode: UInt64, lockFD: Int32? = nil) {
+        self.fd = fd
+        self.inode = inode
+        self.lockFD = lockFD
+      }
     }
 
     /// Whether `fd` is a listening sequential-packet socket, the only kind an
@@ -175,115 +235,76 @@ package struct Rendezvous: Sendable {
   /// lock, so that commands started at once end with exactly one owner.
   /// Waits no longer than `deadline` for a busy owner or another command's lock.
   package func connectOrListen(until deadline: MonotonicTime) throws(RendezvousError) -> Election {
+    let directory = try openDirectory()
     // An owner holds the lock for as long as it runs: while the lock is busy,
     // an owner is starting (or running without its socket); try to reach it.
     // The lock is released when it closes: on any way out but winning.
     let lock: FileDescriptor
     while true {
-      if let fd = try connect(until: deadline) { return .connected(fd) }
-      if let acquired = try tryLockElection() {
+      if let fd = try connect(in: directory, until: deadline) { return .connected(fd) }
+      if let acquired = try tryLockElection(in: directory) {
         lock = acquired
         break
       }
       guard MonotonicTime.now < deadline else { throw .lockBusy(lockPath) }
       pause(for: .milliseconds(5))
     }
-    if let fd = try connect(until: deadline) { return .connected(fd) }
+    if let fd = try connect(in: directory, until: deadline) { return .connected(fd) }
     // No owner answers: whatever socket is left is stale.
-    if try hasOurSocket() { unlink(socketPath) }
+    if try hasOurSocket(in: directory) { _ = directory.remove(socketName) }
     // Non-blocking: the owner accepts every pending connection, then returns to its loop.
     guard let fd = FileDescriptor(returnedBy: packetSocket()) else {
       throw .system("create a socket for", socketPath)
     }
     let previous = umask(0o177)
-    let bound = withUnixAddress(socketPath) { bind(fd.rawValue, $0, $1) } ?? -1
+    let bound =
+      withUnixAddress(directory.addressPath(of: socketName)) { bind(fd.rawValue, $0, $1) } ?? -1
     umask(previous)
-    var info = stat()
-    guard bound == 0, listen(fd.rawValue, 64) == 0, lstat(socketPath, &info) == 0 else {
-      throw .system("listen on", socketPath)
+    guard bound == 0, listen(fd.rawValue, 64) == 0 else { throw .system("listen on", socketPath) }
+    guard let info = try directory.status(of: socketName) else {
+      throw .system("listen on", path: socketPath, errno: ENOENT)
     }
-    return .owner(Listener(fd: fd.take(), inode: UInt64(info.st_ino), lockFD: lock.take()))
+    return .owner(Listener(socket: fd, inode: UInt64(info.st_ino), lock: lock))
   }
 
-  /// Opens and locks the election lock file without waiting; nil when another
-  /// process holds it. A file an owner removed as it ended is never the one
-  /// locked: only the one now at the path counts.
-  private func tryLockElection() throws(RendezvousError) -> FileDescriptor? {
+  /// Opens and locks the election lock file in `directory` without waiting;
+  /// nil when another process holds it. A file an owner removed as it ended
+  /// is never the one locked: only the one now in the directory counts.
+  private func tryLockElection(in directory: borrowing PrivateDirectory) throws(RendezvousError)
+    -> FileDescriptor?
+  {
     while true {
-      guard
-        let lock = FileDescriptor(
-          returnedBy: open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600))
-      else { throw .system("open", lockPath) }
+      guard let lock = directory.openFile(lockName, O_RDWR | O_CREAT) else {
+        throw .system("open", lockPath)
+      }
       fchmod(lock.rawValue, 0o600)  // whatever the umask
       guard retryingOnInterrupt({ flock(lock.rawValue, LOCK_EX | LOCK_NB) }) == 0 else {
         if errno == EWOULDBLOCK { return nil }
         throw .system("lock", lockPath)
       }
-      if isFile(lock.rawValue, at: lockPath) { return lock }
+      if directory.holds(lock.rawValue, at: lockName) { return lock }
     }
   }
 
-  /// Removes the socket if it is still the one `listener` is bound to (a newer
-  /// owner's socket stays).
-  package func removeSocket(of listener: Listener) {
-    var info = stat()
-    if lstat(socketPath, &info) == 0, UInt64(info.st_ino) == listener.inode { unlink(socketPath) }
+  /// Removes what an owner leaves when it ends: its socket, if it is still
+  /// the one `listener` is bound to (a newer owner's stays), then, while the
+  /// listener still holds it, the lock file, so that neither piles up. The
+  /// lock goes when the listener does.
+  package func retire(_ listener: borrowing Listener) {
+    let opened: PrivateDirectory?
+    do {
+      opened = try PrivateDirectory.existing(directory)
+    } catch {
+      return
+    }
+    guard let directory = opened else { return }
+    if let info = try? directory.status(of: socketName), UInt64(info.st_ino) == listener.inode {
+      _ = directory.remove(socketName)
+    }
+    if let lock = listener.numbers.lockFD, directory.holds(lock, at: lockName) {
+      _ = directory.remove(lockName)
+    }
   }
-
-  /// Everything an owner leaves when it ends: its socket, then, while it still
-  /// holds it, the lock file, so that neither piles up; then the lock goes.
-  package func retire(_ listener: Listener) {
-    removeSocket(of: listener)
-    close(listener.fd)
-    guard let lock = listener.lockFD else { return }
-    if isFile(lock, at: lockPath) { unlink(lockPath) }
-    close(lock)
-  }
-}
-
-/// Creates the directory at `path` (mode 0700) if needed and checks that it
-/// is the user's own and private.
-func preparePrivateDirectory(_ path: String) throws(RendezvousError) {
-  if mkdir(path, 0o700) == 0 {
-    // 0700 whatever the umask: a mode-000 directory would lock the user out.
-    chmod(path, 0o700)
-  } else if errno != EEXIST {
-    throw .system("create", path)
-  }
-  guard try isPrivateDirectory(path) else { throw .system("inspect", path) }
-}
-
-/// Whether the private directory at `path` exists: false when nothing is
-/// there; throws when what is there is not a directory of the user's, closed
-/// to others (a link included).
-func isPrivateDirectory(_ path: String) throws(RendezvousError) -> Bool {
-  try isOwnEntry(path, type: S_IFDIR, closedToOthers: true, else: .directoryNotPrivate(path))
-}
-
-/// Whether the user's own file of `type` (`S_IFSOCK`, `S_IFREG`, …) is at
-/// `path`, never following a link: false when nothing is there; throws
-/// `refusal` for anything else there (another type, another user's, or with
-/// `closedToOthers` one that others may use).
-func isOwnEntry(
-  _ path: String, type: mode_t, closedToOthers: Bool = false, else refusal: RendezvousError
-) throws(RendezvousError) -> Bool {
-  var info = stat()
-  guard lstat(path, &info) == 0 else {
-    if errno == ENOENT { return false }
-    throw .system("inspect", path)
-  }
-  guard info.st_mode & S_IFMT == type, info.st_uid == getuid(),
-    !closedToOthers || info.st_mode & 0o077 == 0
-  else { throw refusal }
-  return true
-}
-
-/// Whether `fd` is the file now at `path` (not one removed or replaced since).
-private func isFile(_ fd: Int32, at path: String) -> Bool {
-  var open = stat()
-  var named = stat()
-  return fstat(fd, &open) == 0 && lstat(path, &named) == 0 && open.st_dev == named.st_dev
-    && open.st_ino == named.st_ino
 }
 
 /// The uid of the process at the other end of a Unix socket, or nil.
@@ -311,12 +332,17 @@ func hex(_ value: UInt64) -> String {
 /// may have since. `answer` turns each request's text into the reply (a usage
 /// error in the content wins over the failure). Returns once no command has
 /// connected for a moment.
-package func refuseClients(of listener: Rendezvous.Listener, answer: (String) -> OwnerReply) {
+package func refuseClients(
+  of listener: borrowing Rendezvous.Listener, answer: (String) -> OwnerReply
+) {
   while true {
-    var waiting = pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0)
+    var waiting = pollfd(fd: listener.socket.rawValue, events: Int16(POLLIN), revents: 0)
     guard retryingOnInterrupt({ poll(&waiting, 1, 200) }) > 0 else { return }
-    let fd = wlt_accept(listener.fd)
-    guard fd >= 0 else { continue }
+    // Each connection closes as the loop goes round.
+    guard let connection = FileDescriptor(returnedBy: wlt_accept(listener.socket.rawValue)) else {
+      continue
+    }
+    let fd = connection.rawValue
     // Take the request first, so that the answer follows it.
     var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     var text = ""
@@ -327,6 +353,5 @@ package func refuseClients(of listener: Rendezvous.Listener, answer: (String) ->
     }
     let reply = Array((answer(text).encoded + "\n").utf8)
     _ = send(fd, reply, reply.count, Int32(MSG_NOSIGNAL))
-    close(fd)
   }
 }

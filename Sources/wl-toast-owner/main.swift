@@ -6,6 +6,7 @@
 import CSystem
 import Glibc
 import SystemSupport
+import ToastKit
 import ToastModel
 import ToastOwner
 import ToastProtocol
@@ -39,12 +40,12 @@ do throws(OwnerLaunchError) {
 }
 
 switch launch {
-case .serve(let listener, let linger):
-  guard Rendezvous.Listener.isListeningSocket(listener.fd) else {
-    printError("wl-toast-owner: serve: descriptor \(listener.fd) is not a listening socket")
+case .serve(let numbers, let linger):
+  guard Rendezvous.Listener.isListeningSocket(numbers.fd) else {
+    printError("wl-toast-owner: serve: descriptor \(numbers.fd) is not a listening socket")
     exit(ExitCode.error)
   }
-  serve(listener, linger: linger)
+  serve(Rendezvous.Listener(adopting: numbers), linger: linger)
 case .activated:
   // Socket activation (wl-toast@.socket): systemd listens and hands the socket over.
   guard let listener = activatedListener() else {
@@ -67,16 +68,12 @@ case .nag(let arguments):
 
 /// Serves toasts on `listener` until the last is gone and `linger` seconds
 /// have passed (never, for nil), or the compositor goes away.
-func serve(_ listener: Rendezvous.Listener, linger: Double?) -> Never {
-  let listenFD = listener.fd
-  let lockFD = listener.lockFD
+func serve(_ listener: consuming Rendezvous.Listener, linger: Double?) -> Never {
   let rendezvous: Rendezvous
   do {
     rendezvous = try Rendezvous()
   } catch {
     refuseClients(of: listener) { _ in .failed(error.description) }
-    close(listenFD)
-    if let lockFD { close(lockFD) }
     exit(ExitCode.error)
   }
   let status: Int32
@@ -86,7 +83,9 @@ func serve(_ listener: Rendezvous.Listener, linger: Double?) -> Never {
     // `exit(owner.run())` kept them alive to the end, and LeakSanitizer reported
     // the weak-reference side table of such a toast (Swift keeps its address
     // encoded in the object's reference count, where no leak checker finds it).
-    status = try Owner(rendezvous: rendezvous, listener: listener, linger: linger).run()
+    let presenter = try ToastPresenter()
+    status = Owner(presenter: presenter, rendezvous: rendezvous, listener: listener, linger: linger)
+      .run()
   } catch {
     // No compositor, or one without layer-shell: every command waiting hears
     // why, unless its content was wrong in the first place (a usage error).
@@ -120,7 +119,7 @@ func activatedListener() -> Rendezvous.Listener? {
   guard Rendezvous.Listener.isListeningSocket(fd) else { return nil }
   _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
   _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-  return Rendezvous.Listener(fd: fd, inode: 0)
+  return Rendezvous.Listener(socket: FileDescriptor(fd), inode: 0, lock: nil)
 }
 
 /// Draws `toast` as `request` asks into a PNG file; returns the exit status.

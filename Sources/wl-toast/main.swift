@@ -238,10 +238,12 @@ case .success(.doNotDisturb(let change)):
   // The state file alone: owners watch it, so every display's hears of a change.
   let state = DoNotDisturbState(makeRendezvous())
   do {
-    var current = try state.read()
+    // A change reads and writes under a lock: changes made at once follow one another.
+    let current: DoNotDisturb
     if let change {
-      current = change.applied(to: current)
-      try state.write(current)
+      current = try state.change { change.applied(to: $0) }
+    } else {
+      current = try state.read()
     }
     writeOutput(current.rawValue)
   } catch {

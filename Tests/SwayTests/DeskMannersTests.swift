@@ -1,5 +1,6 @@
 import CompositorCases
 import Glibc
+import SystemSupport
 import TestSupport
 import Testing
 import ToastCommand
@@ -99,6 +100,51 @@ struct DeskMannersTests {
     // An update of the critical toast's tag that is not critical changes nothing.
     #expect(try desk.runToEnd(Self.opaque + ["--tag", "alarm", "Quieter"]).status == 0)
     #expect(try desk.status(tag: "alarm")?.text == "Alarm")
+  }
+
+  @Test func anOwnerHearsDoNotDisturbAfterItsStateDirectoryIsMadeAgain() throws {
+    let desk = try Self.desk()
+    let directory = (desk.environment["XDG_RUNTIME_DIR"] ?? "") + "/wl-toast/state"
+    // The directory the owner watches goes (removed, or moved away) and comes
+    // back, made by the user or by the owner, whichever comes first.
+    let ways: [(String, () -> Bool)] = [
+      ("removed", { rmdir(directory) == 0 }),
+      ("moved away", { rename(directory, directory + ".old") == 0 }),
+    ]
+    for (way, takeAway) in ways {
+      #expect(try desk.runToEnd(["dnd", "off"]).output == "off\n")
+      let waiting = try desk.run([
+        "--tag", "mail", "--wait", "--print-outcome", "--timeout", "0", "Mail",
+      ])
+      try waitUntil("the mail toast on screen") { try desk.status(tag: "mail") != nil }
+      #expect(takeAway(), "\(way): \(Errno.current)")
+      #expect(mkdir(directory, 0o700) == 0 || errno == EEXIST, "\(way): \(Errno.current)")
+      #expect(try desk.runToEnd(["dnd", "on"]).output == "on\n")
+      try waitUntil("the mail toast to end as suppressed (\(way))") {
+        try desk.status(tag: "mail") == nil
+      }
+      #expect(waiting.wait(timeout: 10) == 4, "\(way)")
+      var info = stat()
+      #expect(lstat(directory, &info) == 0 && info.st_mode & 0o777 == 0o700, "\(way)")
+    }
+  }
+
+  @Test func concurrentTogglesEndAsTheirNumberSays() throws {
+    let runtime = try makeTemporaryDirectory(prefix: "wl-toast-toggles")
+    defer { removeTree(runtime) }
+    var environment = currentEnvironment()
+    environment["XDG_RUNTIME_DIR"] = runtime
+    // Each toggle is whole: the toggles print on and off in turn, and an odd
+    // number of them turns do-not-disturb on.
+    let count = 201
+    let script = "for i in $(seq \(count)); do \"$1\" dnd toggle & done; wait"
+    let program = builtProduct("wl-toast")
+    let result = try runCommand(
+      ["sh", "-c", script, "sh", program], environment: environment, timeout: 60)
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == count, "\(result)")
+    #expect(lines.filter { $0 == "on" }.count == count / 2 + 1, "\(result)")
+    #expect(try runCommand([program, "dnd"], environment: environment).output == "on\n")
   }
 
   @Test func aStateFileThatIsNotOursIsRefusedInOneLine() throws {

@@ -327,6 +327,13 @@ struct NagHardeningTests {
     let huge = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
     let long = try Self.nag(["-m", "Hi", "-l"], stdin: huge, environment: [:])
     #expect(long.status == 64 && long.errors.contains("262144"), "\(long.errors)")
+    // A newline or a NUL right after the limit cuts nothing off: still too long.
+    let cut = [UInt8](repeating: UInt8(ascii: "a"), count: 262_144) + Array("\nTAIL".utf8)
+    let tail = try Self.nag(["-m", "Hi", "-l"], stdin: cut, environment: [:])
+    #expect(tail.status == 64 && tail.errors.contains("262144"), "\(tail.errors)")
+    let zeros = [UInt8](repeating: 0, count: 262_145)
+    let nuls = try Self.nag(["-m", "Hi", "-l"], stdin: zeros, environment: [:])
+    #expect(nuls.status == 64 && nuls.errors.contains("262144"), "\(nuls.errors)")
     let invalid = try Self.nag(["-m", "Hi", "-l"], stdin: [0x66, 0xff, 0xfe], environment: [:])
     #expect(invalid.status == 64 && invalid.errors.contains("not UTF-8"), "\(invalid.errors)")
     var environment = currentEnvironment()

@@ -155,13 +155,25 @@ private func failure(_ arguments: [String], stdin: [UInt8] = []) -> NagError? {
     let longest = [UInt8](repeating: UInt8(ascii: "a"), count: limit)
     #expect(
       try #require(nag(["-m", "Hi", "-l"], stdin: longest).request).details?.utf8.count == limit)
-    // Trailing newlines do not count: they are removed first.
-    let newlines = longest + [UInt8](repeating: 0x0A, count: 10)
-    #expect(nag(["-m", "Hi", "-l"], stdin: newlines).request?.details?.utf8.count == limit)
-    #expect(
-      failure(["-m", "Hi", "-l"], stdin: longest + [UInt8(ascii: "a")])
-        == NagError(
-          "the detailed message on standard input is longer than \(limit) bytes", exitStatus: 64))
+    // Trailing newlines are removed from details within the limit.
+    let newlines = longest[10...] + [UInt8](repeating: 0x0A, count: 10)
+    let trimmed = nag(["-m", "Hi", "-l"], stdin: Array(newlines)).request?.details
+    #expect(trimmed?.utf8.count == limit - 10)
+    let tooLong = NagError(
+      "the detailed message on standard input is longer than \(limit) bytes", exitStatus: 64)
+    #expect(failure(["-m", "Hi", "-l"], stdin: longest + [UInt8(ascii: "a")]) == tooLong)
+  }
+
+  @Test func whatIsReadPastTheLimitIsNeverCutOff() {
+    // The command reads one byte past the limit: whatever that byte is, the
+    // input is too long (a newline or a NUL there hid the rest of the details).
+    let limit = Toast.Limits.detailsLength
+    let longest = [UInt8](repeating: UInt8(ascii: "a"), count: limit)
+    let tooLong = NagError(
+      "the detailed message on standard input is longer than \(limit) bytes", exitStatus: 64)
+    #expect(failure(["-m", "Hi", "-l"], stdin: longest + [0x0A]) == tooLong)
+    #expect(failure(["-m", "Hi", "-l"], stdin: longest + [0x00]) == tooLong)
+    #expect(failure(["-m", "Hi", "-l"], stdin: [UInt8](repeating: 0, count: limit + 1)) == tooLong)
   }
 
   @Test func theFirstReadingsErrorsComeFirst() {

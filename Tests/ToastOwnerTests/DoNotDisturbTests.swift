@@ -54,28 +54,54 @@ import ToastProtocol
     #expect(try state.read() == .off)
   }
 
-  @Test func inotifyRecordsGiveTheNamesOfTheFilesThatChanged() throws {
+  @Test func inotifyRecordsGiveWhatHappenedToWhichFile() throws {
     let runtime = try Self.runtime()
     defer { rmdir(runtime) }
     let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     #expect(fd >= 0)
     defer { close(fd) }
-    #expect(inotify_add_watch(fd, runtime, UInt32(IN_CREATE | IN_DELETE)) >= 0)
+    let watch = inotify_add_watch(fd, runtime, UInt32(IN_CREATE | IN_DELETE))
+    #expect(watch >= 0)
     for name in ["a.lock", "do-not-disturb", String(repeating: "n", count: 200)] {
       let file = open(runtime + "/" + name, O_CREAT | O_WRONLY, 0o600)
       close(file)
       unlink(runtime + "/" + name)
     }
     var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = read(fd, &buffer, buffer.count)
-    #expect(count > 0)
-    let names = ToastOwner.inotifyFileNames(in: buffer[..<max(count, 0)])
+    func records() -> [InotifyEvent] {
+      let count = read(fd, &buffer, buffer.count)
+      #expect(count > 0)
+      return ToastOwner.inotifyEvents(in: buffer[..<max(count, 0)])
+    }
+    let names = records().map(\.name)
     #expect(
       names == [
         "a.lock", "a.lock", "do-not-disturb", "do-not-disturb", String(repeating: "n", count: 200),
         String(repeating: "n", count: 200),
       ])
-    #expect(ToastOwner.inotifyFileNames(in: buffer[0..<7]) == [], "a cut record is no name")
+    #expect(ToastOwner.inotifyEvents(in: buffer[0..<7]) == [], "a cut record is no name")
+    // The watched directory removed: its watch ends, with no name.
+    #expect(rmdir(runtime) == 0)
+    let last = records().last
+    #expect(last == InotifyEvent(watch: watch, mask: UInt32(IN_IGNORED), name: ""), "\(last)")
+  }
+
+  @Test func concurrentChangesFollowOneAnother() async throws {
+    let runtime = try Self.runtime()
+    defer {
+      unlink(runtime + "/wl-toast/state/do-not-disturb")
+      rmdir(runtime + "/wl-toast/state")
+      rmdir(runtime + "/wl-toast")
+      rmdir(runtime)
+    }
+    let state = DoNotDisturbState(try Rendezvous(display: "wayland-9", runtimeDirectory: runtime))
+    // Each change sees the state the one before left: 101 toggles turn it on.
+    let results = try await withThrowingTaskGroup(of: DoNotDisturb.self) { group in
+      for _ in 0..<101 { group.addTask { try state.change(\.toggled) } }
+      return try await group.reduce(into: [DoNotDisturb]()) { $0.append($1) }
+    }
+    #expect(results.filter { $0 == .on }.count == 51)
+    #expect(try state.read() == .on)
   }
 
   @Test func windowStatesAreThirtyTwoBitValues() {

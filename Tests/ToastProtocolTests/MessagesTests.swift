@@ -1,4 +1,5 @@
 import Glibc
+import SystemSupport
 import TestSupport
 import Testing
 import ToastModel
@@ -328,6 +329,40 @@ struct RendezvousTests {
     let name = path.socketPath.split(separator: "/").last!
     #expect(name.hasPrefix("display-") && name.hasSuffix(".sock"))
     #expect(path.socketPath.utf8.count < 108)
+  }
+
+  @Test func aDirectorySwappedForALinkIsNotFollowed() throws {
+    var template = Array("/tmp/wl-toast-swap-XXXXXX".utf8CString)
+    let runtime = String(cString: try #require(mkdtemp(&template)))
+    defer { _ = system("rm -rf '\(runtime)'") }
+    let rendezvous = try Rendezvous(display: "wayland-9", runtimeDirectory: runtime)
+    let elsewhere = runtime + "/elsewhere"
+    #expect(mkdir(elsewhere, 0o700) == 0)
+    // A link where the directory should be is refused, and nothing is made through it.
+    #expect(symlink(elsewhere, rendezvous.directory) == 0)
+    #expect(throws: RendezvousError.directoryNotPrivate(rendezvous.directory)) {
+      _ = try rendezvous.connectOrListen(until: .now)
+    }
+    #expect(unlink(rendezvous.directory) == 0)
+    // Opened and checked, then swapped for a link: the lock file and the
+    // socket still go into the directory that was checked.
+    let directory = try rendezvous.openDirectory()
+    #expect(rename(rendezvous.directory, runtime + "/moved") == 0)
+    #expect(symlink(elsewhere, rendezvous.directory) == 0)
+    let lock = directory.openFile("wayland-9.lock", O_RDWR | O_CREAT)?.take() ?? -1
+    defer { close(lock) }
+    let locked = directory.holds(lock, at: "wayland-9.lock")
+    #expect(locked)
+    let socket = Glibc.socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+    defer { close(socket) }
+    let bound = withUnixAddress(directory.addressPath(of: "wayland-9.sock")) {
+      bind(socket, $0, $1)
+    }
+    #expect(bound == 0)
+    #expect(access(runtime + "/moved/wayland-9.lock", F_OK) == 0)
+    #expect(access(runtime + "/moved/wayland-9.sock", F_OK) == 0)
+    #expect(access(elsewhere + "/wayland-9.lock", F_OK) != 0, "nothing made through the link")
+    #expect(access(elsewhere + "/wayland-9.sock", F_OK) != 0, "nothing made through the link")
   }
 }
 

@@ -11,12 +11,12 @@ struct OwnerLaunchTests {
     toast.progress = 0.4
     toast.isAnimated = false
     return [
-      .serve(Rendezvous.Listener(fd: 5, inode: 123_456, lockFD: 6), linger: 1),
-      .serve(Rendezvous.Listener(fd: 3, inode: 0), linger: 0.25),
-      .serve(Rendezvous.Listener(fd: 7, inode: 9, lockFD: 8), linger: nil),
+      .serve(Rendezvous.Listener.Numbers(fd: 5, inode: 123_456, lockFD: 6), linger: 1),
+      .serve(Rendezvous.Listener.Numbers(fd: 3, inode: 0), linger: 0.25),
+      .serve(Rendezvous.Listener.Numbers(fd: 7, inode: 9, lockFD: 8), linger: nil),
       // A linger that Double's description writes with an exponent (1e-05).
-      .serve(Rendezvous.Listener(fd: 5, inode: 1, lockFD: 6), linger: 0.00001),
-      .serve(Rendezvous.Listener(fd: 5, inode: 1, lockFD: 6), linger: 59.999999999),
+      .serve(Rendezvous.Listener.Numbers(fd: 5, inode: 1, lockFD: 6), linger: 0.00001),
+      .serve(Rendezvous.Listener.Numbers(fd: 5, inode: 1, lockFD: 6), linger: 59.999999999),
       .activated,
       .watch(.sway(SwayWatchOptions())),
       .watch(.sway(SwayWatchOptions(workspaces: true))),
