@@ -42,6 +42,15 @@ struct PlacementLiveTests {
         && shot.pixel(x: x, y: y).isClose(to: boxColor, tolerance: 3)
     }
   }
+  /// Takes screenshots until the box-coloured pixels near each of `boxes`
+  /// (``boxFound(near:in:)``) are exactly those boxes; `what` names them.
+  static func waitForBoxes(_ boxes: [Box], on desk: Desk<HeadlessSway>, _ what: String) throws {
+    var last: [Box?] = []
+    try desk.screenshot("\(what) at \(boxes) (last: \(last))") { shot in
+      last = boxes.map { boxFound(near: $0, in: shot) }
+      return last == boxes
+    }
+  }
 
   static func scaled(_ box: Box, by scale: Int) -> Box {
     Box(x: box.x * scale, y: box.y * scale, width: box.width * scale, height: box.height * scale)
@@ -68,13 +77,8 @@ struct PlacementLiveTests {
         Self.scaled(
           Self.expectedBox(at: $0, margin: 30, size: Self.hud, output: output), by: scale)
       }
-      var last: [Box?] = []
-      try desk.screenshot(
-        "boxes at \(zip(positions, expected).map { "\($0.0.rawValue) \($0.1)" }) (last: \(last))"
-      ) { shot in
-        last = expected.map { Self.boxFound(near: $0, in: shot) }
-        return last == expected
-      }
+      try Self.waitForBoxes(
+        expected, on: desk, "boxes at \(positions.map(\.rawValue).joined(separator: ", "))")
       for position in positions {
         #expect(try desk.runToEnd(["hide", "--tag", position.rawValue]).status == 0)
       }
@@ -89,11 +93,7 @@ struct PlacementLiveTests {
         "--position", "top-left", "--margin", "0", "--no-animation", "--timeout", "0", "Flush",
       ]).status == 0)
     let box = Box(x: 0, y: 0, width: Self.hud.width, height: Self.hud.height)
-    var last: Box?
-    try desk.screenshot("the box in the corner at \(box) (last: \(lastSeen(last)))") { shot in
-      last = Self.boxFound(near: box, in: shot)
-      return last == box
-    }
+    try Self.waitForBoxes([box], on: desk, "the box in the corner")
   }
 
   @Test func aBannerAtTheBottomRestsAtItsMargin() throws {
@@ -131,13 +131,10 @@ struct PlacementLiveTests {
       }
     }
     let three = column(3)
-    var last: [Box?] = []
-    try desk.screenshot("three boxes stacked at \(three) (last: \(last))") { shot in
-      last = three.map { Self.boxFound(near: $0, in: shot) }
-      return last == three
-    }
+    try Self.waitForBoxes(three, on: desk, "three boxes stacked")
     #expect(try desk.runToEnd(["hide", "--tag", "b"]).status == 0)
     let two = column(2)
+    var last: [Box?] = []
     try desk.screenshot("the gap closed: boxes at \(two) (last: \(last))") { shot in
       last = two.map { Self.boxFound(near: $0, in: shot) }
       return last == two && Self.boxFound(near: three[1], in: shot).map { $0 == three[1] } != true
@@ -170,9 +167,7 @@ struct PlacementLiveTests {
         ]).status == 0)
     }
     let second = Box(x: 560, y: 10 + 120 + Int(Design.stackGap), width: 160, height: 120)
-    try desk.screenshot("the second box under the first at \(second)") { shot in
-      Self.boxFound(near: second, in: shot) == second
-    }
+    try Self.waitForBoxes([second], on: desk, "the second box under the first")
     // A spinner, a bar and three lines make the first box taller: the second
     // moves down by as much.
     let long = String(repeating: "longer ", count: 40)
@@ -186,11 +181,7 @@ struct PlacementLiveTests {
     let taller = Int(ToastLayout(toast: grown, outputWidth: 1280, outputHeight: 720).box.height)
     #expect(taller > 120)
     let moved = Box(x: 560, y: 10 + taller + Int(Design.stackGap), width: 160, height: 120)
-    var last: Box?
-    try desk.screenshot("the second box moved to \(moved) (last: \(lastSeen(last)))") { shot in
-      last = Self.boxFound(near: moved, in: shot)
-      return last == moved
-    }
+    try Self.waitForBoxes([moved], on: desk, "the second box moved")
   }
 
   @Test func theTopLayerStaysUnderAFullscreenWindowAndTheOverlayAbove() throws {

@@ -133,14 +133,13 @@ struct SwayIPCFrameTests {
     }
   }
 
-  @Test func connectingWithoutASocketSaysWhy() {
-    do {
-      _ = try SwayIPCConnection(socketPath: "/nonexistent/sway-ipc.sock")
-      Issue.record("connected to a missing socket")
-    } catch {
-      #expect(error.description.hasPrefix("cannot connect to /nonexistent/sway-ipc.sock: "))
-      #expect(!error.description.contains("\n"))
-    }
+  @Test func connectingWithoutASocketSaysWhy() throws {
+    let error = try #require(
+      #expect(throws: SwayIPCError.self) {
+        try SwayIPCConnection(socketPath: "/nonexistent/sway-ipc.sock")
+      })
+    #expect(error.description.hasPrefix("cannot connect to /nonexistent/sway-ipc.sock: "))
+    #expect(!error.description.contains("\n"))
   }
 }
 

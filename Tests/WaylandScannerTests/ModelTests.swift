@@ -23,19 +23,17 @@ struct ModelTests {
   }
 
   @Test func keepsMessagesInOpcodeOrder() throws {
-    let interface = try #require(
-      try parseProtocol(
-        """
-        <interface name="i" version="3">
-          <request name="first"/>
-          <event name="e_first"/>
-          <enum name="en"><entry name="a" value="0"/></enum>
-          <request name="second" since="2"/>
-          <event name="e_second" since="3"/>
-          <request name="gone" type="destructor"/>
-        </interface>
-        """
-      ).interfaces.first)
+    let interface = try parseInterface(
+      """
+      <interface name="i" version="3">
+        <request name="first"/>
+        <event name="e_first"/>
+        <enum name="en"><entry name="a" value="0"/></enum>
+        <request name="second" since="2"/>
+        <event name="e_second" since="3"/>
+        <request name="gone" type="destructor"/>
+      </interface>
+      """)
     #expect(interface.requests.map(\.name) == ["first", "second", "gone"])
     #expect(interface.events.map(\.name) == ["e_first", "e_second"])
     #expect(interface.requests.map(\.since) == [1, 2, 1])
@@ -45,14 +43,12 @@ struct ModelTests {
   }
 
   @Test func readsADestructorEvent() throws {
-    let interface = try #require(
-      try parseProtocol(
-        """
-        <interface name="cb" version="1">
-          <event name="done" type="destructor"><arg name="data" type="uint"/></event>
-        </interface>
-        """
-      ).interfaces.first)
+    let interface = try parseInterface(
+      """
+      <interface name="cb" version="1">
+        <event name="done" type="destructor"><arg name="data" type="uint"/></event>
+      </interface>
+      """)
     #expect(interface.events.first?.isDestructor == true)
     #expect(interface.requests.isEmpty)
   }
@@ -97,24 +93,22 @@ struct ModelTests {
   }
 
   @Test func readsEnumsAndBitfields() throws {
-    let interface = try #require(
-      try parseProtocol(
-        """
-        <interface name="i" version="4">
-          <enum name="anchor" bitfield="true">
-            <entry name="none" value="0"/>
-            <entry name="top" value="1" summary="top edge"/>
-            <entry name="big" value="0x10"/>
-            <entry name="upper" value="0XFF" since="3"/>
-          </enum>
-          <enum name="error">
-            <description summary="errors"/>
-            <entry name="role" value="0"/>
-            <entry name="90" value="4294967295"/>
-          </enum>
-        </interface>
-        """
-      ).interfaces.first)
+    let interface = try parseInterface(
+      """
+      <interface name="i" version="4">
+        <enum name="anchor" bitfield="true">
+          <entry name="none" value="0"/>
+          <entry name="top" value="1" summary="top edge"/>
+          <entry name="big" value="0x10"/>
+          <entry name="upper" value="0XFF" since="3"/>
+        </enum>
+        <enum name="error">
+          <description summary="errors"/>
+          <entry name="role" value="0"/>
+          <entry name="90" value="4294967295"/>
+        </enum>
+      </interface>
+      """)
     let anchor = interface.enums[0]
     let error = interface.enums[1]
     #expect(anchor.isBitfield)
@@ -137,23 +131,21 @@ struct ModelTests {
   @Test func readsEntryValuesWrittenAsCConstantExpressions() throws {
     // The reference scanner copies values into C unchanged, so protocols may use
     // C expressions: plasma-window-management writes `1 << 3`.
-    let interface = try #require(
-      try parseProtocol(
-        """
-        <interface name="i" version="1">
-          <enum name="state" bitfield="true">
-            <entry name="shifted" value="1 &lt;&lt; 3"/>
-            <entry name="combined" value="(1 &lt;&lt; 4) | 0x2"/>
-            <entry name="octal" value="010"/>
-            <entry name="suffixed" value="7u"/>
-            <entry name="arithmetic" value="2 + 3 * 4 - 10 / 5 % 3"/>
-            <entry name="negative" value="-1"/>
-            <entry name="complement" value="~0x0F &amp; 0xFF"/>
-            <entry name="exclusive" value="6 ^ 3 >> 1"/>
-          </enum>
-        </interface>
-        """
-      ).interfaces.first)
+    let interface = try parseInterface(
+      """
+      <interface name="i" version="1">
+        <enum name="state" bitfield="true">
+          <entry name="shifted" value="1 &lt;&lt; 3"/>
+          <entry name="combined" value="(1 &lt;&lt; 4) | 0x2"/>
+          <entry name="octal" value="010"/>
+          <entry name="suffixed" value="7u"/>
+          <entry name="arithmetic" value="2 + 3 * 4 - 10 / 5 % 3"/>
+          <entry name="negative" value="-1"/>
+          <entry name="complement" value="~0x0F &amp; 0xFF"/>
+          <entry name="exclusive" value="6 ^ 3 >> 1"/>
+        </enum>
+      </interface>
+      """)
     #expect(interface.enums[0].entries.map(\.value) == [8, 18, 8, 7, 12, UInt32.max, 0xF0, 7])
   }
 

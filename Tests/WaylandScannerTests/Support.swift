@@ -20,6 +20,11 @@ func parseProtocol(_ interfaces: String) throws -> ProtocolSpec {
   try ProtocolSpec(xml: protocolXML(interfaces))
 }
 
+/// The first interface of inline interfaces; an issue when there is none.
+func parseInterface(_ interfaces: String) throws -> InterfaceSpec {
+  try #require(try parseProtocol(interfaces).interfaces.first)
+}
+
 /// Generated text for inline interfaces, optionally together with a core protocol.
 struct Generated {
   /// The protocol's class source.

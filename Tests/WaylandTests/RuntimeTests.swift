@@ -50,16 +50,23 @@ struct RuntimeTests {
     #expect(received == [42])
   }
 
-  @Test func buffersAreReusedOnlyAfterTheCompositorReleasesThem() throws {
-    let sway = try HeadlessSway()
+  /// A client of `sway` with a surface given the layer-shell role on `layer`.
+  static func layerSurface(on sway: HeadlessSway, layer: ZwlrLayerShellV1.Layer) throws -> (
+    display: Display, registry: Registry, surface: WlSurface, layerSurface: ZwlrLayerSurfaceV1
+  ) {
     let display = try Display(name: sway.socketPath)
     let registry = try Registry(display: display)
-    let compositor = try registry.bind(WlCompositor.self)
-    let layerShell = try registry.bind(ZwlrLayerShellV1.self)
+    let surface = try registry.bind(WlCompositor.self).createSurface()
+    let layerSurface = try registry.bind(ZwlrLayerShellV1.self).getLayerSurface(
+      surface, output: nil, layer: layer, namespace: "wl-toast-test")
+    return (display, registry, surface, layerSurface)
+  }
+
+  @Test func buffersAreReusedOnlyAfterTheCompositorReleasesThem() throws {
+    let sway = try HeadlessSway()
+    let (display, registry, surface, layerSurface) = try Self.layerSurface(
+      on: sway, layer: .overlay)
     let pool = ShmBufferPool(shm: try registry.bind(WlShm.self))
-    let surface = compositor.createSurface()
-    let layerSurface = layerShell.getLayerSurface(
-      surface, output: nil, layer: .overlay, namespace: "wl-toast-test")
     layerSurface.setSize(width: 64, height: 64)
     var serial: UInt32?
     layerSurface.onEvent = { event in
@@ -106,13 +113,7 @@ struct RuntimeTests {
 
   @Test func aProtocolErrorNamesTheInterfaceAndCode() throws {
     let sway = try HeadlessSway()
-    let display = try Display(name: sway.socketPath)
-    let registry = try Registry(display: display)
-    let compositor = try registry.bind(WlCompositor.self)
-    let layerShell = try registry.bind(ZwlrLayerShellV1.self)
-    let surface = compositor.createSurface()
-    let layerSurface = layerShell.getLayerSurface(
-      surface, output: nil, layer: .top, namespace: "wl-toast-test")
+    let (display, _, _, layerSurface) = try Self.layerSurface(on: sway, layer: .top)
     // Acknowledging a configure that was never sent is a protocol error.
     layerSurface.ackConfigure(serial: 4242)
     do {
