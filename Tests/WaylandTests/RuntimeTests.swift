@@ -113,7 +113,8 @@ struct RuntimeTests {
 
   @Test func aProtocolErrorNamesTheInterfaceAndCode() throws {
     let sway = try HeadlessSway()
-    let (display, _, _, layerSurface) = try Self.layerSurface(on: sway, layer: .top)
+    let (display, registry, surface, layerSurface) = try Self.layerSurface(on: sway, layer: .top)
+    defer { withExtendedLifetime((registry, surface)) {} }
     // Acknowledging a configure that was never sent is a protocol error.
     layerSurface.ackConfigure(serial: 4242)
     do {
