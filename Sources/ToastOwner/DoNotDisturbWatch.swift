@@ -65,7 +65,10 @@ final class DoNotDisturbWatch {
       let count = retryingOnInterrupt { read(inotify.rawValue, &buffer, buffer.count) }
       guard count > 0 else { break }
       for event in inotifyEvents(in: buffer[..<count]) {
-        if event.mask & UInt32(IN_IGNORED) != 0 {
+        if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+          // Events were lost: the state is read again, whatever they were.
+          concerned = true
+        } else if event.mask & UInt32(IN_IGNORED) != 0 {
           lost = true
         } else if event.mask & UInt32(IN_MOVE_SELF) != 0 {
           // Moved away: followed no more where it went (IN_IGNORED follows).
@@ -77,8 +80,13 @@ final class DoNotDisturbWatch {
     }
     if lost {
       // Nothing more is heard if this fails (the directory is not ours now):
-      // do-not-disturb stays as it was.
-      guard Self.watch(state, with: inotify) else { return }
+      // do-not-disturb stays as it was, and the log says so once.
+      guard Self.watch(state, with: inotify) else {
+        printError(
+          "wl-toast: cannot follow do-not-disturb in \(state.directory) any more;"
+            + " it stays as it was")
+        return
+      }
       concerned = true
     }
     guard concerned else { return }

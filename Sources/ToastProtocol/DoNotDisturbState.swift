@@ -94,7 +94,8 @@ package struct DoNotDisturbState: Sendable {
     while retryingOnInterrupt({ flock(state.descriptor.rawValue, LOCK_EX | LOCK_NB) }) != 0 {
       guard errno == EWOULDBLOCK else { throw .system("lock", directory) }
       guard MonotonicTime.now < deadline else { throw .lockBusy(directory) }
-      pause(for: .milliseconds(1))
+      // A change holds the lock for a moment: a few looks, not a spin.
+      pause(for: .milliseconds(10))
     }
   }
 }

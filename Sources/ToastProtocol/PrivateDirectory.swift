@@ -55,11 +55,13 @@ package struct PrivateDirectory: ~Copyable {
   ) throws(RendezvousError) -> PrivateDirectory? {
     let name = name ?? path
     if creating {
-      // 0700 whatever the umask: a mode-000 directory would lock the user out.
-      let previous = umask(0o077)
-      let made = mkdirat(parent, name, 0o700)
-      umask(previous)
-      guard made == 0 || errno == EEXIST else { throw .system("create", path) }
+      if mkdirat(parent, name, 0o700) == 0 {
+        // 0700 whatever the umask (a mode-000 directory would lock the user
+        // out); the process's umask is left alone, other threads may use it.
+        guard fchmodat(parent, name, 0o700, 0) == 0 else { throw .system("create", path) }
+      } else if errno != EEXIST {
+        throw .system("create", path)
+      }
     }
     let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
     guard let descriptor = FileDescriptor(returnedBy: openat(parent, name, flags)) else {
@@ -124,12 +126,26 @@ package struct PrivateDirectory: ~Copyable {
     return open.st_dev == named.st_dev && open.st_ino == named.st_ino
   }
 
-  /// A path of this very directory, through its descriptor
-  /// (`/proc/self/fd/N`), whatever is at the directory's path by then: for
-  /// calls that take a path and no descriptor (`inotify_add_watch`).
-  package var descriptorPath: String { "/proc/self/fd/\(descriptor.rawValue)" }
+  /// A path of this very directory, for calls that take a path and no
+  /// descriptor (`inotify_add_watch`): through its descriptor
+  /// (`/proc/self/fd/N`), whatever is at the directory's path by then; where
+  /// /proc is not mounted (a chroot, a sandbox), the directory's own path,
+  /// while it still names the directory that was checked.
+  package var descriptorPath: String {
+    if Self.hasProcess { return "/proc/self/fd/\(descriptor.rawValue)" }
+    var named = stat()
+    var open = stat()
+    guard stat(path, &named) == 0, fstat(descriptor.rawValue, &open) == 0,
+      named.st_dev == open.st_dev, named.st_ino == open.st_ino
+    else { return "/proc/self/fd/\(descriptor.rawValue)" }
+    return path
+  }
+
+  /// Whether this process's descriptors have paths (`/proc/self/fd`).
+  private static let hasProcess = access("/proc/self/fd", X_OK) == 0
 
   /// The path by which `bind` and `connect` reach the socket `name` in this
-  /// very directory (`/proc/self/fd/N/NAME`).
+  /// very directory (`/proc/self/fd/N/NAME`, or the directory's own path
+  /// where /proc is not mounted: see ``descriptorPath``).
   package func addressPath(of name: String) -> String { descriptorPath + "/" + name }
 }
