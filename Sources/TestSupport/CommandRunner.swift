@@ -20,6 +20,12 @@ package struct Run: Sendable {
   package var stdout: StandardStream
   /// Standard error: captured unless given.
   package var stderr: StandardStream
+  /// Descriptors of this process the program gets, by its descriptor
+  /// (`[3: listener]` hands a socket over as 3, as systemd does).
+  package var descriptors: [Int32: Int32] = [:]
+  /// The name of a variable set to the program's own process id (systemd's
+  /// `LISTEN_PID`); nil for none.
+  package var pidVariable: String?
 
   /// A run of `program` with arguments as bytes.
   package init(
@@ -110,11 +116,19 @@ package final class CommandRunner {
 
   /// Starts a program as `run` says.
   package func start(_ run: Run) throws -> ChildProcess {
-    try ChildProcess(
-      [Array(run.program.utf8)] + run.arguments,
-      environment: run.environment ?? environment, directory: run.directory,
+    var arguments = [Array(run.program.utf8)] + run.arguments
+    if let name = run.pidVariable {
+      // The id is known once the process runs: a shell sets the variable and
+      // replaces itself with the program, which keeps the id.
+      precondition(name.utf8.allSatisfy { $0 == 0x5f || isalnum(Int32($0)) != 0 })
+      arguments =
+        ["sh", "-c", "export \(name)=$$; exec \"$0\" \"$@\""].map { Array($0.utf8) }
+        + arguments
+    }
+    return try ChildProcess(
+      arguments, environment: run.environment ?? environment, directory: run.directory,
       umask: run.umask, stdin: run.stdin, stdout: run.stdout,
-      stderr: run.stderr)
+      stderr: run.stderr, descriptors: run.descriptors)
   }
 
   /// Starts `wl-toast` with arguments; its standard output and error go to

@@ -42,14 +42,10 @@ struct KWinTests {
   @Test func aNagBarIsSharpAtOneAndAHalfAndAClickRunsItsAction() throws {
     let desk = try Desk<HeadlessKWin>(scale: 1.5)
     let marker = desk.kwin.runtimeDirectory + "/ran"
-    var environment = desk.environment
-    environment["WAYLAND_DEBUG"] = "1"
+    desk.environment["WAYLAND_DEBUG"] = "1"
     let log = desk.kwin.runtimeDirectory + "/nag.log"
-    let nag = try ChildProcess(
-      [
-        builtProduct("wl-toast"), "nag", "-m", "Crisp at one and a half", "-B", "Run",
-        "touch \(marker)",
-      ], environment: environment, logPath: log)
+    let nag = try desk.run(
+      ["nag", "-m", "Crisp at one and a half", "-B", "Run", "touch \(marker)"], logPath: log)
     defer { nag.terminate() }
     guard
       case .success(.show(let request)) = parseNag(

@@ -120,7 +120,6 @@ struct CommandTests {
     let command = try desk.run([
       "--wait", "--no-animation", "--linger", "30", "--timeout", "0", "Until killed",
     ])
-    let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
     try desk.waitUntilDrawn()
     // The toast lives in the background owner: stop that one.
     let owner = try #require(try desk.status()?.owner)
@@ -131,7 +130,7 @@ struct CommandTests {
       desk.ownerProcesses().isEmpty
     }
     try waitUntil("the HUD box to leave the screen") {
-      try desk.sway.screenshot().boundingBox(of: boxColor, tolerance: 3) == nil
+      try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) == nil
     }
   }
 

@@ -26,8 +26,9 @@ struct CompletionTests {
       environment["XDG_CONFIG_HOME"] = directory + "/config"
       environment["HOME"] = directory
       self.environment = environment
+      let runner = CommandRunner(environment: environment, directory: directory)
       for shell in ["bash", "zsh", "fish"] {
-        let script = try runCommand([command, "completions", shell], environment: environment)
+        let script = try runner.runToEnd(["completions", shell])
         #expect(script.status == 0)
         try writeFile(directory + "/" + shell, script.output)
       }

@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import TestSupport
 import Testing
@@ -25,12 +26,12 @@ struct ConfigLiveTests {
     toast.progress = 0.4
     toast.icon = "audio-volume-high-symbolic"
     toast.iconTheme = "Adwaita"
-    let centred = HUDTests.expectedBox(toast)
+    let centred = Looks.hudBox(toast)
     let expected = Box(
       x: centred.x, y: 720 - 80 - centred.height, width: centred.width, height: centred.height)
     var seen: Box?
     try desk.screenshot("the preset's box at \(expected) (last seen: \(lastSeen(seen)))") { shot in
-      seen = shot.boundingBox(of: HUDTests.boxColor, tolerance: 3)
+      seen = shot.boundingBox(of: hudColor, tolerance: 3)
       return seen == expected
     }
     #expect(try desk.status(tag: "volume")?.progress == 40, "the preset's tag")
@@ -48,7 +49,7 @@ struct ConfigLiveTests {
       result.errors == "wl-toast: \(path):2: timeout: expected seconds from 0 to 86400, or auto,"
         + " got 'soon'\n")
     try desk.screenshot("the HUD at the top, as the good line says") { shot in
-      shot.boundingBox(of: HUDTests.boxColor, tolerance: 3)?.y == 10
+      shot.boundingBox(of: hudColor, tolerance: 3)?.y == 10
     }
   }
 

@@ -17,16 +17,6 @@ struct DeskMannersTests {
   static let magenta = RGB(0xff, 0x00, 0xff)
   static let opaque = ["--background", "#ff00ffff", "--no-animation", "--timeout", "0"]
 
-  /// A sway desk whose commands keep do-not-disturb's state in a runtime
-  /// directory of their own (the state is per user: other suites must not see it).
-  static func desk() throws -> Desk<HeadlessSway> {
-    let desk = try Desk<HeadlessSway>()
-    let runtime = desk.sway.runtimeDirectory + "/user-runtime"
-    #expect(mkdir(runtime, 0o700) == 0)
-    desk.environment["XDG_RUNTIME_DIR"] = runtime
-    return desk
-  }
-
   /// The state file of `desk`'s commands.
   static func stateFile(_ desk: Desk<HeadlessSway>) -> String {
     (desk.environment["XDG_RUNTIME_DIR"] ?? "") + "/wl-toast/state/do-not-disturb"
@@ -41,7 +31,7 @@ struct DeskMannersTests {
   // MARK: - Do-not-disturb
 
   @Test func doNotDisturbHoldsBackAllButCriticalToastsAndOutlivesOwners() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     #expect(try desk.runToEnd(["dnd"]).output == "off\n")
     let on = try desk.runToEnd(["dnd", "on"])
     #expect(on.status == 0 && on.output == "on\n", "\(on.errors)")
@@ -81,7 +71,7 @@ struct DeskMannersTests {
   }
 
   @Test func turningDoNotDisturbOnEndsTheToastsOnScreenButCriticalOnes() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     let waiting = try desk.run(
       [
         "--tag", "mail", "--wait", "--print-outcome", "--timeout", "0", "--offset", "0,-200",
@@ -103,7 +93,7 @@ struct DeskMannersTests {
   }
 
   @Test func anOwnerHearsDoNotDisturbAfterItsStateDirectoryIsMadeAgain() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     let directory = (desk.environment["XDG_RUNTIME_DIR"] ?? "") + "/wl-toast/state"
     // The directory the owner watches goes (removed, or moved away) and comes
     // back, made by the user or by the owner, whichever comes first.
@@ -130,25 +120,28 @@ struct DeskMannersTests {
   }
 
   @Test func concurrentTogglesEndAsTheirNumberSays() throws {
-    let runtime = try makeTemporaryDirectory(prefix: "wl-toast-toggles")
-    defer { removeTree(runtime) }
-    var environment = currentEnvironment()
-    environment["XDG_RUNTIME_DIR"] = runtime
+    // Its own runtime directory: no other test's do-not-disturb state.
+    let runner = try CommandRunner()
     // Each toggle is whole: the toggles print on and off in turn, and an odd
-    // number of them turns do-not-disturb on.
+    // number of them turns do-not-disturb on. All run at once, their lines
+    // appended to one file.
     let count = 201
-    let script = "for i in $(seq \(count)); do \"$1\" dnd toggle & done; wait"
-    let program = builtProduct("wl-toast")
-    let result = try runCommand(
-      ["sh", "-c", script, "sh", program], environment: environment, timeout: 60)
-    let lines = result.output.split(separator: "\n")
+    let output = runner.scratch("toggles")
+    let errors = runner.scratch("toggles-errors")
+    let toggles = try (0..<count).map { _ in
+      try runner.start(Run(["dnd", "toggle"], stdout: .file(output), stderr: .file(errors)))
+    }
+    try waitUntil("the toggles to end", timeout: 60) { toggles.allSatisfy { !$0.isRunning } }
+    let result = String(
+      decoding: (readFile(output) ?? []) + (readFile(errors) ?? []), as: UTF8.self)
+    let lines = String(decoding: readFile(output) ?? [], as: UTF8.self).split(separator: "\n")
     #expect(lines.count == count, "\(result)")
     #expect(lines.filter { $0 == "on" }.count == count / 2 + 1, "\(result)")
-    #expect(try runCommand([program, "dnd"], environment: environment).output == "on\n")
+    #expect(try runner.runToEnd(["dnd"]).output == "on\n")
   }
 
   @Test func aStateFileThatIsNotOursIsRefusedInOneLine() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     #expect(try desk.runToEnd(["dnd", "off"]).output == "off\n")
     let path = Self.stateFile(desk)
     #expect(symlink("/etc/passwd", path) == 0)
@@ -193,7 +186,7 @@ struct DeskMannersTests {
   }
 
   @Test func aDelayedToastWaitsForFullscreenToEndAndThenTakesItsTime() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     let flower = try Self.fullscreenFlower(on: desk)
     defer { flower.terminate() }
     // A timeout of 2 s (the last --timeout wins), counted from when it shows.
@@ -221,7 +214,7 @@ struct DeskMannersTests {
   }
 
   @Test func aSuppressedToastNeverShowsAndACriticalOneShowsOverFullscreen() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     let flower = try Self.fullscreenFlower(on: desk)
     defer { flower.terminate() }
     // The first command starts the owner, which learns the windows first.
@@ -250,7 +243,7 @@ struct DeskMannersTests {
   /// The library: a presenter holds a delayed toast back without waking,
   /// shows it when fullscreen ends, and with do-not-disturb on shows nothing.
   @Test func aPresenterSleepsWhileItHoldsAToastBack() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     let flower = try Self.fullscreenFlower(on: desk)
     defer { flower.terminate() }
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
@@ -260,8 +253,8 @@ struct DeskMannersTests {
     toast.fullscreen = .delay
     #expect(presenter.show(toast).isEmpty)
     // The window list comes in; then nothing changes and nothing wakes the loop.
-    try PresenterTests.settle(presenter)
-    #expect(try PresenterTests.wakeUps(of: presenter, during: .seconds(1)) <= 2)
+    try settle(presenter)
+    #expect(try wakeUps(of: presenter, during: .seconds(1)) <= 2)
     #expect(presenter.isWaitingToAppear(tag: Toast.defaultTag))
     try desk.sway.swaymsg(["fullscreen", "disable"])
     try waitUntil("the held toast on screen") {
@@ -277,7 +270,7 @@ struct DeskMannersTests {
   }
 
   @Test func aToastForAnotherOutputShowsAtOnce() throws {
-    let desk = try Self.desk()
+    let desk = try deskWithOwnRuntime()
     let flower = try Self.fullscreenFlower(on: desk)
     defer { flower.terminate() }
     let second = try desk.sway.addOutput(x: 1280)

@@ -28,8 +28,8 @@ struct ExamplesTests {
     let (sway, input) = try Self.swayWithTheExampleConfig(bin)
     var toast = Toast("Volume 55%")
     toast.progress = 0.55
-    let box = HUDTests.expectedBox(toast)
-    let color = HUDTests.boxColor
+    let box = Looks.hudBox(toast)
+    let color = hudColor
     var seen: Box?
     // The key the config binds: XF86AudioRaiseVolume, pressed again at every
     // look. The binding starts a shell, the stand-in pactl, wl-toast and its
@@ -93,7 +93,7 @@ struct ExamplesTests {
     let exec = try #require(module["exec"]?.stringValue)
     let click = try #require(module["on-click"]?.stringValue)
     #expect(module["return-type"]?.stringValue == "json")
-    let desk = try DeskMannersTests.desk()
+    let desk = try deskWithOwnRuntime()
     let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
     var environment = desk.environment

@@ -8,12 +8,6 @@ import ToastRendering
 /// The HUD on a real compositor, through the `wl-toast` command.
 @Suite(.serialized)
 struct HUDTests {
-  static let boxColor = Looks.hudColor(HeadlessSway.self)
-
-  /// Where the layout puts the box on a 1280x720 output, in screen pixels.
-  static func expectedBox(_ toast: Toast, shift: Double = 0) -> Box {
-    Looks.hudBox(toast, shift: shift)
-  }
 
   @Test func offsetMovesTheBox() throws {
     let desk = try Desk<HeadlessSway>()
@@ -22,12 +16,12 @@ struct HUDTests {
     ])
     var toast = Toast("Moved")
     toast.offset = .init(x: 200, y: -100)
-    let expected = Self.expectedBox(toast)
+    let expected = Looks.hudBox(toast)
     #expect(expected.x == 760 && expected.y == 200)
     let shot = try desk.screenshot("the moved HUD box") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) != nil
+      $0.boundingBox(of: hudColor, tolerance: 3) != nil
     }
-    #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == expected)
+    #expect(shot.boundingBox(of: hudColor, tolerance: 3) == expected)
     command.terminate()
   }
 
@@ -43,10 +37,10 @@ struct HUDTests {
         .text.unknownGlyphCount == 6)
 
     let desk = try Desk<HeadlessSway>()
-    let box = Self.expectedBox(Toast(message))
+    let box = Looks.hudBox(Toast(message))
     let command = try desk.run(["--no-animation", "--timeout", "0", message])
     let shot = try desk.screenshot("text drawn inside the HUD box") {
-      $0.brightPixels(in: box.insetBy(10), than: Self.boxColor) > 0
+      $0.brightPixels(in: box.insetBy(10), than: hudColor) > 0
     }
     command.terminate()
     // What the user sees is the text as Pango shaped and drew it offscreen.
@@ -66,12 +60,12 @@ struct HUDTests {
     #expect(layout.text.lineCount == 3)
     #expect(layout.text.isEllipsized)
     let command = try desk.run(["--no-animation", "--timeout", "0", message])
-    let expected = Self.expectedBox(Toast(message))
+    let expected = Looks.hudBox(Toast(message))
     let shot = try desk.screenshot("the HUD box at \(expected)") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected
+      $0.boundingBox(of: hudColor, tolerance: 3) == expected
     }
     #expect(expected.width == 512, "40% of the output")
-    #expect(shot.textLines(in: expected.insetBy(4), than: Self.boxColor) == 3)
+    #expect(shot.textLines(in: expected.insetBy(4), than: hudColor) == 3)
     command.terminate()
   }
 
@@ -80,14 +74,14 @@ struct HUDTests {
     let command = try desk.run(["--no-animation", "--timeout", "0", "--spinner", "Working"])
     var toast = Toast("Working")
     toast.showsSpinner = true
-    let box = Self.expectedBox(toast)
+    let box = Looks.hudBox(toast)
     let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
     let spinner = try #require(layout.spinner)
     let spinnerBox = Box(
       x: box.x + Int(spinner.x - layout.box.x) - 1, y: box.y + Int(spinner.y - layout.box.y) - 1,
       width: Int(spinner.width) + 2, height: Int(spinner.height) + 2)
     let first = try desk.screenshot("the HUD box at \(box)") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+      $0.boundingBox(of: hudColor, tolerance: 3) == box
     }
     let second = try desk.screenshot("a spinner frame that differs from the first") {
       $0.difference(from: first) != nil
@@ -104,7 +98,7 @@ struct HUDTests {
     #expect(command.wait(timeout: 5) == 0)
     // Fade in 0.25 s, hold 0.3 s, fade out 0.25 s.
     #expect(now() - start >= 0.8)
-    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
+    #expect(try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) == nil)
   }
 
   @Test func aModalToastKeepsTheClickFromTheSurfaceBelow() throws {
@@ -146,7 +140,7 @@ struct HUDTests {
     // The output is 640x360 logical: the 160x120 box is 320x240 pixels, centred.
     let box = Box(x: 480, y: 240, width: 320, height: 240)
     let shot = try desk.screenshot("the HUD box at \(box), twice the size") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+      $0.boundingBox(of: hudColor, tolerance: 3) == box
     }
     command.terminate()
     // The pixels are the scale-2 rendering itself, not an enlarged scale-1 one.
@@ -162,9 +156,9 @@ struct HUDTests {
   @Test func aScaleChangeWhileShowingRedrawsAtTheNewScale() throws {
     let desk = try Desk<HeadlessSway>()
     let command = try desk.run(["--no-animation", "--timeout", "0", "Crisp"])
-    let before = Self.expectedBox(Toast("Crisp"))
+    let before = Looks.hudBox(Toast("Crisp"))
     try desk.screenshot("the HUD box at \(before)") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == before
+      $0.boundingBox(of: hudColor, tolerance: 3) == before
     }
     command.terminate()
     // The output becomes HiDPI under the toast: no new surface, no output entered.

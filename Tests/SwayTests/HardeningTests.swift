@@ -11,7 +11,6 @@ import ToastRendering
 /// and the owner checks exactly what the command checks.
 @Suite(.serialized)
 struct HardeningTests {
-  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   /// The bytes of the owner's shared-memory buffers now mapped, by /proc/PID/maps.
   static func bufferBytes(of owner: Int32) -> [Int] {
@@ -54,9 +53,9 @@ struct HardeningTests {
     #expect(waiting.isRunning, "the waiting command still waits")
     // The huge HUD is on screen, inside the output; the buffers are the output's size at most.
     let shot = try desk.screenshot("the huge HUD") {
-      $0.brightPixels(in: Box(x: 0, y: 0, width: 1280, height: 720), than: Self.boxColor) > 1000
+      $0.brightPixels(in: Box(x: 0, y: 0, width: 1280, height: 720), than: hudColor) > 1000
     }
-    let box = try #require(shot.boundingBox(of: Self.boxColor, tolerance: 3))
+    let box = try #require(shot.boundingBox(of: hudColor, tolerance: 3))
     #expect(box.x >= 0 && box.y >= 0 && box.x + box.width <= 1280 && box.y + box.height <= 720)
     let largest = Self.bufferBytes(of: owner).max() ?? 0
     #expect(largest > 0 && largest <= 1280 * 2 * 720 * 2 * 4, "largest buffer \(largest) bytes")
@@ -67,10 +66,10 @@ struct HardeningTests {
     try desk.sway.swaymsg(["output", "HEADLESS-1", "scale", "1"])
     #expect(
       try desk.runToEnd(["--tag", "n", "--no-animation", "--timeout", "0", "Normal"]).status == 0)
-    let normal = HUDTests.expectedBox(Toast("Normal"))
+    let normal = Looks.hudBox(Toast("Normal"))
     try desk.screenshot("the next toast with its text") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == normal
-        && $0.brightPixels(in: normal.insetBy(10), than: Self.boxColor) > 50
+      $0.boundingBox(of: hudColor, tolerance: 3) == normal
+        && $0.brightPixels(in: normal.insetBy(10), than: hudColor) > 50
     }
   }
 
@@ -82,9 +81,8 @@ struct HardeningTests {
     // More commands than the owner's backlog holds: every one ends, in bounded time.
     let started = now()
     let commands = try (0..<80).map { number in
-      try ChildProcess(
-        [builtProduct("wl-toast"), "--tag", "t", "--timeout", "0", "Late \(number)"],
-        environment: desk.sway.clientEnvironment,
+      try desk.run(
+        ["--tag", "t", "--timeout", "0", "Late \(number)"],
         logPath: desk.sway.runtimeDirectory + "/late-\(number).log")
     }
     for (number, command) in commands.enumerated() {

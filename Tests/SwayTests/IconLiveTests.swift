@@ -10,7 +10,6 @@ import ToastRendering
 /// line with the toast shown without it.
 @Suite(.serialized)
 struct IconLiveTests {
-  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   static func volume() -> Toast {
     var toast = Toast("Volume", progress: 0.4)
@@ -42,7 +41,7 @@ struct IconLiveTests {
       x: origin.x + Int(layout.box.x) * scale, y: origin.y + Int(layout.box.y) * scale,
       width: Int(layout.box.width) * scale, height: Int(layout.box.height) * scale)
     let shot = try desk.screenshot("the volume HUD at \(box)") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+      $0.boundingBox(of: hudColor, tolerance: 3) == box
     }
     let square = Box(
       x: origin.x + Int(icon.x) * scale, y: origin.y + Int(icon.y) * scale,
@@ -60,10 +59,10 @@ struct IconLiveTests {
     let textTop = origin.y + Int(layout.textOrigin.y) * scale
     let gap = Box(x: box.x + 4, y: gapTop, width: box.width - 8, height: textTop - gapTop - 1)
     #expect(gap.height >= 4 * scale)
-    #expect(shot.brightPixels(in: gap, than: Self.boxColor) == 0)
+    #expect(shot.brightPixels(in: gap, than: hudColor) == 0)
     let text = Box(
       x: box.x + 4, y: textTop, width: box.width - 8, height: Int(layout.text.height) * scale)
-    #expect(shot.brightPixels(in: text, than: Self.boxColor) > 20 * scale)
+    #expect(shot.brightPixels(in: text, than: hudColor) > 20 * scale)
     // Pixel for pixel the offscreen rendering at this scale: drawn, not enlarged.
     let reference = composited(
       toast, over: HeadlessSway.background, outputWidth: logical.width,
@@ -127,7 +126,7 @@ struct IconLiveTests {
 
   @Test func aMissingOrBrokenIconIsOneWarningAndTheToastShowsWithoutIt() throws {
     let desk = try Desk<HeadlessSway>()
-    let expected = HUDTests.expectedBox(Toast("Saved"))
+    let expected = Looks.hudBox(Toast("Saved"))
     // The first command starts the owner, and hears the warning before the
     // frame; the second hands a name no theme has to the running owner.
     for (icon, warning) in [
@@ -141,9 +140,9 @@ struct IconLiveTests {
       #expect(result.status == 0)
       #expect(result.errors == "wl-toast: \(warning); the toast shows without it\n")
       let shot = try desk.screenshot("the HUD without an icon at \(expected)") {
-        $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected
+        $0.boundingBox(of: hudColor, tolerance: 3) == expected
       }
-      #expect(shot.brightPixels(in: expected.insetBy(20), than: Self.boxColor) > 50, "the text")
+      #expect(shot.brightPixels(in: expected.insetBy(20), than: hudColor) > 50, "the text")
     }
     // A corrupt file, named relative to the command's directory (the owner runs in /).
     let directory = desk.sway.runtimeDirectory
@@ -167,7 +166,7 @@ struct IconLiveTests {
     #expect(waiting.errors.split(separator: "\n").count == 1)
     #expect(waiting.errors.hasPrefix("wl-toast: cannot read icon '/nonexistent.svg'"))
     // Expired: the box goes once its exit has played.
-    try desk.screenshot("no box left") { $0.boundingBox(of: Self.boxColor, tolerance: 3) == nil }
+    try desk.screenshot("no box left") { $0.boundingBox(of: hudColor, tolerance: 3) == nil }
   }
 
   @Test func theLibraryHearsWhyAnIconIsLeftOut() throws {

@@ -152,13 +152,12 @@ struct NagActionTests {
     let record =
       "echo $$ $(ps -o sid= -p $$) $(ps -o ppid= -p $$) > \(directory)/%@; env > \(directory)/%@.env"
     func action(_ name: String) -> String { record.replacing("%@", with: name) }
-    var environment = desk.sway.clientEnvironment
-    environment["TERMINAL"] = terminal
-    let nag = try ChildProcess(
+    desk.environment["TERMINAL"] = terminal
+    let nag = try desk.run(
       [
-        builtProduct("wl-toast"), "nag", "-m", "Actions", "-B", "Plain", action("plain"), "-b",
-        "Term", action("term"), "-z", "Close", action("close"),
-      ], environment: environment, logPath: directory + "/nag.log")
+        "nag", "-m", "Actions", "-B", "Plain", action("plain"), "-b", "Term", action("term"), "-z",
+        "Close", action("close"),
+      ], logPath: directory + "/nag.log")
     defer { nag.terminate() }
     guard
       case .success(.show(let request)) = parseNag(
@@ -347,9 +346,8 @@ struct NagHardeningTests {
 
   @Test func aLostConnectionEndsTheBarQuietly() throws {
     let sway = try HeadlessSway()
-    let nag = try ChildProcess(
-      [builtProduct("wl-toast"), "nag", "-m", "Going away"], environment: sway.clientEnvironment,
-      logPath: sway.runtimeDirectory + "/nag.log")
+    let nag = try CommandRunner(on: sway).run(
+      ["nag", "-m", "Going away"], logPath: sway.runtimeDirectory + "/nag.log")
     try sway.screenshot("the bar") { $0.boundingBox(of: RGB(0x90, 0, 0), tolerance: 2) != nil }
     sway.stop()
     try waitUntil("the bar's process to end with its compositor", timeout: 10) {

@@ -8,7 +8,7 @@ struct OrcaTests {
   @Test func orcaSaysTheToastsText() throws {
     let bus = try AccessibilityBus()
     let orca = try Orca(on: bus)
-    let desk = try ScreenReaderTests.desk(on: bus)
+    let desk = try deskOnBus(bus)
     // Until hidden: Orca asks the toast's accessible object for its role and
     // name before it speaks, however long that takes on a loaded machine.
     let result = try desk.runToEnd(["--progress", "40", "--timeout", "0", "Volume"])
@@ -28,7 +28,7 @@ struct OrcaTests {
   @Test func orcaSaysTheMessageThenTheFocusedButtonAsTabMoves() throws {
     let bus = try AccessibilityBus()
     let orca = try Orca(on: bus)
-    let desk = try ScreenReaderTests.desk(on: bus)
+    let desk = try deskOnBus(bus)
     // On demand (the default with buttons): sway gives the new toast the keyboard.
     let command = try desk.run([
       "--button", "Undo", "--button", "Keep", "--wait", "--print-outcome", "Deleted 3 files",

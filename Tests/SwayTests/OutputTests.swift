@@ -11,7 +11,6 @@ import ToastRendering
 /// come and go.
 @Suite(.serialized)
 struct OutputTests {
-  static let boxColor = HUDTests.boxColor
 
   /// The HUD box of `toast` centred on an output at `origin` (logical pixels)
   /// of 1280x720 device pixels at `scale`, in screenshot pixels of that output.
@@ -45,17 +44,17 @@ struct OutputTests {
     try waitUntil("the box on \(second) at \(box), none on HEADLESS-1") {
       let there = try desk.sway.screenshot(output: second)
       let here = try desk.sway.screenshot(output: "HEADLESS-1")
-      return there.boundingBox(of: Self.boxColor, tolerance: 3) == box
-        && here.boundingBox(of: Self.boxColor, tolerance: 3) == nil
+      return there.boundingBox(of: hudColor, tolerance: 3) == box
+        && here.boundingBox(of: hudColor, tolerance: 3) == nil
     }
     // An update that names no output keeps the toast where it is.
     #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Still two"]).status == 0)
     try waitUntil("the updated box still on \(second)") {
       let there = try desk.sway.screenshot(output: second)
       let here = try desk.sway.screenshot(output: "HEADLESS-1")
-      return there.boundingBox(of: Self.boxColor, tolerance: 3)
+      return there.boundingBox(of: hudColor, tolerance: 3)
         == Self.centredBox(Toast("Still two"))
-        && here.boundingBox(of: Self.boxColor, tolerance: 3) == nil
+        && here.boundingBox(of: hudColor, tolerance: 3) == nil
     }
     #expect(try desk.status()?.surfaces == 1, "updated in place")
     // One that names another output moves it there.
@@ -63,9 +62,9 @@ struct OutputTests {
       try desk.runToEnd(["--output", "HEADLESS-1", "--no-animation", "--timeout", "0", "One"])
         .status == 0)
     try waitUntil("the box moved to HEADLESS-1") {
-      try desk.sway.screenshot(output: "HEADLESS-1").boundingBox(of: Self.boxColor, tolerance: 3)
+      try desk.sway.screenshot(output: "HEADLESS-1").boundingBox(of: hudColor, tolerance: 3)
         == Self.centredBox(Toast("One"))
-        && desk.sway.screenshot(output: second).boundingBox(of: Self.boxColor, tolerance: 3) == nil
+        && desk.sway.screenshot(output: second).boundingBox(of: hudColor, tolerance: 3) == nil
     }
   }
 
@@ -78,14 +77,14 @@ struct OutputTests {
     let one = Self.centredBox(Toast("Everywhere"))
     let two = Self.centredBox(Toast("Everywhere"), scale: 2)
     try waitUntil("the box on both outputs, each at its scale") {
-      try desk.sway.screenshot(output: "HEADLESS-1").boundingBox(of: Self.boxColor, tolerance: 3)
+      try desk.sway.screenshot(output: "HEADLESS-1").boundingBox(of: hudColor, tolerance: 3)
         == one
-        && desk.sway.screenshot(output: second).boundingBox(of: Self.boxColor, tolerance: 3)
+        && desk.sway.screenshot(output: second).boundingBox(of: hudColor, tolerance: 3)
           == two
     }
     let third = try desk.sway.addOutput(x: 1280 + 640)
     try waitUntil("the box on the new output \(third)") {
-      try desk.sway.screenshot(output: third).boundingBox(of: Self.boxColor, tolerance: 3) == one
+      try desk.sway.screenshot(output: third).boundingBox(of: hudColor, tolerance: 3) == one
     }
     #expect(try desk.status()?.surfaces == 1, "one toast, however many outputs")
   }
@@ -103,7 +102,7 @@ struct OutputTests {
       ]).status == 0)
     let oneBox = Self.centredBox(Toast("Crisp"))
     let oneShot = try desk.screenshot("the scale-1 box") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == oneBox
+      $0.boundingBox(of: hudColor, tolerance: 3) == oneBox
     }
     if !pinned {
       // Focus the output without warping the pointer (its cursor) onto it.
@@ -116,7 +115,7 @@ struct OutputTests {
     // One screenshot as soon as the command returns: the first frame.
     let shot = try desk.sway.screenshot(output: second)
     let box = Self.centredBox(Toast("Crisp"), scale: 2)
-    #expect(shot.boundingBox(of: Self.boxColor, tolerance: 3) == box)
+    #expect(shot.boundingBox(of: hudColor, tolerance: 3) == box)
     let reference = composited(
       Toast("Crisp"), over: HeadlessSway.background, outputWidth: 640, outputHeight: 360,
       scale: 2)
@@ -132,11 +131,11 @@ struct OutputTests {
     #expect(drawn.frames == 1, "a static toast is drawn once")
     #expect(drawn.bufferWidth == drawn.width * 2 && drawn.bufferHeight == drawn.height * 2)
     // Text edges as narrow in device pixels as at scale 1: drawn, not enlarged.
-    let edge = shot.meanEdgeWidth(in: text, ground: Self.boxColor)
+    let edge = shot.meanEdgeWidth(in: text, ground: hudColor)
     let oneText = Box(
       x: oneBox.x + 10, y: oneBox.y + oneBox.height / 2 - 12, width: oneBox.width - 20,
       height: 24)
-    let oneEdge = oneShot.meanEdgeWidth(in: oneText, ground: Self.boxColor)
+    let oneEdge = oneShot.meanEdgeWidth(in: oneText, ground: hudColor)
     #expect(edge <= oneEdge + 0.25, "edges \(edge) px wide at scale 2, \(oneEdge) at scale 1")
   }
 
@@ -144,7 +143,7 @@ struct OutputTests {
 
   /// The toast's box on an output of a nested sway (nil when none is there).
   static func box(on output: String, of nested: HeadlessSway) throws -> Box? {
-    try nested.screenshot(output: output).boundingBox(of: boxColor, tolerance: 3)
+    try nested.screenshot(output: output).boundingBox(of: hudColor, tolerance: 3)
   }
 
   /// Whether `output` of `nested` shows `text`'s HUD, centred (the outer sway
@@ -234,7 +233,7 @@ struct OutputTests {
     let patient = Self.centredBox(Toast("Patient"), shift: -65)
     try waitUntil("both toasts back on \(lastSeen(name))") {
       let shot = try nested.screenshot(output: name!)
-      return shot.boundingBox(of: Self.boxColor, tolerance: 3)?.y == patient.y
+      return shot.boundingBox(of: hudColor, tolerance: 3)?.y == patient.y
     }
   }
 

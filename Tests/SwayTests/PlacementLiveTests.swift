@@ -8,7 +8,6 @@ import ToastRendering
 /// Positions, margins, stacks and outputs on a real sway, read from screenshots.
 @Suite(.serialized)
 struct PlacementLiveTests {
-  static let boxColor = HUDTests.boxColor
   /// The HUD box of a short text, in logical pixels.
   static let hud = (width: 160, height: 120)
 
@@ -39,7 +38,7 @@ struct PlacementLiveTests {
     shot.boundingBox { x, y in
       x >= box.x - 4 && x < box.x + box.width + 4 && y >= box.y - 4
         && y < box.y + box.height + 4
-        && shot.pixel(x: x, y: y).isClose(to: boxColor, tolerance: 3)
+        && shot.pixel(x: x, y: y).isClose(to: hudColor, tolerance: 3)
     }
   }
   /// Takes screenshots until the box-coloured pixels near each of `boxes`
@@ -82,7 +81,7 @@ struct PlacementLiveTests {
       for position in positions {
         #expect(try desk.runToEnd(["hide", "--tag", position.rawValue]).status == 0)
       }
-      try desk.screenshot("no box left") { $0.boundingBox(of: Self.boxColor, tolerance: 3) == nil }
+      try desk.screenshot("no box left") { $0.boundingBox(of: hudColor, tolerance: 3) == nil }
     }
   }
 

@@ -8,7 +8,6 @@ import ToastRendering
 /// The ToastKit library on a real compositor.
 @Suite(.serialized)
 struct PresenterTests {
-  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   @Test func showThenHideReportsHidden() throws {
     let desk = try Desk<HeadlessSway>()
@@ -20,13 +19,13 @@ struct PresenterTests {
     #expect(presenter.isPresenting)
     try waitUntil("the HUD box on screen") {
       try presenter.dispatch(timeout: .milliseconds(50))
-      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+      return try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) != nil
     }
     presenter.hide()
     #expect(try presenter.runUntilHidden() == .hidden)
     #expect(outcomes == [.hidden])
     #expect(!presenter.isPresenting)
-    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
+    #expect(try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) == nil)
   }
 
   @Test func brokenMarkupIsRefusedAndTheToastShowingStays() throws {
@@ -80,7 +79,7 @@ struct PresenterTests {
     var seen: Box?
     try waitUntil("only the second toast, centred, on screen (last seen: \(lastSeen(seen)))") {
       try presenter.dispatch(timeout: .milliseconds(50))
-      seen = try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3)
+      seen = try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3)
       return seen?.x == 560
     }
     #expect(presenter.toast()?.text == "Second")
@@ -105,7 +104,7 @@ struct PresenterTests {
     }
     try waitUntil("the HUD box with its bar on screen") {
       try presenter.dispatch(timeout: .milliseconds(50))
-      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+      return try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) != nil
     }
     let empty = try brightness()
     presenter.update { $0.progress = 0.8 }
@@ -117,25 +116,6 @@ struct PresenterTests {
     }
   }
 
-  /// Runs the presenter's loop for `duration` and returns how often it woke up.
-  static func wakeUps(of presenter: ToastPresenter, during duration: Duration) throws -> Int {
-    let before = presenter.eventLoop.wakeUps
-    var done = false
-    presenter.eventLoop.addTimer(after: duration) { done = true }
-    while !done { try presenter.dispatch() }
-    return presenter.eventLoop.wakeUps - before
-  }
-
-  /// Runs the presenter's loop until a quarter second passes in which only
-  /// the timer that ends it wakes the loop: the compositor's last replies
-  /// (buffer releases, a frame callback, a window list) have arrived, however
-  /// late a loaded machine delivers them.
-  static func settle(_ presenter: ToastPresenter) throws {
-    try waitUntil("the presenter's loop to go quiet", timeout: 20) {
-      try wakeUps(of: presenter, during: .milliseconds(250)) <= 1
-    }
-  }
-
   @Test func aStillToastSleepsAndASpinnerDrivesFrames() throws {
     let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
@@ -144,15 +124,15 @@ struct PresenterTests {
     presenter.show(still)
     try waitUntil("the still HUD box on screen") {
       try presenter.dispatch(timeout: .milliseconds(50))
-      return try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) != nil
+      return try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) != nil
     }
-    try Self.settle(presenter)
+    try settle(presenter)
     // Nothing moves: in a whole second only the timer that ends the wait wakes
     // the loop (a frame clock would wake it 60 times).
-    #expect(try Self.wakeUps(of: presenter, during: .seconds(1)) <= 2)
+    #expect(try wakeUps(of: presenter, during: .seconds(1)) <= 2)
     presenter.update { $0.showsSpinner = true }
     // The spinner turns: frame callbacks wake the loop many times a second.
-    #expect(try Self.wakeUps(of: presenter, during: .milliseconds(500)) >= 10)
+    #expect(try wakeUps(of: presenter, during: .milliseconds(500)) >= 10)
   }
 }
 
@@ -167,10 +147,10 @@ struct LayerShellVersionThreeTests {
     var toast = Toast("Tap on v3", timeout: 0, dismissal: .tap)
     toast.isAnimated = false
     presenter.show(toast)
-    let box = HUDTests.expectedBox(toast)
+    let box = Looks.hudBox(toast)
     try waitUntil("the tap toast's box at \(box)") {
       try presenter.dispatch(timeout: .milliseconds(50))
-      return try desk.sway.screenshot().boundingBox(of: PresenterTests.boxColor, tolerance: 3)
+      return try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3)
         == box
     }
     // No keyboard focus on v3: Escape does nothing…

@@ -103,18 +103,11 @@ struct PressedButton {
 /// screen reader would hear it.
 @Suite(.serialized)
 struct ScreenReaderTests {
-  /// A headless sway whose commands (and so their owner) use `bus`'s session bus.
-  static func desk(on bus: AccessibilityBus) throws -> Desk<HeadlessSway> {
-    let desk = try Desk<HeadlessSway>()
-    desk.environment.merge(bus.clientEnvironment) { $1 }
-    return desk
-  }
-
   @Test func anAnnouncementCarriesTheToastsTextAndItsProgress() throws {
     let bus = try AccessibilityBus(screenReader: true)
     // Registered for both events, as Orca 45 and later are: announcements win.
     let listener = try bus.listen(to: ["object:announcement", "object:state-changed:showing"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     // Until hidden: the listener asks the source for its name and role while
     // it shows, however long that takes on a loaded machine.
     let result = try desk.runToEnd(["--progress", "40", "--timeout", "0", "Volume"])
@@ -149,7 +142,7 @@ struct ScreenReaderTests {
     let bus = try AccessibilityBus(screenReader: true)
     // Orca 43 (Debian 12's) registers for showing, not for announcements.
     let listener = try bus.listen(to: ["object:state-changed:showing"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     #expect(
       try desk.runToEnd(["--markup", "--timeout", "0", "<b>Saved</b> &amp; sent"]).status == 0)
     // What is drawn is an emoji; what is said is --say.
@@ -171,7 +164,7 @@ struct ScreenReaderTests {
   @Test func aBurstOfUpdatesGivesAFewAnnouncementsEndingWithTheLastValue() throws {
     let bus = try AccessibilityBus(screenReader: true)
     let listener = try bus.listen(to: ["object:announcement"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     // A held volume key: ten updates of one tag, as fast as commands go.
     let started = MonotonicTime.now
     for step in 1...10 {
@@ -198,7 +191,7 @@ struct ScreenReaderTests {
   @Test func withoutAScreenReaderTheOwnerStaysOffTheAccessibilityBus() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     #expect(try desk.runToEnd(["--tag", "quiet", "--timeout", "0", "Quiet"]).status == 0)
     let owner = try #require(try desk.status(tag: "quiet")?.owner)
     try waitUntil("the owner to learn that no screen reader is on") {
@@ -234,7 +227,7 @@ struct ScreenReaderTests {
     let elsewhere = try AccessibilityBus(screenReader: true)
     let unheard = try session.listen(to: ["object:announcement"])
     let heard = try elsewhere.listen(to: ["object:announcement"])
-    let desk = try Self.desk(on: session)
+    let desk = try deskOnBus(session)
     desk.environment["AT_SPI_BUS_ADDRESS"] = elsewhere.accessibilityAddress
     #expect(try desk.runToEnd(["--timeout", "0", "Elsewhere"]).status == 0)
     try waitUntil("the announcement on the named bus (heard: \(heard.spoken()))") {
@@ -248,7 +241,7 @@ struct ScreenReaderTests {
   @Test func aCrashedAccessibilityBusLeavesTheToastsAlone() throws {
     let bus = try AccessibilityBus(screenReader: true)
     let listener = try bus.listen(to: ["object:announcement"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "Before"]).status == 0)
     try waitUntil("the announcement (heard: \(listener.spoken()))") {
       listener.spoken() == ["Before"]
@@ -299,7 +292,7 @@ struct ScreenReaderTests {
   @Test func aScreenReaderComingAndGoingLeavesNoDescriptorBehind() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Start"]).status == 0)
     try waitUntil("the owner to learn that no screen reader is on") {
       try desk.status(tag: "t")?.screenReaders == "no-screen-reader"
@@ -348,7 +341,7 @@ struct ScreenReaderTests {
   @Test func eachToastSaysWhetherItIsSpoken() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     // --a11y on: spoken whenever the accessibility bus runs, flags or not.
     #expect(
       try desk.runToEnd([
@@ -370,14 +363,14 @@ struct ScreenReaderTests {
   @Test func aStaticToastWakesNothingWhileAScreenReaderListens() throws {
     let bus = try AccessibilityBus(screenReader: true)
     let listener = try bus.listen(to: ["object:announcement", "object:state-changed:showing"])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     #expect(try desk.runToEnd(["--timeout", "0", "--no-animation", "Static"]).status == 0)
     try waitUntil("the announcement (heard: \(listener.spoken()))") {
       listener.spoken() == ["Static"]
     }
     let owner = try #require(try desk.status()?.owner)
     #expect(try bus.accessibilityConnections(of: owner).count == 1)
-    try ResidentOwnerTests.expectIdle(owner)
+    try expectIdle(owner)
     // Both buses are served by the owner's own loop: no GDBus thread (and
     // under ThreadSanitizer, no thread beside the runtime's own).
     let threads = listDirectory("/proc/\(owner)/task").count
@@ -390,7 +383,7 @@ struct ScreenReaderTests {
     let listener = try bus.listen(to: [
       "object:announcement", "object:state-changed:showing", "object:state-changed:focused",
     ])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     let log = desk.compositor.runtimeDirectory + "/asking.log"
     // On demand (the default with buttons): sway gives the new toast the keyboard.
     let command = try desk.run(
@@ -439,11 +432,11 @@ struct ScreenReaderTests {
     let listener = try bus.listen(to: [
       "object:state-changed:showing", "object:state-changed:focused",
     ])
-    let desk = try Self.desk(on: bus)
+    let desk = try deskOnBus(bus)
     let touched = desk.compositor.runtimeDirectory + "/touched"
-    let nag = try ChildProcess(
-      [builtProduct("wl-toast"), "nag", "-m", "Exit sway?", "-B", "Touch", "touch \(touched)"],
-      environment: desk.environment, logPath: desk.compositor.runtimeDirectory + "/nag.log")
+    let nag = try desk.run(
+      ["nag", "-m", "Exit sway?", "-B", "Touch", "touch \(touched)"],
+      logPath: desk.compositor.runtimeDirectory + "/nag.log")
     defer { nag.terminate() }
     // The focus starts on the dismiss button, as the bar has it.
     try waitUntil("the message, then X focused (heard: \(listener.heard()))") {

@@ -2,9 +2,78 @@ import CompositorCases
 import Glibc
 import SystemSupport
 import TestSupport
+import Testing
 import ToastCommand
 import ToastKit
 import ToastRendering
+
+/// The colour of the HUD's box over sway's desktop.
+let hudColor = Looks.hudColor(HeadlessSway.self)
+
+/// A sway desk whose commands keep do-not-disturb's state in a runtime
+/// directory of their own (the state is per user: other suites must not see it).
+func deskWithOwnRuntime() throws -> Desk<HeadlessSway> {
+  let desk = try Desk<HeadlessSway>()
+  let runtime = desk.sway.runtimeDirectory + "/user-runtime"
+  #expect(mkdir(runtime, 0o700) == 0)
+  desk.environment["XDG_RUNTIME_DIR"] = runtime
+  return desk
+}
+
+/// A sway desk whose commands (and so their owner) use `bus`'s session bus.
+func deskOnBus(_ bus: AccessibilityBus) throws -> Desk<HeadlessSway> {
+  let desk = try Desk<HeadlessSway>()
+  desk.environment.merge(bus.clientEnvironment) { $1 }
+  return desk
+}
+
+/// Runs the presenter's loop for `duration` and returns how often it woke up.
+func wakeUps(of presenter: ToastPresenter, during duration: Duration) throws -> Int {
+  let before = presenter.eventLoop.wakeUps
+  var done = false
+  presenter.eventLoop.addTimer(after: duration) { done = true }
+  while !done { try presenter.dispatch() }
+  return presenter.eventLoop.wakeUps - before
+}
+
+/// Runs the presenter's loop until a quarter second passes in which only
+/// the timer that ends it wakes the loop: the compositor's last replies
+/// (buffer releases, a frame callback, a window list) have arrived, however
+/// late a loaded machine delivers them.
+func settle(_ presenter: ToastPresenter) throws {
+  try waitUntil("the presenter's loop to go quiet", timeout: 20) {
+    try wakeUps(of: presenter, during: .milliseconds(250)) <= 1
+  }
+}
+
+/// How often the threads of `pid` have been woken so far (context switches):
+/// under ThreadSanitizer, its main thread's only, since the runtime's own
+/// thread wakes every 100 ms (``underThreadSanitizer``); an owner's loop
+/// runs on its main thread.
+func wakeUps(of pid: Int32) -> Int {
+  contextSwitches(pid, mainThreadOnly: underThreadSanitizer) ?? 0
+}
+
+/// The owner with `pid` stays idle: once the last toast's echoes have settled
+/// (the command hanging up, buffers released), no wake-up in two seconds (the
+/// default linger is one), and it is still there afterwards.
+///
+/// Settled means half a second without a wake-up: the echoes follow the
+/// toast's end by milliseconds, and a waking process is scheduled within
+/// milliseconds on a machine whose cores are busy, so the margin is a
+/// hundredfold.
+func expectIdle(_ pid: Int32) throws {
+  try waitUntil("the owner to settle", timeout: 20) {
+    let settled = wakeUps(of: pid)
+    pause(for: .milliseconds(500))
+    return wakeUps(of: pid) == settled
+  }
+  let before = wakeUps(of: pid)
+  // Time passing is what is measured here: nothing to wait for instead.
+  pause(for: .seconds(2))
+  #expect(wakeUps(of: pid) == before, "no wake-up while idle")
+  #expect(kill(pid, 0) == 0, "still running past the linger")
+}
 
 /// A connection to the running owner, its descriptor the caller's to close;
 /// throws when no owner runs.

@@ -10,7 +10,6 @@ import ToastRendering
 /// commands for scripts.
 @Suite(.serialized)
 struct TagTests {
-  static let boxColor = blend(Design.HUD.background, over: HeadlessSway.background)
 
   @Test func tenRapidCommandsEndWithOneOwnerShowingTheTenth() throws {
     let desk = try Desk<HeadlessSway>()
@@ -23,9 +22,9 @@ struct TagTests {
     #expect(status.surfaces == 1, "updated in place, never a second surface")
     #expect(desk.ownerProcesses() == [status.owner])
     // One box on screen, the size of the tenth text's box.
-    let expected = HUDTests.expectedBox(Toast("Volume 100%"))
+    let expected = Looks.hudBox(Toast("Volume 100%"))
     try desk.screenshot("one HUD box at \(expected), the tenth text's") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == expected
+      $0.boundingBox(of: hudColor, tolerance: 3) == expected
     }
   }
 
@@ -58,12 +57,12 @@ struct TagTests {
     // Both rest at the centre: they stack around it, the first above.
     let shifts = Stacking.shifts(extents: [120, 120], position: .center)
     #expect(shifts[0] < 0 && shifts[1] > 0)
-    let leftBox = HUDTests.expectedBox(left, shift: shifts[0])
-    let rightBox = HUDTests.expectedBox(right, shift: shifts[1])
+    let leftBox = Looks.hudBox(left, shift: shifts[0])
+    let rightBox = Looks.hudBox(right, shift: shifts[1])
     #expect(rightBox.y - (leftBox.y + leftBox.height) == Int(Design.stackGap))
     let shot = try desk.screenshot("a HUD box at \(leftBox) and one at \(rightBox)") {
-      $0.pixel(x: leftBox.x + 5, y: leftBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
-        && $0.pixel(x: rightBox.x + 5, y: rightBox.y + 5).isClose(to: Self.boxColor, tolerance: 3)
+      $0.pixel(x: leftBox.x + 5, y: leftBox.y + 5).isClose(to: hudColor, tolerance: 3)
+        && $0.pixel(x: rightBox.x + 5, y: rightBox.y + 5).isClose(to: hudColor, tolerance: 3)
     }
     #expect(shot.pixel(x: 640, y: 360) == HeadlessSway.background)
     #expect(try desk.status(tag: "left")?.text == "Left")
@@ -127,9 +126,9 @@ struct TagTests {
     try waitUntil("the toast tagged r to be hidden") { try desk.status(tag: "r") == nil }
     // Dismissed by a click: 2.
     let tapped = try desk.run(["--wait", "--tag", "t", "--dismiss", "tap", "--timeout", "0", "Tap"])
-    let box = HUDTests.expectedBox(Toast("Tap"))
+    let box = Looks.hudBox(Toast("Tap"))
     try desk.screenshot("the tap toast's box at \(box)") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+      $0.boundingBox(of: hudColor, tolerance: 3) == box
     }
     try desk.input.click(x: box.x + 10, y: box.y + 10)
     #expect(tapped.wait(timeout: 5) == 2)
@@ -242,9 +241,8 @@ struct TagTests {
   @Test func watchSwayShowsTheBindingMode() throws {
     let sway = try HeadlessSway(
       extraConfig: "mode \"resize\" {\n  bindsym Escape mode \"default\"\n}")
-    let watcher = try ChildProcess(
-      [builtProduct("wl-toast"), "watch", "sway"], environment: sway.clientEnvironment,
-      logPath: sway.runtimeDirectory + "/watch.log")
+    let watcher = try CommandRunner(on: sway).run(
+      ["watch", "sway"], logPath: sway.runtimeDirectory + "/watch.log")
     defer { watcher.terminate() }
     let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     // The watcher is subscribed once its banner shows for a mode change; retry the
@@ -277,9 +275,8 @@ struct TagTests {
       socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight,
       layouts: "us,de")
     try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
-    let watcher = try ChildProcess(
-      [builtProduct("wl-toast"), "watch", "sway", "--keyboard-layout"],
-      environment: sway.clientEnvironment, logPath: sway.runtimeDirectory + "/watch.log")
+    let watcher = try CommandRunner(on: sway).run(
+      ["watch", "sway", "--keyboard-layout"], logPath: sway.runtimeDirectory + "/watch.log")
     defer { watcher.terminate() }
     var seen = "nothing"
     func showing(_ name: String) throws -> Bool {
@@ -336,6 +333,6 @@ struct TagTests {
     #expect(shot.boundingBox(of: pill, tolerance: 3)?.y == 10)
     // Where the HUD was (the middle of the output), only the desktop is left.
     let middle = try desk.sway.screenshot(y: 200, height: 320)
-    #expect(middle.boundingBox(of: Self.boxColor, tolerance: 3) == nil, "no HUD box left")
+    #expect(middle.boundingBox(of: hudColor, tolerance: 3) == nil, "no HUD box left")
   }
 }

@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import SystemSupport
 import TestSupport
@@ -7,7 +8,6 @@ import ToastKit
 /// The timing options of the HUD libraries: grace time and minimum show time.
 @Suite(.serialized)
 struct TimingTests {
-  static let boxColor = HUDTests.boxColor
 
   @Test func aToastHiddenWithinItsGraceTimeNeverAppears() throws {
     let desk = try Desk<HeadlessSway>()
@@ -24,7 +24,7 @@ struct TimingTests {
     #expect(try desk.runToEnd(["hide", "--tag", "job"]).status == 0)
     #expect(waiting.wait(timeout: 5) == 0)
     #expect(try desk.status(tag: "job") == nil)
-    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == nil)
+    #expect(try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) == nil)
   }
 
   @Test func aToastStillWantedAfterItsGraceTimeAppears() throws {
@@ -42,9 +42,9 @@ struct TimingTests {
     // every few milliseconds, so an early frame would be seen early).
     try desk.waitUntilDrawn(tag: "job")
     #expect(MonotonicTime.now - started >= .seconds(2), "not before it")
-    let box = HUDTests.expectedBox(Toast("Slow job"))
+    let box = Looks.hudBox(Toast("Slow job"))
     try desk.screenshot("the HUD after its grace time at \(box)") {
-      $0.boundingBox(of: Self.boxColor, tolerance: 3) == box
+      $0.boundingBox(of: hudColor, tolerance: 3) == box
     }
     #expect(try desk.runToEnd(["hide", "--tag", "job"]).status == 0)
   }
@@ -64,8 +64,8 @@ struct TimingTests {
     try desk.waitUntilDrawn()
     #expect(try desk.runToEnd(["hide"]).status == 0)
     // Hidden at once by the program, it is still on screen: no flicker.
-    let box = HUDTests.expectedBox(Toast("Blink"))
-    #expect(try desk.sway.screenshot().boundingBox(of: Self.boxColor, tolerance: 3) == box)
+    let box = Looks.hudBox(Toast("Blink"))
+    #expect(try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) == box)
     #expect(waiting.wait(timeout: 10) == 0)
     // Its first frame came after the start: it ended 3 s after that at the earliest.
     #expect(MonotonicTime.now - started >= .seconds(3), "it stayed its minimum time")

@@ -52,19 +52,6 @@ struct BusTests {
     #expect(!ScreenReaderAnnouncer.announcementsReachEveryone([]))
   }
 
-  /// Asks the tree `member` of `interface` on `path` and returns the answer.
-  static func ask(
-    _ tree: AccessibleTree, _ path: String, _ interface: String, _ member: String,
-    _ arguments: [OpaquePointer] = []
-  ) -> BusMessage {
-    let call = BusMessage.call(
-      destination: ":1.1", path: path, interface: interface, member: member,
-      body: arguments.isEmpty ? nil : Variant.tuple(arguments))
-    // As it would arrive from a bus: numbered.
-    _ = call.encoded(serial: 5)
-    return tree.answer(call)!
-  }
-
   @Test func theTreeAnswersWhatAScreenReaderAsks() throws {
     let tree = AccessibleTree(applicationName: "wl-toast", version: "0.1.0")
     tree.busName = ":1.7"
@@ -72,27 +59,27 @@ struct BusTests {
     #expect(tree.add(id: 3, name: "Volume, 40 percent") == 0)
     let node = AccessibleTree.path(of: 3)
 
-    let role = Self.ask(tree, node, "org.a11y.atspi.Accessible", "GetRole")
+    let role = ask(tree, node, "org.a11y.atspi.Accessible", "GetRole")
     #expect(role.argument(0) { g_variant_get_uint32($0) } == AccessibleTree.notificationRole)
-    let rootRole = Self.ask(tree, AccessibleTree.rootPath, "org.a11y.atspi.Accessible", "GetRole")
+    let rootRole = ask(tree, AccessibleTree.rootPath, "org.a11y.atspi.Accessible", "GetRole")
     #expect(rootRole.argument(0) { g_variant_get_uint32($0) } == AccessibleTree.applicationRole)
 
-    let name = Self.ask(
+    let name = ask(
       tree, node, "org.freedesktop.DBus.Properties", "Get",
       [Variant.string("org.a11y.atspi.Accessible"), Variant.string("Name")])
     #expect(name.argument(0) { Variant.unboxed($0, Variant.text) } == "Volume, 40 percent")
 
-    let state = Self.ask(tree, node, "org.a11y.atspi.Accessible", "GetState")
+    let state = ask(tree, node, "org.a11y.atspi.Accessible", "GetState")
     let words = state.argument(0) { Variant.children($0) { g_variant_get_uint32($0) } } ?? []
     #expect(words.count == 2 && words[0] & (1 << 25) != 0, "showing")
 
-    let children = Self.ask(
+    let children = ask(
       tree, AccessibleTree.rootPath, "org.a11y.atspi.Accessible", "GetChildren")
     let references =
       children.argument(0) { Variant.children($0) { Variant.children($0, Variant.text) } } ?? []
     #expect(references == [[":1.7", node]])
 
-    let parent = Self.ask(
+    let parent = ask(
       tree, AccessibleTree.rootPath, "org.freedesktop.DBus.Properties", "Get",
       [Variant.string("org.a11y.atspi.Accessible"), Variant.string("Parent")])
     #expect(
@@ -100,15 +87,15 @@ struct BusTests {
         ":1.0", AccessibleTree.rootPath,
       ])
 
-    let toolkit = Self.ask(
+    let toolkit = ask(
       tree, AccessibleTree.rootPath, "org.freedesktop.DBus.Properties", "GetAll",
       [Variant.string("org.a11y.atspi.Application")])
     #expect(toolkit.type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN)
 
     #expect(tree.remove(id: 3) == 0)
-    let gone = Self.ask(tree, node, "org.a11y.atspi.Accessible", "GetRole")
+    let gone = ask(tree, node, "org.a11y.atspi.Accessible", "GetRole")
     #expect(gone.errorName == "org.freedesktop.DBus.Error.UnknownObject")
-    let unknown = Self.ask(tree, AccessibleTree.rootPath, "org.a11y.atspi.Text", "GetText")
+    let unknown = ask(tree, AccessibleTree.rootPath, "org.a11y.atspi.Text", "GetText")
     #expect(unknown.errorName == "org.freedesktop.DBus.Error.UnknownMethod")
   }
 

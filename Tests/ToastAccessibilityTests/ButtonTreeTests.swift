@@ -20,13 +20,6 @@ struct ButtonTreeTests {
   static let undo = AccessibleTree.path(of: 3, button: 0)
   static let keep = AccessibleTree.path(of: 3, button: 1)
 
-  static func ask(
-    _ tree: AccessibleTree, _ path: String, _ interface: String, _ member: String,
-    _ arguments: [OpaquePointer] = []
-  ) -> BusMessage {
-    BusTests.ask(tree, path, interface, member, arguments)
-  }
-
   /// An `org.a11y.atspi.Accessible` property of the object at `path`, read with `read`.
   static func property<Value>(
     _ tree: AccessibleTree, _ path: String, _ name: String,
@@ -57,46 +50,46 @@ struct ButtonTreeTests {
 
   @Test func eachButtonIsAPushButtonChildOfItsToastNamedByItsLabel() throws {
     let tree = Self.tree()
-    let role = Self.ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetRole")
+    let role = ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetRole")
     #expect(role.argument(0) { g_variant_get_uint32($0) } == 43, "ATSPI_ROLE_PUSH_BUTTON")
-    let roleName = Self.ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetRoleName")
+    let roleName = ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetRoleName")
     #expect(roleName.argument(0, Variant.text) == "push button")
     #expect(Self.property(tree, Self.keep, "Name", Variant.text) == "Keep")
     #expect(Self.property(tree, Self.undo, "Name", Variant.text) == "Undo")
 
     // Down: the toast's children are its buttons, in order.
-    let children = Self.ask(tree, Self.toast, "org.a11y.atspi.Accessible", "GetChildren")
+    let children = ask(tree, Self.toast, "org.a11y.atspi.Accessible", "GetChildren")
     #expect(
       children.argument(0) { Variant.children($0, Self.reference) } == [
         [":1.7", Self.undo], [":1.7", Self.keep],
       ])
     #expect(Self.property(tree, Self.toast, "ChildCount", Variant.int32(of:)) == 2)
-    let second = Self.ask(
+    let second = ask(
       tree, Self.toast, "org.a11y.atspi.Accessible", "GetChildAtIndex", [Variant.int32(1)])
     #expect(second.argument(0, Self.reference) == [":1.7", Self.keep])
-    let none = Self.ask(
+    let none = ask(
       tree, Self.toast, "org.a11y.atspi.Accessible", "GetChildAtIndex", [Variant.int32(2)])
     #expect(none.argument(0, Self.reference) == ["", AccessibleTree.nullPath])
 
     // Up: each button's parent is the toast, at its index; the toast the application's.
     #expect(Self.property(tree, Self.keep, "Parent", Self.reference) == [":1.7", Self.toast])
     for (path, index) in [(Self.undo, 0), (Self.keep, 1), (Self.toast, 0)] {
-      let answer = Self.ask(tree, path, "org.a11y.atspi.Accessible", "GetIndexInParent")
+      let answer = ask(tree, path, "org.a11y.atspi.Accessible", "GetIndexInParent")
       #expect(answer.argument(0, Variant.int32(of:)) == Int32(index), "\(path)")
     }
     #expect(Self.property(tree, AccessibleTree.rootPath, "ChildCount", Variant.int32(of:)) == 1)
     #expect(Self.property(tree, Self.keep, "ChildCount", Variant.int32(of:)) == 0)
-    let leaves = Self.ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetChildren")
+    let leaves = ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetChildren")
     #expect(leaves.argument(0) { Variant.children($0, Self.reference) } == [])
-    let application = Self.ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetApplication")
+    let application = ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetApplication")
     #expect(application.argument(0, Self.reference) == [":1.7", AccessibleTree.rootPath])
 
-    let interfaces = Self.ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetInterfaces")
+    let interfaces = ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetInterfaces")
     #expect(
       interfaces.argument(0) { Variant.children($0, Variant.text) } == [
         "org.a11y.atspi.Accessible", "org.a11y.atspi.Action",
       ])
-    let toastInterfaces = Self.ask(tree, Self.toast, "org.a11y.atspi.Accessible", "GetInterfaces")
+    let toastInterfaces = ask(tree, Self.toast, "org.a11y.atspi.Accessible", "GetInterfaces")
     #expect(
       toastInterfaces.argument(0) { Variant.children($0, Variant.text) } == [
         "org.a11y.atspi.Accessible"
@@ -128,37 +121,37 @@ struct ButtonTreeTests {
     tree.onAction = { id, button in done.append([id, button]) }
     let action = "org.a11y.atspi.Action"
     #expect(Self.property(tree, Self.keep, "NActions", interface: action, Variant.int32(of:)) == 1)
-    let all = Self.ask(
+    let all = ask(
       tree, Self.keep, "org.freedesktop.DBus.Properties", "GetAll", [Variant.string(action)])
     #expect(all.type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN)
     #expect(all.argument(0) { g_variant_n_children($0) } == 1, "NActions alone")
     for member in ["GetName", "GetLocalizedName"] {
-      let name = Self.ask(tree, Self.keep, action, member, [Variant.int32(0)])
+      let name = ask(tree, Self.keep, action, member, [Variant.int32(0)])
       #expect(name.argument(0, Variant.text) == "click", "\(member)")
     }
-    let description = Self.ask(tree, Self.keep, action, "GetDescription", [Variant.int32(0)])
+    let description = ask(tree, Self.keep, action, "GetDescription", [Variant.int32(0)])
     #expect(description.argument(0, Variant.text) == "Activates the button")
-    let binding = Self.ask(tree, Self.keep, action, "GetKeyBinding", [Variant.int32(0)])
+    let binding = ask(tree, Self.keep, action, "GetKeyBinding", [Variant.int32(0)])
     #expect(binding.argument(0, Variant.text) == "", "no shortcut of its own")
-    let actions = Self.ask(tree, Self.keep, action, "GetActions")
+    let actions = ask(tree, Self.keep, action, "GetActions")
     #expect(
       actions.argument(0) { Variant.children($0) { Variant.children($0, Variant.text) } } == [
         ["click", "Activates the button", ""]
       ])
 
-    let keep = Self.ask(tree, Self.keep, action, "DoAction", [Variant.int32(0)])
+    let keep = ask(tree, Self.keep, action, "DoAction", [Variant.int32(0)])
     #expect(keep.argument(0, Variant.bool) == true)
     #expect(done == [[3, 1]], "Keep, the second button of toast 3")
-    let undo = Self.ask(tree, Self.undo, action, "DoAction", [Variant.int32(0)])
+    let undo = ask(tree, Self.undo, action, "DoAction", [Variant.int32(0)])
     #expect(undo.argument(0, Variant.bool) == true)
-    let other = Self.ask(tree, Self.undo, action, "DoAction", [Variant.int32(1)])
+    let other = ask(tree, Self.undo, action, "DoAction", [Variant.int32(1)])
     #expect(other.argument(0, Variant.bool) == false, "a button has one action")
     #expect(done == [[3, 1], [3, 0]])
 
     // The toast is no button: no action.
-    let toast = Self.ask(tree, Self.toast, action, "DoAction", [Variant.int32(0)])
+    let toast = ask(tree, Self.toast, action, "DoAction", [Variant.int32(0)])
     #expect(toast.errorName == "org.freedesktop.DBus.Error.UnknownMethod")
-    let count = Self.ask(
+    let count = ask(
       tree, Self.toast, "org.freedesktop.DBus.Properties", "Get",
       [Variant.string(action), Variant.string("NActions")])
     #expect(count.errorName == "org.freedesktop.DBus.Error.UnknownProperty")
@@ -172,14 +165,14 @@ struct ButtonTreeTests {
       AccessibleTree.path(of: 3, button: 2), prefix + "3/01", prefix + "03",
       prefix + "3/1/0", prefix + "4/0",
     ] {
-      let answer = Self.ask(tree, path, "org.a11y.atspi.Accessible", "GetRole")
+      let answer = ask(tree, path, "org.a11y.atspi.Accessible", "GetRole")
       #expect(answer.errorName == "org.freedesktop.DBus.Error.UnknownObject", "\(path)")
     }
     // Fewer buttons after an update: the one that went is gone, and its focus with it.
     tree.setFocus(1, of: 3)
     tree.setButtons(["Undo"], of: 3)
     #expect(tree.buttons(of: 3) == ["Undo"] && tree.focusedButton(of: 3) == nil)
-    let gone = Self.ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetRole")
+    let gone = ask(tree, Self.keep, "org.a11y.atspi.Accessible", "GetRole")
     #expect(gone.errorName == "org.freedesktop.DBus.Error.UnknownObject")
     #expect(Self.property(tree, Self.toast, "ChildCount", Variant.int32(of:)) == 1)
     // A toast without buttons has no children.

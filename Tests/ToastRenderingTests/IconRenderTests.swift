@@ -30,7 +30,7 @@ struct IconRenderTests {
     (
       "banner-icon-bitmap-scale2",
       toast(
-        "Unthemed", style: .banner, icon: IconThemeTests.icons + "/pixmaps/unthemed.png",
+        "Unthemed", style: .banner, icon: iconsDirectory + "/pixmaps/unthemed.png",
         theme: nil), 2
     ),
   ]
@@ -40,6 +40,6 @@ struct IconRenderTests {
     let spec = try #require(Self.cases.first { $0.name == name })
     #expect(spec.toast.iconProblem(scale: Double(spec.scale)) == nil)
     let image = OffscreenImage.render(spec.toast, scale: spec.scale)
-    try RenderTests.expectMatchesReference(image, named: name)
+    try expectMatchesReference(image, named: name)
   }
 }

@@ -6,17 +6,14 @@ import ToastRendering
 /// Icons loaded, fitted, recoloured and drawn: PNG through Cairo, SVG through
 /// librsvg, at the scale of the surface; broken files in one line.
 struct IconTests {
-  static let icons = IconThemeTests.icons
-  static let lookup = IconThemeTests.lookup
-
   static func load(_ icon: String, size: Int = 48, scale: Double = 1) throws -> IconImage {
-    try IconImage.load(icon, theme: "Child", size: size, scale: scale, lookup: lookup).get()
+    try IconImage.load(icon, theme: "Child", size: size, scale: scale, lookup: iconLookup).get()
   }
 
   static func problem(_ icon: String, theme: String? = "Child") -> String? {
     guard
       case .failure(let error) = IconImage.load(
-        icon, theme: theme, size: 48, scale: 1, lookup: lookup, reusingFailures: false)
+        icon, theme: theme, size: 48, scale: 1, lookup: iconLookup, reusingFailures: false)
     else { return nil }
     return error.description
   }
@@ -55,7 +52,7 @@ struct IconTests {
   @Test func symbolicIconsArePaintedInTheTextColour() throws {
     // test-volume-symbolic.svg is a dark grey square filling the icon.
     var toast = Toast("Muted")
-    toast.icon = Self.icons + "/share/icons/Child/symbolic/status/test-volume-symbolic.svg"
+    toast.icon = iconsDirectory + "/share/icons/Child/symbolic/status/test-volume-symbolic.svg"
     toast.foreground = Toast.Color(red: 1, green: 0, blue: 0)
     let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
     let square = try #require(layout.icon)
@@ -69,14 +66,14 @@ struct IconTests {
       #expect(outside.alpha == 128, "the box's colour beside the icon at scale \(scale)")
     }
     // A regular icon keeps its colours: the grey unthemed PNG.
-    toast.icon = Self.icons + "/pixmaps/unthemed.png"
+    toast.icon = iconsDirectory + "/pixmaps/unthemed.png"
     let grey = OffscreenImage.render(toast).pixel(x: Int(square.midX), y: Int(square.midY))
     #expect(grey == (255, 128, 128, 128))
   }
 
   @Test func atAFractionalScaleTheIconFillsWholeDevicePixels() throws {
     var toast = Toast("Muted")
-    toast.icon = Self.icons + "/share/icons/Child/symbolic/status/test-volume-symbolic.svg"
+    toast.icon = iconsDirectory + "/share/icons/Child/symbolic/status/test-volume-symbolic.svg"
     let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
     let square = try #require(layout.icon)
     let scale = 1.5
@@ -126,7 +123,7 @@ struct IconTests {
   }
 
   @Test func brokenFilesAndMissingNamesAreOneLine() throws {
-    let broken = Self.icons + "/broken"
+    let broken = iconsDirectory + "/broken"
     let problems: [(icon: String, theme: String?, expected: String)] = [
       (
         "/nonexistent.png", "Child",
@@ -195,7 +192,7 @@ struct IconTests {
     }
     // Missing: a failure, remembered for a moment by the renderer's loads.
     #expect((try? IconImage.load(path, theme: nil, size: 48, scale: 1).get()) == nil)
-    try copy(Self.icons + "/pixmaps/unthemed.png")
+    try copy(iconsDirectory + "/pixmaps/unthemed.png")
     let remembered = IconImage.load(path, theme: nil, size: 48, scale: 1)
     #expect((try? remembered.get()) == nil, "the failure is reused")
     let fresh = try IconImage.load(path, theme: nil, size: 48, scale: 1, reusingFailures: false)
@@ -203,7 +200,7 @@ struct IconTests {
     #expect(fresh.pixel(x: 24, y: 24) == (255, 128, 128, 128))
     // Replaced by another picture: a frame (no file check) still draws the
     // picture its toast was shown with; the next show or update reads again.
-    try copy(Self.icons + "/share/icons/Child/48x48/apps/fixed-sizes.png")
+    try copy(iconsDirectory + "/share/icons/Child/48x48/apps/fixed-sizes.png")
     let frame = try IconImage.load(path, theme: nil, size: 48, scale: 1, checkingFile: false)
       .get()
     #expect(frame.pixel(x: 24, y: 24) == (255, 128, 128, 128))

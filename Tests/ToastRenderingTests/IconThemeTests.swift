@@ -5,23 +5,12 @@ import ToastRendering
 /// Icon lookup by the Icon Theme Specification, against the tests' own themes
 /// (Icons/, see its README) and Debian's Adwaita.
 struct IconThemeTests {
-  static let icons: String = {
-    let file = #filePath
-    return String(file[..<file.lastIndex(of: "/")!]) + "/Icons"
-  }()
-
-  /// The tests' themes: `local` as the user's directory, `share` as the system's.
-  static let lookup = IconLookup(
-    searchPath: IconSearchPath(
-      themeDirectories: [icons + "/local/icons", icons + "/share/icons"],
-      fallbackDirectories: [icons + "/local/icons", icons + "/share/icons", icons + "/pixmaps"]))
-
   /// The file `name` resolves to, relative to Icons/.
   static func find(
     _ name: String, theme: String? = "Child", size: Int = 48, scale: Double = 1
   ) -> String? {
-    lookup.find(name, theme: theme, size: size, scale: scale).map {
-      String($0.path.dropFirst(icons.count + 1))
+    iconLookup.find(name, theme: theme, size: size, scale: scale).map {
+      String($0.path.dropFirst(iconsDirectory.count + 1))
     }
   }
 
@@ -181,10 +170,10 @@ struct IconThemeTests {
   }
 
   @Test func parentsAreSearchedInOrderThenHicolorThenPixmaps() {
-    #expect(Self.lookup.themeChain("Child") == ["Child", "Parent", "Grandparent", "hicolor"])
-    #expect(Self.lookup.themeChain(nil) == ["hicolor"])
-    #expect(Self.lookup.themeChain("Nonexistent") == ["hicolor"])
-    #expect(!Self.lookup.themeExists("Nonexistent") && Self.lookup.themeExists("Parent"))
+    #expect(iconLookup.themeChain("Child") == ["Child", "Parent", "Grandparent", "hicolor"])
+    #expect(iconLookup.themeChain(nil) == ["hicolor"])
+    #expect(iconLookup.themeChain("Nonexistent") == ["hicolor"])
+    #expect(!iconLookup.themeExists("Nonexistent") && iconLookup.themeExists("Parent"))
     // The theme asked for wins over its parent, even with an SVG there.
     #expect(Self.find("in-both") == "share/icons/Child/48x48/apps/in-both.png")
     #expect(Self.find("parent-only") == "share/icons/Parent/scalable/apps/parent-only.svg")
@@ -195,8 +184,8 @@ struct IconThemeTests {
       Self.find("hicolor-only", theme: nil) == "share/icons/hicolor/48x48/apps/hicolor-only.png")
     #expect(Self.find("parent-only", theme: nil) == nil, "only hicolor without a theme")
     // Unthemed icons come last.
-    let unthemed = Self.lookup.find("unthemed", theme: "Child", size: 48, scale: 1)
-    #expect(unthemed?.path == Self.icons + "/pixmaps/unthemed.png" && unthemed?.theme == nil)
+    let unthemed = iconLookup.find("unthemed", theme: "Child", size: 48, scale: 1)
+    #expect(unthemed?.path == iconsDirectory + "/pixmaps/unthemed.png" && unthemed?.theme == nil)
     #expect(Self.find("no-such-icon") == nil)
   }
 
@@ -208,15 +197,15 @@ struct IconThemeTests {
     // test-volume-high-symbolic: no such file; test-volume-symbolic comes before
     // the regular test-volume-high.
     let symbolic = try #require(
-      Self.lookup.find("test-volume-high-symbolic", theme: "Child", size: 48, scale: 1))
+      iconLookup.find("test-volume-high-symbolic", theme: "Child", size: 48, scale: 1))
     #expect(symbolic.name == "test-volume-symbolic" && symbolic.isSymbolic && symbolic.isScalable)
     // Only a regular icon: found, and not recoloured.
     let regular = try #require(
-      Self.lookup.find("test-muted-symbolic", theme: "Child", size: 48, scale: 1))
+      iconLookup.find("test-muted-symbolic", theme: "Child", size: 48, scale: 1))
     #expect(regular.name == "test-muted" && !regular.isSymbolic)
     // A regular name falls back to symbolic ones after the regular ones.
     let fallback = try #require(
-      Self.lookup.find("test-volume-low", theme: "Child", size: 48, scale: 1))
+      iconLookup.find("test-volume-low", theme: "Child", size: 48, scale: 1))
     #expect(fallback.name == "test-volume-symbolic")
     #expect(Self.find("test-volume-high") == "share/icons/Child/48x48/apps/test-volume-high.png")
   }
@@ -225,7 +214,7 @@ struct IconThemeTests {
     for name in ["", ".", "..", "../Child/48x48/apps/in-both", "a/b"] {
       #expect(Self.find(name) == nil, "\(name)")
     }
-    #expect(Self.lookup.themeChain("../share/icons/Child") == ["hicolor"])
+    #expect(iconLookup.themeChain("../share/icons/Child") == ["hicolor"])
   }
 
   // MARK: - Debian's Adwaita (adwaita-icon-theme, installed by make deps)
@@ -282,7 +271,9 @@ struct IconThemeTests {
     let copy = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     defer { #expect(system("rm -rf '\(copy)'") == 0) }
     #expect(
-      system("cp -R '\(Self.icons)/share' '\(Self.icons)/local' '\(Self.icons)/pixmaps' '\(copy)/'")
+      system(
+        "cp -R '\(iconsDirectory)/share' '\(iconsDirectory)/local' '\(iconsDirectory)/pixmaps' '\(copy)/'"
+      )
         == 0)
     for theme in ["Child", "Parent", "Grandparent", "hicolor"] {
       let root = "\(copy)/share/icons/\(theme)"
@@ -301,10 +292,10 @@ struct IconThemeTests {
     ]
     for name in names {
       for (size, scale) in [(16, 1.0), (24, 1.0), (24, 1.5), (24, 2.0), (48, 1.0), (48, 2.0)] {
-        let listed = Self.lookup.find(name, theme: "Child", size: size, scale: scale)
+        let listed = iconLookup.find(name, theme: "Child", size: size, scale: scale)
         let viaCache = cached.find(name, theme: "Child", size: size, scale: scale)
         #expect(
-          listed.map { String($0.path.dropFirst(Self.icons.count)) }
+          listed.map { String($0.path.dropFirst(iconsDirectory.count)) }
             == viaCache.map { String($0.path.dropFirst(copy.count)) },
           "\(name) at \(size)@\(scale)")
       }

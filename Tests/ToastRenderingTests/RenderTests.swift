@@ -9,11 +9,6 @@ import ToastRendering
 /// After an intended change to the drawing, rewrite the references with
 /// `UPDATE_REFERENCES=1 swift test --filter RenderTests` and look at them.
 struct RenderTests {
-  static let directory: String = {
-    let file = #filePath
-    return String(file[..<file.lastIndex(of: "/")!]) + "/References"
-  }()
-
   static func spinnerAndProgress() -> Toast {
     var toast = Toast("Copying files…", showsSpinner: true)
     toast.progress = 0.35
@@ -77,44 +72,7 @@ struct RenderTests {
   func renderMatchesTheReference(_ name: String) throws {
     let spec = try #require(Self.cases.first { $0.name == name })
     let image = OffscreenImage.render(spec.toast, scale: spec.scale, appearance: spec.appearance)
-    try Self.expectMatchesReference(image, named: name)
-  }
-
-  /// Expects `image` to match the reference PNG `name` (at most 0.5 % of the
-  /// pixels differing by more than 8 in a channel); with `UPDATE_REFERENCES`
-  /// set, writes it as the reference instead.
-  static func expectMatchesReference(
-    _ image: OffscreenImage, named name: String, sourceLocation: SourceLocation = #_sourceLocation
-  ) throws {
-    let path = "\(directory)/\(name).png"
-    if getenv("UPDATE_REFERENCES") != nil {
-      mkdir(directory, 0o755)
-      #expect(image.writePNG(to: path), sourceLocation: sourceLocation)
-      return
-    }
-    let reference = try #require(
-      OffscreenImage(png: path), "missing \(path): run with UPDATE_REFERENCES=1",
-      sourceLocation: sourceLocation)
-    #expect(
-      reference.width == image.width && reference.height == image.height,
-      sourceLocation: sourceLocation)
-    guard reference.width == image.width && reference.height == image.height else { return }
-    var differing = 0
-    for y in 0..<image.height {
-      for x in 0..<image.width {
-        let a = image.pixel(x: x, y: y)
-        let b = reference.pixel(x: x, y: y)
-        let delta = [
-          abs(Int(a.alpha) - Int(b.alpha)), abs(Int(a.red) - Int(b.red)),
-          abs(Int(a.green) - Int(b.green)), abs(Int(a.blue) - Int(b.blue)),
-        ].max()!
-        if delta > 8 { differing += 1 }
-      }
-    }
-    #expect(
-      differing <= image.width * image.height / 200,
-      "\(differing) of \(image.width * image.height) pixels differ from \(path)",
-      sourceLocation: sourceLocation)
+    try expectMatchesReference(image, named: name)
   }
 
   @Test(arguments: [1.0, 2.0, 1.5])

@@ -6,11 +6,6 @@ import ToastRendering
 /// shaped when only the progress changed, and a text drawn at one scale draws
 /// at another as if shaped for it.
 struct UpdateReuseTests {
-  /// The pixels of `layout` (of `toast`) drawn at `scale` into a canvas of its size.
-  static func pixels(_ toast: Toast, _ layout: ToastLayout, scale: Double = 1) throws -> [UInt8] {
-    try BoxImageTests.pixels(toast, layout: layout, scale: scale)
-  }
-
   static func layout(_ toast: Toast, reusing previous: ToastLayout? = nil) -> ToastLayout {
     ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720, reusing: previous)
   }
@@ -26,8 +21,8 @@ struct UpdateReuseTests {
     // The frame is the one a layout of its own draws.
     let fresh = Self.layout(second)
     #expect(fresh.text !== before.text)
-    #expect(try Self.pixels(second, after) == Self.pixels(second, fresh))
-    #expect(try Self.pixels(second, after) != Self.pixels(first, before))
+    #expect(try drawnPixels(second, layout: after) == drawnPixels(second, layout: fresh))
+    #expect(try drawnPixels(second, layout: after) != drawnPixels(first, layout: before))
   }
 
   @Test func newWordsOrANewFontAreShapedAgain() throws {
@@ -43,7 +38,7 @@ struct UpdateReuseTests {
     let refonted = Self.layout(font, reusing: before)
     #expect(refonted.text !== before.text)
     #expect(refonted.text.height > before.text.height)
-    #expect(try Self.pixels(font, refonted) == Self.pixels(font, Self.layout(font)))
+    #expect(try drawnPixels(font, layout: refonted) == drawnPixels(font, layout: Self.layout(font)))
   }
 
   /// A toast on two outputs of different scales is drawn from one layout.
@@ -51,10 +46,10 @@ struct UpdateReuseTests {
   func aTextDrawnAtOneScaleDrawsAtAnotherAsAFreshOne(scales: (Double, Double)) throws {
     let toast = Toast("Brightness 70%", progress: 0.7)
     let shared = Self.layout(toast)
-    let first = try Self.pixels(toast, shared, scale: scales.0)
-    #expect(first == (try Self.pixels(toast, Self.layout(toast), scale: scales.0)))
-    let second = try Self.pixels(toast, shared, scale: scales.1)
-    #expect(second == (try Self.pixels(toast, Self.layout(toast), scale: scales.1)))
-    #expect(try Self.pixels(toast, shared, scale: scales.0) == first)
+    let first = try drawnPixels(toast, layout: shared, scale: scales.0)
+    #expect(first == (try drawnPixels(toast, layout: Self.layout(toast), scale: scales.0)))
+    let second = try drawnPixels(toast, layout: shared, scale: scales.1)
+    #expect(second == (try drawnPixels(toast, layout: Self.layout(toast), scale: scales.1)))
+    #expect(try drawnPixels(toast, layout: shared, scale: scales.0) == first)
   }
 }
