@@ -135,7 +135,8 @@ let package = Package(
     .target(
       name: "ToastProtocol", dependencies: ["ToastModel", "CSystem", "SystemSupport"],
       swiftSettings: strict),
-    // The command: the table of options, argument parsing (a library, for tests) and main.
+    // The command: the table of options, argument parsing, the configuration
+    // file and --follow (a library, for tests); main.swift only wires them.
     .target(
       name: "ToastCommand",
       dependencies: ["ToastModel", "ToastProtocol", "ToastNagOptions", "CSystem", "SystemSupport"],
@@ -229,8 +230,8 @@ let package = Package(
       name: "ToastProtocolTests",
       dependencies: ["ToastProtocol", "ToastModel", "TestSupport", "SystemSupport"],
       swiftSettings: strict),
-    // The command's own: arguments, the option table, configuration files, and
-    // the limits it applies as the socket and follow lines do.
+    // The command's own: arguments, the option table, configuration files,
+    // --follow's lines, and the limits it applies as the socket and follow lines do.
     .testTarget(
       name: "ToastCommandTests",
       dependencies: [

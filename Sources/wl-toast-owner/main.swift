@@ -6,11 +6,8 @@
 import CSystem
 import Glibc
 import SystemSupport
-import ToastKit
-import ToastModel
 import ToastOwner
 import ToastProtocol
-import ToastRendering
 
 // One malloc arena for all threads, set before any starts. The font set-up's
 // threads (TextBlock.startFontSetUp's, Pango's FcInit) would each get an arena
@@ -64,84 +61,4 @@ case .watch(.river(let options)):
   exit(runRiverWatch(options))
 case .nag(let arguments):
   exit(runNag(arguments))
-}
-
-/// Serves toasts on `listener` until the last is gone and `linger` seconds
-/// have passed (never, for nil), or the compositor goes away.
-func serve(_ listener: consuming Rendezvous.Listener, linger: Double?) -> Never {
-  let rendezvous: Rendezvous
-  do {
-    rendezvous = try Rendezvous()
-  } catch {
-    refuseClients(of: listener) { _ in .failed(error.description) }
-    exit(ExitCode.error)
-  }
-  let status: Int32
-  do {
-    // The owner (its presenter, its toasts) is released before the process
-    // exits, also with toasts still on screen when the compositor went away:
-    // `exit(owner.run())` kept them alive to the end, and LeakSanitizer reported
-    // the weak-reference side table of such a toast (Swift keeps its address
-    // encoded in the object's reference count, where no leak checker finds it).
-    let presenter = try ToastPresenter()
-    status = Owner(presenter: presenter, rendezvous: rendezvous, listener: listener, linger: linger)
-      .run()
-  } catch {
-    // No compositor, or one without layer-shell: every command waiting hears
-    // why, unless its content was wrong in the first place (a usage error).
-    refuseClients(of: listener) { text in
-      if case .show(_, let toast, _, _)? = try? OwnerRequest(decoding: text),
-        let problem = Owner.problem(with: toast)
-      {
-        return .refused(problem)
-      }
-      return .failed(error.description)
-    }
-    rendezvous.retire(listener)
-    exit(ExitCode.error)
-  }
-  exit(status)
-}
-
-/// The listening socket systemd passes as descriptor 3 (`LISTEN_FDS=1` for this
-/// process), made non-blocking; nil when there is none of the right kind. The
-/// socket file is systemd's: the owner leaves it (inode 0 matches no file).
-func activatedListener() -> Rendezvous.Listener? {
-  let fd: Int32 = 3
-  defer {
-    unsetenv("LISTEN_PID")
-    unsetenv("LISTEN_FDS")
-    unsetenv("LISTEN_FDNAMES")
-  }
-  guard let pid = getenv("LISTEN_PID").flatMap({ pid_t(String(cString: $0)) }), pid == getpid(),
-    getenv("LISTEN_FDS").map({ String(cString: $0) }) == "1"
-  else { return nil }
-  guard Rendezvous.Listener.isListeningSocket(fd) else { return nil }
-  _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-  _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-  return Rendezvous.Listener(socket: FileDescriptor(fd), inode: 0, lock: nil)
-}
-
-/// Draws `toast` as `request` asks into a PNG file; returns the exit status.
-func renderPreview(_ request: RenderRequest, _ toast: Toast) -> Int32 {
-  let (path, scale, width, height) = (
-    request.path, request.scale, request.outputWidth, request.outputHeight
-  )
-  if let problem = Owner.problem(with: toast) {
-    printError("wl-toast: \(problem)")
-    return ExitCode.usage
-  }
-  var shown = toast.normalized()
-  // An icon that cannot be shown: one line, and the preview is drawn without it.
-  if let problem = shown.iconProblem(scale: scale) {
-    printError("wl-toast: \(problem)")
-    shown.icon = nil
-  }
-  let image = OffscreenImage.render(
-    shown, outputWidth: width, outputHeight: height, scale: scale)
-  guard image.writePNG(to: path) else {
-    printError("wl-toast: cannot write \(path): \(Errno.current)")
-    return ExitCode.error
-  }
-  return ExitCode.success
 }

@@ -87,97 +87,11 @@ func show(_ toast: Toast, _ options: ShowOptions) -> Never {
     finish(options.wait ? .outcome(.suppressed) : .accepted)
   }
   guard let format = options.follow else { finish(deliver(toast, wait: options.wait)) }
-
-  var current = toast
-  var delivered = false
-  var number = 0
   var reader = LineReader(fd: 0)
-  while let line = reader.next() {
-    number += 1
-    do {
-      try current.apply(followLine: line, format: format)
-    } catch {
-      printError("wl-toast: line \(number): \(error.description); skipped")
-      continue
-    }
-    _ = deliver(current, wait: false)
-    delivered = true
-  }
-  // End of input: the toast finishes its timeout.
-  if options.wait {
-    finish(deliver(current, wait: true))
-  }
-  if !delivered && !current.text.isEmpty { _ = deliver(current, wait: false) }
-  exit(ExitCode.success)
-}
-
-/// Lines of a file descriptor, without their newline; invalid UTF-8 becomes U+FFFD.
-struct LineReader {
-  let fd: Int32
-  var buffer: [UInt8] = []
-  var atEnd = false
-
-  mutating func next() -> String? {
-    while true {
-      if let newline = buffer.firstIndex(of: 0x0A) {
-        var line = Array(buffer[..<newline])
-        buffer.removeSubrange(...newline)
-        if line.last == 0x0D { line.removeLast() }
-        return String(decoding: line, as: UTF8.self)
-      }
-      if atEnd {
-        guard !buffer.isEmpty else { return nil }
-        defer { buffer.removeAll() }
-        return String(decoding: buffer, as: UTF8.self)
-      }
-      var chunk = [UInt8](repeating: 0, count: 65_536)
-      let count = retryingOnInterrupt { read(fd, &chunk, chunk.count) }
-      if count <= 0 {
-        atEnd = true
-      } else {
-        buffer += chunk[0..<count]
-        // A line longer than the message limit is cut rather than kept growing.
-        if buffer.count > maximumMessageSize * 4 && buffer.firstIndex(of: 0x0A) == nil {
-          buffer.append(0x0A)
-        }
-      }
-    }
-  }
-}
-
-/// The configuration file for a toast's command line: its problems are
-/// reported (`FILE:LINE: message`) and its good lines kept. A `--config` file
-/// that cannot be read is a usage error; the standard one is then skipped
-/// with a warning.
-func loadConfig(for arguments: [String]) -> Config? {
-  // Subcommands take nothing from the file.
-  if let first = arguments.first, isSubcommand(first) { return nil }
-  let path: String
-  let choice = configChoice(in: arguments)
-  switch choice {
-  case .none: return nil
-  case .file(let chosen): path = chosen
-  case .standard:
-    guard let standard = Config.defaultPath else { return nil }
-    path = standard
-  }
-  switch Config.load(path: path) {
-  case .success(let config?):
-    let checked = config.checked()
-    for problem in checked.problems { printError("wl-toast: \(problem)") }
-    return checked
-  case .success(nil):
-    guard case .file = choice else { return nil }
-    printError("wl-toast: --config: cannot read \(path): \(Errno(rawValue: ENOENT))")
-    exit(ExitCode.usage)
-  case .failure(let error):
-    if case .file = choice {
-      printError("wl-toast: --config: \(error)")
-      exit(ExitCode.usage)
-    }
-    printError("wl-toast: \(error); going on without it")
-    return nil
-  }
+  finish(
+    follow(
+      toast, format: format, wait: options.wait, reader: &reader, deliver: deliver,
+      skipped: { printError("wl-toast: \($0)") }))
 }
 
 extension String {
@@ -190,7 +104,13 @@ reserveStandardDescriptors()
 let commandLine = Array(CommandLine.arguments.dropFirst())
 // A global (main's top level), never destroyed: destroying a temporary
 // `Config?` would have the runtime make its type's metadata.
-let config = loadConfig(for: commandLine)
+let config: Config?
+do throws(ConfigError) {
+  config = try loadConfig(for: commandLine)
+} catch {
+  printError("wl-toast: --config: \(error)")
+  exit(ExitCode.usage)
+}
 switch parseArguments(commandLine, config: config) {
 case .failure(let error):
   printError("\(error)")
