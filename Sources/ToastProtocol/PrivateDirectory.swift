@@ -126,26 +126,14 @@ package struct PrivateDirectory: ~Copyable {
     return open.st_dev == named.st_dev && open.st_ino == named.st_ino
   }
 
-  /// A path of this very directory, for calls that take a path and no
-  /// descriptor (`inotify_add_watch`): through its descriptor
-  /// (`/proc/self/fd/N`), whatever is at the directory's path by then; where
-  /// /proc is not mounted (a chroot, a sandbox), the directory's own path,
-  /// while it still names the directory that was checked.
-  package var descriptorPath: String {
-    if Self.hasProcess { return "/proc/self/fd/\(descriptor.rawValue)" }
-    var named = stat()
-    var open = stat()
-    guard stat(path, &named) == 0, fstat(descriptor.rawValue, &open) == 0,
-      named.st_dev == open.st_dev, named.st_ino == open.st_ino
-    else { return "/proc/self/fd/\(descriptor.rawValue)" }
-    return path
-  }
-
-  /// Whether this process's descriptors have paths (`/proc/self/fd`).
-  private static let hasProcess = access("/proc/self/fd", X_OK) == 0
+  /// A path of this very directory, through its descriptor
+  /// (`/proc/self/fd/N`), whatever is at the directory's path by then: for
+  /// calls that take a path and no descriptor (`inotify_add_watch`). (The
+  /// programs need /proc in any case: the Swift runtime reads its arguments
+  /// and its own path there.)
+  package var descriptorPath: String { "/proc/self/fd/\(descriptor.rawValue)" }
 
   /// The path by which `bind` and `connect` reach the socket `name` in this
-  /// very directory (`/proc/self/fd/N/NAME`, or the directory's own path
-  /// where /proc is not mounted: see ``descriptorPath``).
+  /// very directory (`/proc/self/fd/N/NAME`).
   package func addressPath(of name: String) -> String { descriptorPath + "/" + name }
 }
