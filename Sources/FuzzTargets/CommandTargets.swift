@@ -53,14 +53,19 @@ func fuzzJSON(_ input: [UInt8]) throws(InvariantViolation) {
   try require(again.serialized == serialized, "\(serialized) serializes again differently")
 }
 
-/// The lines of a `--follow` input, as the command splits standard input: at
-/// line feeds, a carriage return before one dropped, a last line without one kept.
+/// The lines of a `--follow` input, split by the command's own reader of
+/// standard input (``LineReader``), the input given to it in its reads.
 func followLines(_ input: [UInt8]) -> [String] {
-  var lines = input.split(separator: 0x0A, omittingEmptySubsequences: false)
-  if lines.last?.isEmpty == true { lines.removeLast() }
-  return lines.map { line in
-    text(of: Array(line.last == 0x0D ? line.dropLast() : line))
-  }
+  var offset = 0
+  var reader = LineReader(reading: { chunk in
+    let count = min(chunk.count, input.count - offset)
+    chunk.replaceSubrange(0..<count, with: input[offset..<(offset + count)])
+    offset += count
+    return count
+  })
+  var lines: [String] = []
+  while let line = reader.next() { lines.append(line) }
+  return lines
 }
 
 /// A `--follow` input applied line by line to one toast, as text when its first
