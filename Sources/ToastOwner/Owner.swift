@@ -29,6 +29,8 @@ package final class Owner {
   }
   /// The connections, by descriptor number (what the waiters below keep).
   private var clients: [Int32: Connection] = [:]
+  /// The connections that said `hold` (watchers): the owner stays while any is open.
+  private var held: Set<Int32> = []
   /// Descriptors waiting for the outcome of the toast with a tag.
   private var waiters: [String: [Int32]] = [:]
   /// A command answered once a frame with its content is committed (the one
@@ -301,8 +303,9 @@ package final class Owner {
         to: fd)
       scheduleLingerIfIdle()
     case .hold:
-      // A watcher's connection: it stays open, and while any connection is
-      // open the owner does not linger out (``scheduleLingerIfIdle()``).
+      // A watcher's connection: while it is open the owner does not linger
+      // out (``scheduleLingerIfIdle()``).
+      held.insert(fd)
       send(.accepted, to: fd)
     }
   }
@@ -344,6 +347,7 @@ package final class Owner {
     if let deadline = requestDeadlines.removeValue(forKey: fd) {
       presenter.eventLoop.remove(deadline)
     }
+    held.remove(fd)
     for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
     for tag in frameWaiters.keys { frameWaiters[tag]?.removeAll { $0.fd == fd } }
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
@@ -357,14 +361,22 @@ package final class Owner {
 
   // MARK: - Lifetime
 
-  /// Starts the linger once nothing shows and no command or watcher is
-  /// connected; a connection's end (``drop(_:)``) comes back here.
+  /// Starts the linger once the owner is idle (``isIdle``); a connection's
+  /// end (``drop(_:)``) comes back here.
   private func scheduleLingerIfIdle() {
-    guard let linger, !presenter.isPresenting, clients.isEmpty, lingerTimer == nil else { return }
+    guard let linger, isIdle, lingerTimer == nil else { return }
     lingerTimer = presenter.eventLoop.addTimer(after: .seconds(linger)) { [unowned self] in
       lingerTimer = nil
-      if !presenter.isPresenting && clients.isEmpty { presenter.eventLoop.stop() }
+      if isIdle { presenter.eventLoop.stop() }
     }
+  }
+
+  /// Nothing shows, no watcher holds the owner, and no command waits for an
+  /// answer or has yet to send its request. Another connection left open (a
+  /// stopped `--follow`, one that asked for `status`) keeps nothing.
+  private var isIdle: Bool {
+    !presenter.isPresenting && held.isEmpty && waiters.values.allSatisfy(\.isEmpty)
+      && frameWaiters.isEmpty && requestDeadlines.isEmpty
   }
 
   private func cancelLinger() {

@@ -10,13 +10,15 @@ import ToastProtocol
 ///
 /// The feed opens one connection to the owner at once, starting an owner as
 /// a command does when none runs, says `hold` on it and keeps it open: an
-/// owner does not linger out while a connection is open, so it stays resident
-/// for as long as the watcher runs, and the next banner finds it warm. When
-/// the owner goes away (the connection hangs up), the feed finds or starts
-/// the next one at once and shows its lasting toasts there again (a mode
-/// still active); when that one goes away too before the feed sent it
-/// anything, the next toast finds or starts one. Nothing wakes the watcher
-/// while nothing happens: the connection is watched by its event loop.
+/// owner does not linger out while a connection that said `hold` is open, so
+/// it stays resident for as long as the watcher runs, and the next banner
+/// finds it warm. Each new connection (after the owner went away, or a
+/// failure) hears `hold` and the lasting toasts (a mode still active) before
+/// anything else. When the owner goes away (the connection hangs up), the
+/// feed finds or starts the next one at once; when that one goes away too
+/// before the feed sent it anything, the next toast finds or starts one.
+/// Nothing wakes the watcher while nothing happens: the connection is
+/// watched by its event loop.
 ///
 /// Its toasts answer the user's own actions (a mode entered, a workspace
 /// focused): do-not-disturb does not hold them back
@@ -30,6 +32,9 @@ package final class OwnerFeed {
   private var watched: (fd: Int32, token: EventLoop.Token)?
   /// Whether the connection was opened after a hang-up, with nothing sent on it since.
   private var reopenedUnused = false
+  /// The client's count of connections opened (``Client/connectionsOpened``)
+  /// when the connection kept heard `hold` and the lasting toasts.
+  private var greeted: Int?
   /// The toasts shown until hidden (timeout 0), by tag: shown again by the
   /// next owner, hidden when the feed is closed.
   private var lasting: [String: Toast] = [:]
@@ -38,7 +43,8 @@ package final class OwnerFeed {
   /// starting one when none runs, and watches it in `loop`; `context` starts
   /// the feed's messages.
   ///
-  /// - Throws: What kept it from reaching an owner (no compositor, say).
+  /// - Throws: What kept it from reaching an owner (no compositor, an owner
+  ///   older than the watcher).
   package init(loop: EventLoop, context: String) throws(CommandError) {
     do {
       client = Client(rendezvous: try Rendezvous())
@@ -60,37 +66,72 @@ package final class OwnerFeed {
     } else {
       lasting[tag] = nil
     }
-    deliver { () throws(CommandError) in _ = try client.show(toast, tag: tag, wait: false) }
+    deliver(startingOwner: true, tag: tag) { () throws(CommandError) in
+      _ = try client.show(toast, tag: tag, wait: false)
+    }
   }
 
-  /// Hides the toast with `tag`.
+  /// Hides the toast with `tag`, on the owner running only: none is started
+  /// to hide a toast it cannot show.
   package func hide(tag: String) {
     lasting[tag] = nil
-    deliver { () throws(CommandError) in try client.send(.hide(tag: tag, after: nil)) }
+    deliver(startingOwner: false, tag: tag) { () throws(CommandError) in
+      try client.send(.hide(tag: tag, after: nil), startingOwner: false)
+    }
   }
 
-  /// Hides the lasting toasts, on the owner connected only (none is started
+  /// Hides the lasting toasts, on the owner running only (none is started
   /// to hide them), and lets go of it: the watcher ends.
   package func close() {
     for tag in lasting.keys.sorted() {
-      try? client.send(.hide(tag: tag, after: nil), findingOwner: false)
+      try? client.send(.hide(tag: tag, after: nil), startingOwner: false)
     }
     lasting = [:]
     stopWatching()
     client.disconnect()
   }
 
-  /// Opens the connection with `hold` and watches it.
+  /// Opens the connection, finding or starting an owner, greets it and watches it.
   private func open() throws(CommandError) {
-    _ = try client.hold()
+    try greet(startingOwner: true, except: nil)
     watchConnection()
   }
 
-  /// Sends what `body` sends; a failure closes the connection (the next
-  /// toast opens another) and says why in one line.
-  private func deliver(_ body: () throws(CommandError) -> Void) {
+  /// Greets the connection kept when it has not been yet (a new one), and
+  /// opens one first when there is none: to the owner running, or
+  /// (`startingOwner`) to one started when none runs. It hears `hold`, then
+  /// the lasting toasts but `tag`'s, again on the next connection when the
+  /// owner went away meanwhile.
+  private func greet(startingOwner: Bool, except tag: String?) throws(CommandError) {
+    for _ in 0..<3 {
+      if client.connectedDescriptor != nil && client.connectionsOpened == greeted { return }
+      try client.hold(startingOwner: startingOwner)
+      // No owner runs, and none is to be started.
+      guard client.connectedDescriptor != nil else { return }
+      let opened = client.connectionsOpened
+      for (other, toast) in lasting.sorted(by: { $0.key < $1.key }) where other != tag {
+        _ = try client.show(toast, tag: other, wait: false)
+      }
+      if client.connectionsOpened == opened {
+        greeted = opened
+        return
+      }
+    }
+    throw .ownerKeepsLeaving
+  }
+
+  /// Sends what `body` sends for the toast with `tag`, on a greeted
+  /// connection (``greet(startingOwner:except:)``), greeting too the new
+  /// connection `body` may have reached. A failure closes the connection
+  /// (the next toast opens another) and says why in one line.
+  private func deliver(
+    startingOwner: Bool, tag: String, _ body: () throws(CommandError) -> Void
+  ) {
+    client.collectOwners()
     do {
+      try greet(startingOwner: startingOwner, except: tag)
       try body()
+      try greet(startingOwner: startingOwner, except: tag)
       reopenedUnused = false
       watchConnection()
     } catch {
@@ -122,18 +163,15 @@ package final class OwnerFeed {
     if count > 0 || (count < 0 && errno == EAGAIN) { return }
     stopWatching()
     client.disconnect()
-    // An owner this process started is its child: collect it.
-    while waitpid(-1, nil, WNOHANG) > 0 {}
+    client.collectOwners()
     // The next owner at once, unless the last one went away unused (one
     // that cannot run: the compositor is going, say); then the next toast.
     guard !reopenedUnused else { return }
     do {
       try open()
     } catch {
+      printError("wl-toast: \(context): \(error)")
       return
-    }
-    for (tag, toast) in lasting.sorted(by: { $0.key < $1.key }) {
-      deliver { () throws(CommandError) in _ = try client.show(toast, tag: tag, wait: false) }
     }
     // Still unused by a new toast: an owner that fails on these is not
     // started again and again.

@@ -22,6 +22,13 @@ package final class Client {
   private var connection: FileDescriptor?
   /// The owner this command started, while it has not answered yet.
   private var startedOwner: pid_t?
+  /// The owners this client started that have not been collected yet
+  /// (``collectOwners()``).
+  private var startedOwners: [pid_t] = []
+  /// How many connections this client has opened so far: a new number tells
+  /// a caller that keeps its connection (`OwnerFeed`) that its requests now
+  /// reach an owner (or a connection) that heard none of the earlier ones.
+  package private(set) var connectionsOpened = 0
   /// The notices printed so far: each is printed once (a `--follow` command
   /// asks for the same missing icon with every line).
   private var printedNotices: Set<String> = []
@@ -54,24 +61,32 @@ package final class Client {
     }
   }
 
-  /// Opens the connection that keeps the display's owner running, starting an
-  /// owner when none runs, and says `hold` on it (once it is open, any
-  /// request keeps it so: ``show(_:tag:wait:)`` and ``send(_:findingOwner:)``
-  /// use it too). Returns its descriptor, which becomes readable when the
-  /// owner goes away.
-  package func hold() throws(CommandError) -> Int32 {
-    guard let (_, fd) = try deliver({ _ in .hold }) else { throw .ownerKeepsLeaving }
-    return fd
+  /// Says `hold` on the connection kept, which keeps the display's owner
+  /// running while it is open, connecting first when there is none: to the
+  /// owner running, or (`startingOwner`) to one it starts when none runs.
+  /// Without `startingOwner` and with no owner running, nothing is sent
+  /// (``connectedDescriptor`` stays nil). The connection's descriptor
+  /// becomes readable when the owner goes away.
+  ///
+  /// - Throws: ``CommandError/ownerOlder(pid:)`` when the owner does not know
+  ///   `hold`.
+  package func hold(startingOwner: Bool = true) throws(CommandError) {
+    try send(.hold, startingOwner: startingOwner)
   }
 
-  /// Sends `request` (`hide`) on the connection kept, finding or starting the
-  /// owner first when there is none; without `findingOwner`, only to the
-  /// owner connected (nothing is sent when there is none). Returns once the
-  /// owner carried it out.
-  package func send(_ request: OwnerRequest, findingOwner: Bool = true) throws(CommandError) {
-    guard findingOwner || connection?.rawValue != nil else { return }
-    let delivered = try deliver(findingOwner: findingOwner) { _ in request }
-    if delivered == nil && findingOwner { throw .ownerKeepsLeaving }
+  /// Sends `request` (`hide`) on the connection kept, connecting first when
+  /// there is none: to the owner running, or (`startingOwner`) to one it
+  /// starts when none runs; without `startingOwner` and with no owner
+  /// running, nothing is sent. Returns once the owner carried it out.
+  package func send(_ request: OwnerRequest, startingOwner: Bool = true) throws(CommandError) {
+    let delivered = try deliver(startingOwner: startingOwner) { _ in request }
+    if delivered == nil && startingOwner { throw .ownerKeepsLeaving }
+  }
+
+  /// Collects the owners this client started that have ended (they are its
+  /// children); those still running are collected by a later call.
+  package func collectOwners() {
+    startedOwners.removeAll { waitpid($0, nil, WNOHANG) != 0 }
   }
 
   /// The connection kept: its descriptor, or nil when there is none.
@@ -85,16 +100,17 @@ package final class Client {
   }
 
   /// Sends the request `makeRequest` returns on the connection kept, first
-  /// finding the owner or (`findingOwner`) starting one; `makeRequest` hears
-  /// whether this command starts it. Returns the owner's answer, after the
-  /// notices before it, and the connection; nil when the owner went away
-  /// each time (or, without `findingOwner`, once). A failure closes the
-  /// connection: whatever the owner says later answers nothing asked.
+  /// connecting to the owner running or (`startingOwner`) starting one;
+  /// `makeRequest` hears whether this command starts it. Returns the owner's
+  /// answer, after the notices before it, and the connection; nil when the
+  /// owner went away each time, or (without `startingOwner`) none runs. A
+  /// failure closes the connection: whatever the owner says later answers
+  /// nothing asked.
   private func deliver(
-    findingOwner: Bool = true, _ makeRequest: (_ startsOwner: Bool) -> OwnerRequest
+    startingOwner: Bool = true, _ makeRequest: (_ startsOwner: Bool) -> OwnerRequest
   ) throws(CommandError) -> (OwnerReply, Int32)? {
     do {
-      return try deliverOnce(findingOwner: findingOwner, makeRequest)
+      return try deliverOnce(startingOwner: startingOwner, makeRequest)
     } catch {
       disconnect()
       throw error
@@ -102,21 +118,26 @@ package final class Client {
   }
 
   private func deliverOnce(
-    findingOwner: Bool, _ makeRequest: (_ startsOwner: Bool) -> OwnerRequest
+    startingOwner: Bool, _ makeRequest: (_ startsOwner: Bool) -> OwnerRequest
   ) throws(CommandError) -> (OwnerReply, Int32)? {
     let deadline = MonotonicTime.now + replyTimeout
-    for _ in 0..<(findingOwner ? 3 : 1) {
+    for _ in 0..<3 {
       var request = makeRequest(false)
       if connection?.rawValue == nil {
-        guard findingOwner else { return nil }
-        let election = try elect(until: deadline)
-        switch consume election {
-        case .connected(let socket):
-          connection = consume socket
-        case .owner(let listener):
-          request = makeRequest(true)
-          connection = try startOwner(listener: listener)
+        if startingOwner {
+          let election = try elect(until: deadline)
+          switch consume election {
+          case .connected(let socket):
+            connection = consume socket
+          case .owner(let listener):
+            request = makeRequest(true)
+            connection = try startOwner(listener: listener)
+          }
+        } else {
+          guard let running = try connectToRunning(until: deadline) else { return nil }
+          connection = consume running
         }
+        connectionsOpened += 1
       }
       guard let fd = connection?.rawValue else { continue }
       guard var reply = try exchange(request, on: fd, until: deadline) else {
@@ -133,29 +154,57 @@ package final class Client {
         }
         reply = next
       }
+      let startedHere = startedOwner != nil
       startedOwner = nil
+      if request == .hold && Client.isOlderOwner(answeringHold: reply, startedHere: startedHere) {
+        throw .ownerOlder(pid: runningOwnerPID())
+      }
       return (try reply.checked(), fd)
     }
     return nil
+  }
+
+  /// Whether `reply`, an owner's answer to `hold`, says that the owner is
+  /// older than this client: it fails or refuses `hold`, which it does not
+  /// know. An owner this client started is as new as it (its failure is its
+  /// own).
+  package static func isOlderOwner(answeringHold reply: OwnerReply, startedHere: Bool) -> Bool {
+    switch reply {
+    case .failed, .refused: !startedHere
+    default: false
+    }
+  }
+
+  /// The process id of the owner running, as its `status` tells it; nil
+  /// when it does not answer.
+  private func runningOwnerPID() -> Int32? {
+    guard case .status(_, let pid, _, _, _)? = try? request(.status(tag: Toast.defaultTag))
+    else { return nil }
+    return pid
   }
 
   /// Sends a request that needs no new owner (`hide`, `status`); nil when no
   /// owner runs.
   package func request(_ request: OwnerRequest) throws(CommandError) -> OwnerReply? {
     let deadline = MonotonicTime.now + replyTimeout
-    let connected: FileDescriptor?
-    do {
-      connected = try rendezvous.connect(until: deadline)
-    } catch {
-      throw .rendezvous(error)
-    }
-    guard let fd = connected else { return nil }
+    guard let fd = try connectToRunning(until: deadline) else { return nil }
     let reply = try exchange(request, on: fd.rawValue, until: deadline)
     try? fd.close()  // nothing more is sent on it: a failed close loses nothing
     return reply
   }
 
   // MARK: - Owner election
+
+  /// A connection to the owner running, nil when none runs.
+  private func connectToRunning(until deadline: MonotonicTime) throws(CommandError)
+    -> FileDescriptor?
+  {
+    do {
+      return try rendezvous.connect(until: deadline)
+    } catch {
+      throw .rendezvous(error)
+    }
+  }
 
   private func elect(until deadline: MonotonicTime) throws(CommandError) -> Rendezvous.Election {
     do {
@@ -194,6 +243,7 @@ package final class Client {
     // descriptors close with its listener.
     _ = consume listener
     startedOwner = pid
+    startedOwners.append(pid)
     return fd
   }
 
@@ -204,7 +254,6 @@ package final class Client {
   package func becomeResidentOwner() throws(CommandError) -> Never {
     let election: Rendezvous.Election
     do {
-      try rendezvous.prepareDirectory()
       election = try rendezvous.connectOrListen(until: .now + replyTimeout)
     } catch {
       throw .rendezvous(error)
@@ -218,11 +267,7 @@ package final class Client {
     }
     // Standard error stays: the compositor's log (or the terminal) hears the owner.
     _ = chdir("/")
-    let numbers = listener.numbers
-    wlt_set_cloexec(numbers.fd, 0)
-    if let lock = numbers.lockFD { wlt_set_cloexec(lock, 0) }
-    let arguments = [ownerProgram()] + OwnerLaunch.serve(numbers, linger: nil).arguments
-    execProgram(arguments)
+    let arguments = execOwner(listener, linger: nil)
     let code = errno
     rendezvous.retire(listener)
     throw .system("start \(arguments[0])", errno: code)
@@ -249,15 +294,24 @@ package final class Client {
     var unblocked = sigset_t()
     sigemptyset(&unblocked)
     sigprocmask(SIG_SETMASK, &unblocked, nil)
-    wlt_set_cloexec(numbers.fd, 0)
-    if let lock = numbers.lockFD { wlt_set_cloexec(lock, 0) }
-    let arguments = [ownerProgram()] + OwnerLaunch.serve(numbers, linger: linger).arguments
-    execProgram(arguments)
+    let arguments = execOwner(listener, linger: linger)
     // No owner program: tell whoever is waiting, then leave the socket to the next command.
     let failure = OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")
     refuseClients(of: listener) { _ in failure }
     rendezvous.retire(listener)
     _exit(ExitCode.error)
+  }
+
+  /// Turns this process into `wl-toast-owner` serving `listener`, whose
+  /// descriptors it keeps across the exec; returns (the owner's command
+  /// line, with `errno` set) only when it cannot.
+  private func execOwner(_ listener: borrowing Rendezvous.Listener, linger: Double?) -> [String] {
+    let numbers = listener.numbers
+    wlt_set_cloexec(numbers.fd, 0)
+    if let lock = numbers.lockFD { wlt_set_cloexec(lock, 0) }
+    let arguments = [ownerProgram()] + OwnerLaunch.serve(numbers, linger: linger).arguments
+    execProgram(arguments)
+    return arguments
   }
 
   // MARK: - Messages

@@ -25,6 +25,9 @@ package enum CommandError: Error, Equatable, CustomStringConvertible {
   case ownerKeepsLeaving
   /// `wl-toast daemon` found an owner already running at this socket.
   case ownerRunning(String)
+  /// The owner running (its process id, when known) is older than this
+  /// command and does not know its request (a watcher's `hold`).
+  case ownerOlder(pid: Int32?)
 
   /// One line without the program name.
   package var description: String {
@@ -39,6 +42,9 @@ package enum CommandError: Error, Equatable, CustomStringConvertible {
     case .ownerGone(let moment): "the toast owner exited \(moment)"
     case .ownerKeepsLeaving: "the owner of the toasts keeps going away; try again"
     case .ownerRunning(let path): "daemon: an owner already serves this display at \(path)"
+    case .ownerOlder(let pid):
+      "the toast owner running\(pid.map { " (pid \($0))" } ?? "") is older than this wl-toast:"
+        + " restart it (end it, then start wl-toast daemon again if it ran as one)"
     }
   }
 

@@ -92,11 +92,6 @@ package struct Rendezvous: Sendable {
     }
   }
 
-  /// Creates the private directory if needed and checks that it is ours and private.
-  package func prepareDirectory() throws(RendezvousError) {
-    _ = try openDirectory()
-  }
-
   /// The private directory, created if needed, opened and checked.
   package func openDirectory() throws(RendezvousError) -> PrivateDirectory {
     try PrivateDirectory.prepared(directory)

@@ -143,6 +143,22 @@ struct HardeningTests {
     #expect(recv(idle, &buffer, buffer.count, 0) == 0, "the owner closed the idle connection")
   }
 
+  @Test func aConnectionLeftOpenAfterItsRequestDoesNotKeepTheOwner() throws {
+    let desk = try Desk<HeadlessSway>()
+    #expect(try desk.runToEnd(["--linger", "0", "--timeout", "0", "Shown"]).status == 0)
+    let rendezvous = try Rendezvous(display: desk.sway.socketPath)
+    let open = try connectToOwner(rendezvous)
+    defer { close(open) }
+    let status = Array(#"{"op":"status","tag":"default","v":1}"#.utf8)
+    #expect(try exchangeRaw(status, on: open).contains("Shown"))
+    // The toast is hidden; the connection stays open, asking nothing more
+    // (unlike a watcher's, which said `hold`): the owner still leaves.
+    #expect(try desk.runToEnd(["hide"]).status == 0)
+    try waitUntil("the owner to leave despite a connection left open", timeout: 20) {
+      desk.ownerProcesses().isEmpty
+    }
+  }
+
   @Test func aLingerTooSmallForItsDescriptionStillStartsTheOwner() throws {
     let desk = try Desk<HeadlessSway>()
     // 0.00001 reads as "1e-05" in Swift's description; the owner's line takes it plainly.

@@ -54,7 +54,7 @@ struct ResidentOwnerTests {
     // What systemd does for wl-toast@.socket: listen at the path wl-toast looks
     // for, and start the service with the socket as descriptor 3.
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
-    try rendezvous.prepareDirectory()
+    _ = try rendezvous.openDirectory()
     let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #expect(fd >= 0)
     defer { close(fd) }

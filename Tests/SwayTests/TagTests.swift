@@ -209,7 +209,7 @@ struct TagTests {
   @Test func aSocketOfAnotherUserIsNeverFollowed() throws {
     let desk = try Desk<HeadlessSway>()
     let rendezvous = try Rendezvous(display: desk.sway.socketPath)
-    try rendezvous.prepareDirectory()
+    _ = try rendezvous.openDirectory()
     unlink(rendezvous.socketPath)
     // Someone else's socket where ours would be.
     let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)

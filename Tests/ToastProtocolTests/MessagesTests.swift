@@ -40,6 +40,18 @@ struct MessagesTests {
     }
   }
 
+  @Test func anOwnerThatFailsHoldIsOlderThanTheClientUnlessTheClientStartedIt() throws {
+    // What an owner without `hold` answers it: a request without a tag.
+    let older = try OwnerReply(decoding: #"{"error":"malformed request: no tag","ok":false}"#)
+    #expect(Client.isOlderOwner(answeringHold: older, startedHere: false))
+    #expect(Client.isOlderOwner(answeringHold: .refused("unknown op"), startedHere: false))
+    #expect(!Client.isOlderOwner(answeringHold: older, startedHere: true), "its own failure")
+    #expect(!Client.isOlderOwner(answeringHold: .accepted, startedHere: false))
+    let error = CommandError.ownerOlder(pid: 4242)
+    #expect(error.description.hasPrefix("the toast owner running (pid 4242) is older than"))
+    #expect(!error.description.contains("\n") && error.exitCode == ExitCode.error)
+  }
+
   /// ``Toast/everyOption`` with every field away from its default, those newer
   /// than the protocol's first version too.
   static func everyFieldSet() -> Toast {
