@@ -142,14 +142,20 @@ struct PlacementLiveTests {
     #expect(try desk.status(tag: "c")?.text == "C")
   }
 
-  @Test func aSecondToastsFirstFrameIsAlreadyInItsPlaceInTheStack() throws {
-    let desk = try Desk<HeadlessSway>()
+  /// Shows two still toasts tagged `first` and `second`, in that order, at
+  /// `position`, each until hidden.
+  static func showFirstAndSecond(at position: String, on desk: Desk<HeadlessSway>) throws {
     for tag in ["first", "second"] {
       #expect(
         try desk.runToEnd([
-          "--tag", tag, "--position", "bottom", "--no-animation", "--timeout", "0", tag,
+          "--tag", tag, "--position", position, "--no-animation", "--timeout", "0", tag,
         ]).status == 0)
     }
+  }
+
+  @Test func aSecondToastsFirstFrameIsAlreadyInItsPlaceInTheStack() throws {
+    let desk = try Desk<HeadlessSway>()
+    try Self.showFirstAndSecond(at: "bottom", on: desk)
     // One screenshot as soon as the command returns: the second box's first frame.
     let second = Box(
       x: 560, y: 720 - 10 - 120 - Int(Design.stackGap) - 120, width: 160, height: 120)
@@ -159,12 +165,7 @@ struct PlacementLiveTests {
 
   @Test func anUpdateThatGrowsAToastMovesItsNeighbours() throws {
     let desk = try Desk<HeadlessSway>()
-    for tag in ["first", "second"] {
-      #expect(
-        try desk.runToEnd([
-          "--tag", tag, "--position", "top", "--no-animation", "--timeout", "0", tag,
-        ]).status == 0)
-    }
+    try Self.showFirstAndSecond(at: "top", on: desk)
     let second = Box(x: 560, y: 10 + 120 + Int(Design.stackGap), width: 160, height: 120)
     try Self.waitForBoxes([second], on: desk, "the second box under the first")
     // A spinner, a bar and three lines make the first box taller: the second
