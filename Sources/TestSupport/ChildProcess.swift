@@ -89,43 +89,46 @@ package final class ChildProcess {
       lseek(fd, 0, SEEK_SET)
       return fd
     }
-    // The child's descriptors must not be taken by this process's duplicates:
-    // every source above 2 that a later action might close is a spawn-only one.
-    for (fd, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
-      let writing = fd != 0
-      switch stream {
-      case .null:
-        posix_spawn_file_actions_addopen(
-          &actions, fd, "/dev/null", writing ? O_WRONLY : O_RDONLY, 0)
-      case .file(let path):
-        posix_spawn_file_actions_addopen(
-          &actions, fd, path, writing ? O_WRONLY | O_CREAT | O_APPEND : O_RDONLY, 0o644)
-      case .devFull:
-        posix_spawn_file_actions_addopen(&actions, fd, "/dev/full", O_RDWR, 0)
-      case .closed:
-        posix_spawn_file_actions_addclose(&actions, fd)
-      case .bytes(let bytes):
-        precondition(!writing, "bytes are an input")
-        let memory = try memoryFile(bytes)
-        spawnOnly.append(memory)
-        posix_spawn_file_actions_adddup2(&actions, memory, fd)
-      case .captured:
-        precondition(writing, "a capture is of an output")
-        let memory = try memoryFile([])
-        captures[fd] = memory
-        posix_spawn_file_actions_adddup2(&actions, memory, fd)
-      case .descriptor(let parent):
-        posix_spawn_file_actions_adddup2(&actions, parent, fd)
-      }
-    }
-    if let directory { wlt_spawn_chdir(&actions, directory) }
-    for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
-      posix_spawn_file_actions_adddup2(&actions, parent, child)
-    }
-    // Nothing else of this process's: a daemon that outlives its test must not
-    // keep its descriptors open (a lock a build holds, a pipe a runner reads).
-    wlt_spawn_close_from(&actions, (descriptors.keys.max() ?? 2) + 1)
+    // A capture made before a failure is closed with it (no process to own it).
     do {
+      // The child's descriptors must not be taken by this process's duplicates:
+      // every source above 2 that a later action might close is a spawn-only one.
+      for (fd, stream) in [(Int32(0), stdin), (1, stdout), (2, stderr)] {
+        let writing = fd != 0
+        switch stream {
+        case .null:
+          posix_spawn_file_actions_addopen(
+            &actions, fd, "/dev/null", writing ? O_WRONLY : O_RDONLY, 0)
+        case .file(let path):
+          posix_spawn_file_actions_addopen(
+            &actions, fd, path, writing ? O_WRONLY | O_CREAT | O_APPEND : O_RDONLY, 0o644)
+        case .devFull:
+          posix_spawn_file_actions_addopen(&actions, fd, "/dev/full", O_RDWR, 0)
+        case .closed:
+          posix_spawn_file_actions_addclose(&actions, fd)
+        case .bytes(let bytes):
+          precondition(!writing, "bytes are an input")
+          let memory = try memoryFile(bytes)
+          spawnOnly.append(memory)
+          posix_spawn_file_actions_adddup2(&actions, memory, fd)
+        case .captured:
+          precondition(writing, "a capture is of an output")
+          let memory = try memoryFile([])
+          captures[fd] = memory
+          posix_spawn_file_actions_adddup2(&actions, memory, fd)
+        case .descriptor(let parent):
+          posix_spawn_file_actions_adddup2(&actions, parent, fd)
+        }
+      }
+      if let directory, wlt_spawn_chdir(&actions, directory) != 0 {
+        throw HarnessError("cannot run in \(directory): \(Errno.current)")
+      }
+      for (child, parent) in descriptors.sorted(by: { $0.key < $1.key }) {
+        posix_spawn_file_actions_adddup2(&actions, parent, child)
+      }
+      // Nothing else of this process's: a daemon that outlives its test must not
+      // keep its descriptors open (a lock a build holds, a pipe a runner reads).
+      wlt_spawn_close_from(&actions, (descriptors.keys.max() ?? 2) + 1)
       pid = try spawnProcess(arguments, environment: environment, umask: mask, actions: &actions)
     } catch {
       for fd in captures.values { close(fd) }

@@ -76,7 +76,7 @@ package struct CommandResult: Sendable {
 /// way tests start the command. A desk has one for its compositor; one
 /// without a compositor (``offscreen()``) serves `--render-png`.
 package final class CommandRunner {
-  /// The environment programs run with unless an run gives its own.
+  /// The environment programs run with unless a run gives its own.
   package var environment: [String: String]
   /// Where logs and scratch files go.
   package let directory: String

@@ -16,7 +16,8 @@ extension Toast {
   }
 
   /// The text of Pango markup without its tags and with its entities read;
-  /// the markup itself when it is not valid (the toast draws it literally then).
+  /// the markup itself when it is not valid (a presenter refuses such a toast;
+  /// `wl-toast-owner render` and a sway mode's name show it as it is).
   package static func plainText(ofMarkup markup: String) -> String {
     var text: UnsafeMutablePointer<CChar>?
     guard pango_parse_markup(markup, -1, 0, nil, &text, nil, nil) != 0, let text else {

@@ -16,7 +16,7 @@ import ToastModel
 /// with ``RendezvousError/notOurFile(_:)``).
 package struct DoNotDisturbState: Sendable {
   private let rendezvous: Rendezvous
-  /// The directory of the state, which owners watch.
+  /// The directory of the state, for messages (owners watch it through its descriptor).
   package let directory: String
   /// The state file's path.
   package let path: String
