@@ -248,7 +248,7 @@ let package = Package(
     // The owner's pure parts: sway's IPC frames and watcher, river's watcher, do-not-disturb.
     .testTarget(
       name: "ToastOwnerTests",
-      dependencies: ["ToastOwner", "ToastKit", "ToastProtocol", "ToastModel", "SystemSupport"],
+      dependencies: ["ToastOwner", "ToastProtocol", "ToastModel", "TestSupport"],
       swiftSettings: strict),
     // The test harness's own parsers (WAYLAND_DEBUG logs).
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),

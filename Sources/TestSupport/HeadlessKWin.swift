@@ -233,10 +233,24 @@ package final class HeadlessKWin {
   }
 
   /// A screenshot with the scale KWin drew it at.
+  ///
+  /// While KWin sets its compositing up again (after a change of scale) its
+  /// screenshot object is gone for a moment, longer on a loaded machine:
+  /// the call is made again until the object answers, for ``patience``.
   package func capture() throws -> (image: Image, scale: Double) {
     guard let bus, !stopped else { throw HarnessError("KWin was stopped") }
-    let shot = try bus.captureWorkspace()
-    return (try shot.image(), shot.scale)
+    var shot: KWinScreenshot?
+    var absent = ""
+    try waitUntil("KWin's screenshot object (last: \(absent))", timeout: patience) {
+      do {
+        shot = try bus.captureWorkspace()
+        return true
+      } catch let error where "\(error)".contains("UnknownObject") {
+        absent = "\(error)"
+        return false
+      }
+    }
+    return (try shot!.image(), shot!.scale)
   }
 
   /// The name of KWin's one output (`Virtual-0`), its logical size and scale, as
