@@ -114,11 +114,14 @@ let package = Package(
       name: "ToastRendering",
       dependencies: ["ToastModel", "CPangoCairo", "CRsvg", "SystemSupport"],
       swiftSettings: strict),
-    // Screen readers: AT-SPI over D-Bus in the presenter's event loop (GIO's
-    // message format, a connection of our own: no thread).
+    // One D-Bus connection in the event loop (GIO's message format, a
+    // connection of our own: no thread): screen readers and the notification
+    // server use it.
+    .target(name: "Bus", dependencies: ["CGio", "SystemSupport"], swiftSettings: strict),
+    // Screen readers: AT-SPI over D-Bus in the presenter's event loop.
     .target(
       name: "ToastAccessibility",
-      dependencies: ["ToastModel", "CGio", "CPangoCairo", "SystemSupport"],
+      dependencies: ["Bus", "ToastModel", "CGio", "CPangoCairo", "SystemSupport"],
       swiftSettings: strict),
     .target(
       name: "ToastKit",
@@ -199,7 +202,7 @@ let package = Package(
       name: "FuzzTargets",
       dependencies: [
         "ToastCommand", "ToastProtocol", "ToastModel", "ToastRendering", "WaylandScanner",
-        "ToastAccessibility", "ToastNag",
+        "ToastAccessibility", "ToastNag", "Bus",
         "CGio",
       ],
       swiftSettings: strict),
@@ -220,10 +223,12 @@ let package = Package(
     .testTarget(
       name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
       exclude: ["References", "Icons"], swiftSettings: strict),
-    // Screen readers: spoken text, bus addresses, the accessible tree's answers.
+    // The bus connection's parts without a bus: addresses, messages, framing.
+    .testTarget(name: "BusTests", dependencies: ["Bus", "CGio"], swiftSettings: strict),
+    // Screen readers: spoken text, the accessibility bus, the accessible tree's answers.
     .testTarget(
       name: "ToastAccessibilityTests",
-      dependencies: ["ToastAccessibility", "ToastModel", "CGio", "SystemSupport"],
+      dependencies: ["ToastAccessibility", "Bus", "ToastModel", "CGio", "SystemSupport"],
       swiftSettings: strict),
     // The socket protocol: JSON, messages, the fields' kinds and the owner's command line.
     .testTarget(

@@ -1,3 +1,4 @@
+import Bus
 import CGio
 import Glibc
 

@@ -17,6 +17,10 @@ public struct Toast: Equatable, Sendable {
     /// or `.bottom`), its message at the left and its buttons at the right,
     /// with an optional ``Toast/details`` area below: swaynag's bar.
     case bar
+    /// A notification's card: a box of a fixed width at the top right, its
+    /// icon or ``Toast/image`` at the left, the text beside it, the progress
+    /// bar and the buttons under the text.
+    case card
   }
 
   /// How the toast treats pointer, touch and keyboard input.
@@ -130,6 +134,9 @@ public struct Toast: Equatable, Sendable {
   /// An icon: a freedesktop icon name (`audio-volume-high-symbolic`), looked
   /// up in ``iconTheme`` and its parents, or the path of a PNG or SVG file.
   public var icon: String? = nil
+  /// An image given as pixels (a notification's `image-data`), drawn in the
+  /// icon's place, before ``icon``.
+  public var image: Image? = nil
   /// The icon theme to look names up in first (`Adwaita`); nil for `hicolor` only.
   public var iconTheme: String? = nil
   /// Seconds the toast waits before it appears; hidden before then, it never

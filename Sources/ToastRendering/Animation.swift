@@ -68,7 +68,7 @@ public struct Timeline: Equatable, Sendable {
     case (_, false):
       entryDuration = 0
       exitDuration = 0
-    case (.hud, true):
+    case (.hud, true), (.card, true):
       entryDuration = Design.HUD.fade.inSeconds
       exitDuration = Design.HUD.fade.inSeconds
     case (.banner, true):

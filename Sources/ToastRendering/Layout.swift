@@ -123,7 +123,7 @@ public struct ToastLayout {
   ) {
     let output = (width: Double(max(outputWidth, 1)), height: Double(max(outputHeight, 1)))
     switch toast.style {
-    case .hud:
+    case .hud, .card:
       self.init(
         hud: toast, output: output, surfaceSize: surfaceSize, shift: shift,
         previousText: previous?.text)

@@ -3,24 +3,12 @@ import Glibc
 import SystemSupport
 import Testing
 
+@testable import Bus
 @testable import ToastAccessibility
 
-/// Bus addresses, the choice of event, and the accessible tree's answers,
-/// without a bus.
+/// The accessibility bus's address, the choice of event, and the accessible
+/// tree's answers, without a bus.
 struct BusTests {
-  @Test func busAddressesNameTheirUnixSockets() {
-    #expect(
-      BusAddress("unix:path=/run/user/1000/bus,guid=0123").sockets == [.path("/run/user/1000/bus")])
-    #expect(BusAddress("unix:abstract=/tmp/dbus-x,guid=1").sockets == [.abstract("/tmp/dbus-x")])
-    #expect(
-      BusAddress("tcp:host=localhost,port=1;unix:path=/a%20b;unix:path=/c").sockets == [
-        .path("/a b"), .path("/c"),
-      ])
-    #expect(BusAddress("unix:path=/bad%2").sockets.isEmpty, "a broken escape")
-    #expect(BusAddress("unix:tmpdir=/tmp").sockets.isEmpty, "a server's address only")
-    #expect(BusAddress("").sockets.isEmpty)
-  }
-
   @Test func atSpiBusAddressNamesTheAccessibilityBus() {
     #expect(
       BusAddress.accessibilityOverride("unix:path=/tmp/at-spi/bus_0,guid=1")?.sockets == [
@@ -125,86 +113,6 @@ struct BusTests {
     #expect(tree.answer(call)?.destination == ":1.3", "a bus name is answered")
   }
 
-  @Test func messagesSurviveTheWireFormat() throws {
-    let message = BusMessage.signal(
-      path: "/org/a11y/atspi/accessible/1", interface: "org.a11y.atspi.Event.Object",
-      member: "Announcement",
-      body: Variant.tuple([
-        Variant.string(""), Variant.int32(1), Variant.int32(0),
-        Variant.boxed(Variant.string("Saved")), Variant.noProperties(),
-      ]))
-    var bytes = try #require(message.encoded(serial: 7))
-    let size = bytes.withUnsafeMutableBufferPointer { BusMessage.size(of: $0.baseAddress!) }
-    #expect(size == bytes.count)
-    let decoded = try #require(
-      bytes.withUnsafeMutableBufferPointer { BusMessage.decode($0.baseAddress!, count: $0.count) })
-    #expect(decoded.serial == 7 && decoded.member == "Announcement")
-    #expect(decoded.argument(3) { Variant.unboxed($0, Variant.text) } == "Saved")
-  }
-
-  /// The bytes of `message` after the bus's `OK`, as a connection receives them.
-  static func received(_ messages: BusMessage...) -> [UInt8] {
-    Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8)
-      + messages.enumerated().flatMap { $0.element.encoded(serial: UInt32($0.offset + 1)) ?? [] }
-  }
-
-  @Test func busInputReadsTheSameMessagesInAnyPieces() throws {
-    let bytes = Self.received(
-      BusMessage.signal(
-        path: "/a", interface: "org.example.A", member: "One",
-        body: Variant.tuple([Variant.string("x")])),
-      BusMessage.call(destination: nil, path: "/b", interface: "org.example.B", member: "Two"))
-    for size in [1, 7, 16, bytes.count] {
-      var input = BusInput()
-      var members: [String] = []
-      for start in stride(from: 0, to: bytes.count, by: size) {
-        input.append(bytes[start..<min(start + size, bytes.count)])
-        while let message = try input.next() { members.append(message.member ?? "") }
-      }
-      #expect(members == ["One", "Two"], "\(size) bytes at a time")
-      #expect(input.isAuthenticated && input.pending == 0 && input.consumed == bytes.count)
-    }
-  }
-
-  @Test func busInputFailsOnARefusalALongLineAndBytesThatFrameNothing() {
-    func failure(_ bytes: [UInt8]) -> BusInput.Failure? {
-      var input = BusInput()
-      input.append(bytes)
-      do {
-        while try input.next() != nil {}
-        return nil
-      } catch {
-        return error
-      }
-    }
-    #expect(failure(Array("REJECTED EXTERNAL\r\n".utf8)) == .refused)
-    #expect(failure(Array("OK 1234".utf8)) == nil, "waits for the rest of the line")
-    let long = Array("OK ".utf8) + [UInt8](repeating: 0x30, count: BusInput.maximumLineLength)
-    #expect(failure(long) == .lineTooLong)
-    #expect(failure(long + Array("\r\n".utf8)) == .lineTooLong, "whether or not it ends")
-    #expect(failure(Array("OK 1\r\n".utf8) + [UInt8](repeating: 0x78, count: 16)) == .unframed)
-  }
-
-  /// GLib aborts when asked for the children of a string: a status that is
-  /// no dictionary reads as no booleans (a crash the bus fuzz target found).
-  @Test func booleansOfSomethingElseThanADictionaryAreNone() {
-    func booleans(_ value: OpaquePointer) -> [String: Bool]? {
-      BusMessage.signal(
-        path: "/a", interface: "org.example.A", member: "B", body: Variant.tuple([value])
-      )
-      .argument(0) { Variant.booleans($0) }
-    }
-    #expect(booleans(Variant.array("s", [Variant.string("IsEnabled")])) == [:])
-    #expect(booleans(Variant.reference(":1.0", "/org/a11y/atspi/accessible/root")) == [:])
-    #expect(booleans(Variant.string("IsEnabled")) == [:])
-    let status = Variant.array(
-      "{sv}",
-      [
-        Variant.dictionaryEntry(Variant.string("IsEnabled"), Variant.boxed(Variant.boolean(true))),
-        Variant.dictionaryEntry(Variant.string("Version"), Variant.boxed(Variant.string("2"))),
-      ])
-    #expect(booleans(status) == ["IsEnabled": true])
-  }
 }
 
 /// A directory with a listening socket: a bus whose side the test plays, and

@@ -1,3 +1,4 @@
+import Bus
 @testable import ToastAccessibility
 
 /// Asks the tree `member` of `interface` on `path` and returns the answer.

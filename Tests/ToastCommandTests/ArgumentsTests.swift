@@ -269,7 +269,7 @@ struct ArgumentsTests {
     (["-h=1"], "unknown option '-h=1'"),
     (["-5", "degrees"], "unknown option '-5'"),
     // Missing values.
-    (["Hi", "--style"], "--style: missing value (hud|banner|bar)"),
+    (["Hi", "--style"], "--style: missing value (hud|banner|bar|card)"),
     (["Hi", "--timeout"], "--timeout: missing value (SECONDS|auto)"),
     (["Hi", "--progress"], "--progress: missing value (PERCENT)"),
     (["Hi", "--offset"], "--offset: missing value (X,Y)"),

@@ -48,7 +48,7 @@ package struct BusAddress: Equatable, Sendable {
   /// The accessibility bus named by `AT_SPI_BUS_ADDRESS` (`given`, read from
   /// the environment by default), which libatspi also prefers to asking
   /// `org.a11y.Bus.GetAddress`; nil when unset or naming no Unix socket.
-  static func accessibilityOverride(
+  package static func accessibilityOverride(
     _ given: String? = getenv("AT_SPI_BUS_ADDRESS").map { String(cString: $0) }
   ) -> BusAddress? {
     guard let given, !given.isEmpty else { return nil }
@@ -58,7 +58,7 @@ package struct BusAddress: Equatable, Sendable {
 
   /// The session bus: `DBUS_SESSION_BUS_ADDRESS`, or else `$XDG_RUNTIME_DIR/bus`
   /// when that socket exists (as GLib and sd-bus find it); nil when there is none.
-  static func session() -> BusAddress? {
+  package static func session() -> BusAddress? {
     if let text = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }) {
       let address = BusAddress(text)
       return address.sockets.isEmpty ? nil : address
@@ -99,7 +99,7 @@ package struct BusAddress: Equatable, Sendable {
 
   /// A non-blocking stream socket connected to the first socket of the address
   /// that accepts; nil when none does.
-  func connect() -> FileDescriptor? {
+  package func connect() -> FileDescriptor? {
     for socket in sockets {
       if let fd = Self.connect(to: socket) { return fd }
     }

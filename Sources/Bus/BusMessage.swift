@@ -5,7 +5,7 @@ import CGio
 /// the connection that carries it is ours (``BusConnection``).
 package final class BusMessage {
   /// The `GDBusMessage`, owned (one reference).
-  let pointer: OpaquePointer
+  package let pointer: OpaquePointer
 
   private init(owning pointer: OpaquePointer) {
     self.pointer = pointer
@@ -15,7 +15,7 @@ package final class BusMessage {
 
   /// A method call to `destination` (nil: the peer itself), never starting a
   /// service by activation. `body` is a tuple (a floating reference is taken).
-  static func call(
+  package static func call(
     destination: String?, path: String, interface: String, member: String,
     body: OpaquePointer? = nil
   ) -> BusMessage {
@@ -27,7 +27,7 @@ package final class BusMessage {
   }
 
   /// A signal sent from `path` to whoever listens.
-  static func signal(path: String, interface: String, member: String, body: OpaquePointer)
+  package static func signal(path: String, interface: String, member: String, body: OpaquePointer)
     -> BusMessage
   {
     let message = BusMessage(owning: g_dbus_message_new_signal(path, interface, member))
@@ -46,7 +46,7 @@ package final class BusMessage {
   /// The answer to this method call, with `body` (a tuple) or none; nil
   /// when this is no call that can be answered (no serial, a sender that is
   /// no bus name).
-  func reply(_ body: OpaquePointer? = nil) -> BusMessage? {
+  package func reply(_ body: OpaquePointer? = nil) -> BusMessage? {
     guard canBeAnswered, let reply = g_dbus_message_new_method_reply(pointer) else {
       if let body { g_variant_unref(g_variant_ref_sink(body)) }
       return nil
@@ -65,7 +65,7 @@ package final class BusMessage {
   }
 
   /// Reads one message from the start of `bytes`, which holds it whole.
-  static func decode(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) -> BusMessage? {
+  package static func decode(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) -> BusMessage? {
     var error: UnsafeMutablePointer<GError>?
     guard
       let message = g_dbus_message_new_from_blob(
@@ -79,7 +79,7 @@ package final class BusMessage {
 
   /// How many bytes the message starting at `bytes` takes in all (its first
   /// 16 bytes tell); nil when they are not the start of a message.
-  static func size(of bytes: UnsafeMutablePointer<UInt8>) -> Int? {
+  package static func size(of bytes: UnsafeMutablePointer<UInt8>) -> Int? {
     var error: UnsafeMutablePointer<GError>?
     let needed = g_dbus_message_bytes_needed(bytes, 16, &error)
     if let error { g_error_free(error) }
@@ -130,7 +130,7 @@ package final class BusMessage {
     g_dbus_message_get_error_name(pointer).map { String(cString: $0) }
   }
   /// The body (a tuple), borrowed: valid while the message lives.
-  var body: OpaquePointer? { g_dbus_message_get_body(pointer) }
+  package var body: OpaquePointer? { g_dbus_message_get_body(pointer) }
 
   /// The body's child at `index` as a Swift value, through `read`.
   package func argument<Value>(_ index: Int, _ read: (OpaquePointer) -> Value?) -> Value? {
@@ -145,39 +145,46 @@ package final class BusMessage {
 /// Swift cannot call): every constructor returns a floating reference that
 /// the container or message it goes into takes.
 package enum Variant {
-  static func string(_ value: String) -> OpaquePointer { g_variant_new_string(value) }
-  static func objectPath(_ value: String) -> OpaquePointer { g_variant_new_object_path(value) }
-  static func boolean(_ value: Bool) -> OpaquePointer { g_variant_new_boolean(value ? 1 : 0) }
-  static func int32(_ value: Int32) -> OpaquePointer { g_variant_new_int32(value) }
-  static func uint32(_ value: UInt32) -> OpaquePointer { g_variant_new_uint32(value) }
-  static func boxed(_ value: OpaquePointer) -> OpaquePointer { g_variant_new_variant(value) }
+  package static func string(_ value: String) -> OpaquePointer { g_variant_new_string(value) }
+  package static func objectPath(_ value: String) -> OpaquePointer {
+    g_variant_new_object_path(value)
+  }
+  package static func boolean(_ value: Bool) -> OpaquePointer {
+    g_variant_new_boolean(value ? 1 : 0)
+  }
+  package static func int32(_ value: Int32) -> OpaquePointer { g_variant_new_int32(value) }
+  package static func uint32(_ value: UInt32) -> OpaquePointer { g_variant_new_uint32(value) }
+  package static func boxed(_ value: OpaquePointer) -> OpaquePointer {
+    g_variant_new_variant(value)
+  }
 
-  static func tuple(_ items: [OpaquePointer]) -> OpaquePointer {
+  package static func tuple(_ items: [OpaquePointer]) -> OpaquePointer {
     var children: [OpaquePointer?] = items
     return g_variant_new_tuple(&children, gsize(children.count))
   }
 
   /// An array of `element` (a type string such as `(so)`); the type makes an
   /// empty array possible.
-  static func array(_ element: StaticString, _ items: [OpaquePointer]) -> OpaquePointer {
+  package static func array(_ element: StaticString, _ items: [OpaquePointer]) -> OpaquePointer {
     var children: [OpaquePointer?] = items
     return g_variant_new_array(type(element), &children, gsize(children.count))
   }
 
-  static func dictionaryEntry(_ key: OpaquePointer, _ value: OpaquePointer) -> OpaquePointer {
+  package static func dictionaryEntry(_ key: OpaquePointer, _ value: OpaquePointer) -> OpaquePointer
+  {
     g_variant_new_dict_entry(key, value)
   }
 
   /// An empty `a{sv}`.
-  static func noProperties() -> OpaquePointer { array("{sv}", []) }
+  package static func noProperties() -> OpaquePointer { array("{sv}", []) }
 
   /// An accessible object's reference: its bus name and path, `(so)`.
-  static func reference(_ bus: String, _ path: String) -> OpaquePointer {
+  package static func reference(_ bus: String, _ path: String) -> OpaquePointer {
     tuple([string(bus), objectPath(path)])
   }
 
   /// A GVariant type from its string; GLib's type is the string itself.
-  static func type(_ text: StaticString) -> OpaquePointer {
+  package static func type(_ text: StaticString) -> OpaquePointer {
     OpaquePointer(UnsafeRawPointer(text.utf8Start))
   }
 

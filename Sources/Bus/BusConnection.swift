@@ -14,12 +14,12 @@ import SystemSupport
 /// The connection authenticates with `EXTERNAL` (the peer's uid), says
 /// `Hello`, and then carries method calls (each answered through its reply
 /// handler), signals and calls to our own objects.
-final class BusConnection {
+package final class BusConnection {
   /// A failed call: the D-Bus error's name and text, or why no answer came.
-  struct CallError: Error, CustomStringConvertible {
-    var name: String
-    var message: String
-    var description: String { "\(name): \(message)" }
+  package struct CallError: Error, CustomStringConvertible {
+    package var name: String
+    package var message: String
+    package var description: String { "\(name): \(message)" }
   }
 
   private let loop: EventLoop
@@ -32,24 +32,24 @@ final class BusConnection {
   private var nextSerial: UInt32 = 1
   private var replies: [UInt32: (Result<BusMessage, CallError>) -> Void] = [:]
   /// This connection's unique name on the bus (`:1.42`), once `Hello` answered.
-  private(set) var uniqueName: String?
+  package private(set) var uniqueName: String?
   /// Whether the connection has closed.
-  var isClosed: Bool { socket?.rawValue == nil }
+  package var isClosed: Bool { socket?.rawValue == nil }
 
   /// Called once the bus has answered `Hello`.
-  var onReady: (() -> Void)?
+  package var onReady: (() -> Void)?
   /// Called once when the connection ends (the bus went away, or a protocol error).
-  var onClose: (() -> Void)?
+  package var onClose: (() -> Void)?
   /// Called with each signal that arrives.
-  var onSignal: ((BusMessage) -> Void)?
+  package var onSignal: ((BusMessage) -> Void)?
   /// Called with each method call to this connection's objects; the handler
   /// returns the answer (nil: an UnknownMethod error), sent unless the caller
   /// expects none.
-  var onMethodCall: ((BusMessage) -> BusMessage?)?
+  package var onMethodCall: ((BusMessage) -> BusMessage?)?
 
   /// Connects to the bus at `address` and starts authenticating; nil when no
   /// socket of the address accepts.
-  init?(address: BusAddress, loop: EventLoop) {
+  package init?(address: BusAddress, loop: EventLoop) {
     guard let connected = address.connect() else { return nil }
     let fd = connected.rawValue
     socket = consume connected
@@ -82,7 +82,7 @@ final class BusConnection {
 
   /// Calls a method; `reply` hears the answer, or an error (also when the
   /// connection ends first).
-  func call(
+  package func call(
     destination: String?, path: String, interface: String, member: String,
     body: OpaquePointer? = nil,
     reply: @escaping (Result<BusMessage, CallError>) -> Void = { _ in }
@@ -97,7 +97,7 @@ final class BusConnection {
   }
 
   /// Asks the bus to deliver signals that match `rule` (D-Bus match syntax).
-  func addMatch(_ rule: String) {
+  package func addMatch(_ rule: String) {
     call(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
       interface: "org.freedesktop.DBus", member: "AddMatch",
@@ -106,7 +106,7 @@ final class BusConnection {
 
   /// Sends a message; returns its serial, or nil when the connection is closed.
   @discardableResult
-  func send(_ message: BusMessage) -> UInt32? {
+  package func send(_ message: BusMessage) -> UInt32? {
     guard !isClosed else { return nil }
     let serial = nextSerial
     nextSerial = nextSerial == UInt32.max ? 1 : nextSerial + 1
@@ -118,7 +118,7 @@ final class BusConnection {
 
   /// Closes the connection: what is still unsent is dropped, calls waiting
   /// for an answer hear that it closed; `onClose` is called unless `notifying` is false.
-  func close(notifying: Bool = true) {
+  package func close(notifying: Bool = true) {
     guard !isClosed else { return }
     if let watch { loop.remove(watch) }
     watch = nil
@@ -136,7 +136,7 @@ final class BusConnection {
   /// connection's owner as it goes away itself (and for the connection's own
   /// deinit): the handlers reach their owner through unowned references, which
   /// must not be read once it is being deinitialized (Swift stops the process).
-  func abandon() {
+  package func abandon() {
     replies.removeAll()
     onReady = nil
     onClose = nil
