@@ -245,6 +245,7 @@ install: deps
 	sed 's|@OWNER@|$(PREFIX)/libexec/wl-toast/wl-toast-owner|' systemd/wl-toast@.service > wl-toast@.service.tmp
 	install -D -m 644 wl-toast@.service.tmp "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast@.service"
 	rm -f wl-toast@.service.tmp
+	install -D -m 644 systemd/wl-toast-notifications.service "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast-notifications.service"
 	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
 	"$$bin/wl-toast" completions bash > completions.tmp && \
 	install -D -m 644 completions.tmp "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wl-toast" && \

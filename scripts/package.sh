@@ -33,6 +33,8 @@ stage() {
   "$bin/wl-toast" completions fish > "$dest$prefix/share/fish/vendor_completions.d/wl-toast.fish"
   install -D -m 644 "$repo/systemd/wl-toast@.socket" "$dest$prefix/lib/systemd/user/wl-toast@.socket"
   install -D -m 644 "$repo/systemd/wl-toast@.service" "$dest$prefix/lib/systemd/user/wl-toast@.service"
+  install -D -m 644 "$repo/systemd/wl-toast-notifications.service" \
+    "$dest$prefix/lib/systemd/user/wl-toast-notifications.service"
   mkdir -p "$dest$prefix/share/doc/wl-toast/examples"
   cp -R "$repo/Examples/." "$dest$prefix/share/doc/wl-toast/examples/"
   find "$dest$prefix/share/doc/wl-toast/examples" -type f -exec chmod 644 {} +

@@ -143,6 +143,9 @@ inside env FONTCONFIG_FILE=/tmp/fonts.conf /tmp/stage/usr/bin/wl-toast --render-
 cmp -s "$root/tmp/staged.png" "$root/tmp/host.png" || fail "the staged picture differs"
 grep -q "ExecStart=/usr/libexec/wl-toast/wl-toast-owner activated" \
   "$root/tmp/stage/usr/lib/systemd/user/wl-toast@.service" || fail "the staged unit's path"
+grep -q "ExecStart=wl-toast daemon --notifications" \
+  "$root/tmp/stage/usr/lib/systemd/user/wl-toast-notifications.service" \
+  || fail "the staged notification server's unit"
 
 # Bad input: a relative PREFIX is refused in one line, status 64, and nothing is written.
 status=0
