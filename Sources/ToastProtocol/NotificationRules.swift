@@ -157,3 +157,44 @@ package struct NotificationRule: Equatable, Sendable {
     self.settings = settings
   }
 }
+
+extension NotificationRule {
+  /// The rule as JSON, for a process that did not read the file (the
+  /// owner): `{"criteria":"app-name=Firefox","settings":{…}}`, without
+  /// `criteria` for `[notifications]`; the criteria as a section's name
+  /// writes them (``NotificationCriteria/section``).
+  package var json: JSONValue {
+    var object: [String: JSONValue] = ["settings": settings]
+    if let criteria { object["criteria"] = .string(criteria.section) }
+    return .object(object)
+  }
+
+  /// The rule of its ``json``: the criteria read as a section's name, the
+  /// settings checked by applying them to a toast; throws naming what is wrong.
+  package init(json: JSONValue) throws(MessageError) {
+    guard case .object(let members) = json else {
+      throw .notAMessage("a notification rule: expected a JSON object")
+    }
+    for key in members.keys.sorted() where key != "criteria" && key != "settings" {
+      throw .unknownField(key)
+    }
+    guard let settings = members["settings"], case .object = settings else {
+      throw .badField("settings", expected: "an object of a toast's fields")
+    }
+    var toast = Toast("")
+    try toast.apply(settings)
+    self.settings = settings
+    guard let written = members["criteria"] else {
+      criteria = nil
+      return
+    }
+    guard let section = written.stringValue else {
+      throw .badField("criteria", expected: "criteria such as app-name=NAME")
+    }
+    do {
+      criteria = try NotificationCriteria(parsing: section)
+    } catch {
+      throw .badField("criteria", expected: "criteria such as app-name=NAME (\(error.message))")
+    }
+  }
+}

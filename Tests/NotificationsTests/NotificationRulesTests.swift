@@ -95,3 +95,42 @@ struct NotificationRulesTests {
     #expect(toast.timeout == 5 && toast.layer == .overlay)
   }
 }
+
+/// Rules as JSON, for a process that did not read the file.
+struct NotificationRuleJSONTests {
+  @Test func aRuleReadsBackFromItsJSON() throws {
+    let rules = [
+      NotificationRule(criteria: nil, settings: .object(["timeout": .number(8)])),
+      NotificationRule(
+        criteria: NotificationCriteria(appName: "Google Chrome", urgency: .critical),
+        settings: .object(["background": .string("#ff0000ff"), "no-animation": .bool(true)])),
+    ]
+    for rule in rules {
+      let text = rule.json.serialized
+      #expect(try NotificationRule(json: JSONValue.parse(text)) == rule, "\(text)")
+    }
+    #expect(
+      rules[1].json.serialized
+        == #"{"criteria":"app-name=\"Google Chrome\" urgency=critical","settings":"#
+        + ##"{"background":"#ff0000ff","no-animation":true}}"##)
+  }
+
+  @Test func aBrokenRuleSaysWhatIsWrong() {
+    func problem(_ text: String) -> String? {
+      do {
+        _ = try NotificationRule(json: JSONValue.parse(text))
+        return nil
+      } catch {
+        return "\(error)"
+      }
+    }
+    #expect(problem("[]") == "a notification rule: expected a JSON object")
+    #expect(problem(#"{"settings":{},"x":1}"#) == "unknown field 'x'")
+    #expect(problem(#"{"criteria":"a=b"}"#) == "settings: expected an object of a toast's fields")
+    #expect(problem(#"{"settings":{"layer":"sky"}}"#)?.hasPrefix("layer: expected") == true)
+    #expect(
+      problem(#"{"settings":{},"criteria":"urgency=high"}"#)
+        == "criteria: expected criteria such as app-name=NAME (urgency: expected low, normal or"
+        + " critical, got 'high')")
+  }
+}
