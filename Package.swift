@@ -223,8 +223,11 @@ let package = Package(
     .testTarget(
       name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
       exclude: ["References", "Icons"], swiftSettings: strict),
-    // The bus connection's parts without a bus: addresses, messages, framing.
-    .testTarget(name: "BusTests", dependencies: ["Bus", "CGio"], swiftSettings: strict),
+    // The bus connection's parts without a bus (addresses, messages, framing),
+    // and a service's on a private bus (names, dispatch, introspection, signals).
+    .testTarget(
+      name: "BusTests", dependencies: ["Bus", "CGio", "TestSupport", "SystemSupport"],
+      swiftSettings: strict),
     // Screen readers: spoken text, the accessibility bus, the accessible tree's answers.
     .testTarget(
       name: "ToastAccessibilityTests",

@@ -241,6 +241,34 @@ package func privateBusConfiguration(listeningAt path: String, services: String?
     .replacing("@SERVICEDIR@", with: services.map { "<servicedir>\($0)</servicedir>" } ?? "")
 }
 
+/// Starts `dbus-daemon` on a private session bus of its own (see
+/// ``privateBusConfiguration(listeningAt:services:)``: no service
+/// activation) listening at `directory/bus`, its configuration in
+/// `directory/bus.conf` and its log in `directory/dbus.log`, and waits
+/// until it accepts a connection; the daemon (stopped again when it does
+/// not) and that connection.
+func startPrivateSessionBus(in directory: String, environment: [String: String]) throws
+  -> (daemon: ChildProcess, session: SessionBus)
+{
+  try writeFile(
+    directory + "/bus.conf", try privateBusConfiguration(listeningAt: directory + "/bus"))
+  let daemon = try ChildProcess(
+    ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(directory)/bus.conf"],
+    environment: environment, logPath: directory + "/dbus.log")
+  var session: SessionBus?
+  do {
+    try waitUntil("the private session bus to accept a connection", timeout: 15) {
+      guard daemon.isRunning else { throw HarnessError("dbus-daemon exited") }
+      session = try? SessionBus(address: "unix:path=\(directory)/bus")
+      return session != nil
+    }
+  } catch {
+    daemon.terminate()
+    throw error
+  }
+  return (daemon, session!)
+}
+
 /// One raw screenshot as KWin sends it: QImage rows of `stride` bytes.
 struct KWinScreenshot {
   var width: Int

@@ -58,7 +58,8 @@ package final class Owner {
   /// `linger` seconds after its last toast, or never (nil, a resident owner).
   package init(
     presenter toastPresenter: ToastPresenter, rendezvous: Rendezvous,
-    listener: consuming Rendezvous.Listener, linger: Double?
+    listener: consuming Rendezvous.Listener, linger: Double?,
+    notifications: NotificationsRequest? = nil
   ) {
     presenter = toastPresenter
     self.rendezvous = rendezvous
@@ -307,6 +308,8 @@ package final class Owner {
       // out (``scheduleLingerIfIdle()``).
       held.insert(fd)
       send(.accepted, to: fd)
+    case .notifications:
+      send(.failed("this owner does not serve notifications"), to: fd)
     }
   }
 
