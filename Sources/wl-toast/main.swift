@@ -176,9 +176,27 @@ case .success(.presets):
   if let path = Config.defaultPath, case .success(let config?) = Config.load(path: path) {
     for name in config.presetNames { writeOutput(name) }
   }
-case .success(.daemon):
+case .success(.daemon(let notifications, let replace)):
   do {
-    try makeClient().becomeResidentOwner()
+    // With --notifications, an owner already serving the display takes the
+    // bus name and stays: this command then exits 0.
+    try makeClient().becomeResidentOwner(
+      notifications: notifications ? .serve(replace: replace, rules: .array([])) : nil)
+  } catch {
+    fail(error.description)
+  }
+case .success(.notifications(let request)):
+  do {
+    guard let replies = try makeClient().requestList(.notifications(request)) else {
+      fail("no owner serves this display's notifications (see wl-toast daemon --notifications)")
+    }
+    for reply in replies {
+      switch reply {
+      case .listed(let notification): writeOutput(notification.serialized)
+      case .failed(let reason), .refused(let reason): fail(reason)
+      default: break
+      }
+    }
   } catch {
     fail(error.description)
   }
