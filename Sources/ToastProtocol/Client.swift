@@ -290,7 +290,9 @@ package final class Client {
     switch consume election {
     case .connected(let socket):
       guard let notifications else { throw .ownerRunning(rendezvous.socketPath) }
-      guard let reply = try exchange(.notifications(notifications), on: socket.rawValue, until: deadline)
+      guard
+        let reply = try exchange(
+          .notifications(notifications), on: socket.rawValue, until: deadline)
       else { throw .ownerGone("before it answered") }
       _ = try reply.checked()
       return
