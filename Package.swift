@@ -118,6 +118,12 @@ let package = Package(
     // connection of our own: no thread): screen readers and the notification
     // server use it.
     .target(name: "Bus", dependencies: ["CGio", "SystemSupport"], swiftSettings: strict),
+    // Notifications (org.freedesktop.Notifications 1.2), pure: a `Notify`
+    // call checked, its body's markup, ids, the card it shows and the
+    // configuration's rules applied; no Wayland.
+    .target(
+      name: "Notifications", dependencies: ["Bus", "ToastModel", "ToastProtocol", "CGio"],
+      swiftSettings: strict),
     // Screen readers: AT-SPI over D-Bus in the presenter's event loop.
     .target(
       name: "ToastAccessibility",
@@ -157,7 +163,7 @@ let package = Package(
       name: "ToastOwner",
       dependencies: [
         "ToastProtocol", "ToastKit", "ToastAccessibility", "ToastNag", "Wayland", "CSystem",
-        "SystemSupport",
+        "SystemSupport", "Bus", "Notifications",
       ],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
@@ -202,7 +208,7 @@ let package = Package(
       name: "FuzzTargets",
       dependencies: [
         "ToastCommand", "ToastProtocol", "ToastModel", "ToastRendering", "WaylandScanner",
-        "ToastAccessibility", "ToastNag", "Bus",
+        "ToastAccessibility", "ToastNag", "Bus", "Notifications",
         "CGio",
       ],
       swiftSettings: strict),
@@ -227,6 +233,14 @@ let package = Package(
     // and a service's on a private bus (names, dispatch, introspection, signals).
     .testTarget(
       name: "BusTests", dependencies: ["Bus", "CGio", "TestSupport", "SystemSupport"],
+      swiftSettings: strict),
+    // Notifications without a bus: calls built by hand, hints, images, markup
+    // (checked valid by Pango), ids, criteria and rules, the card.
+    .testTarget(
+      name: "NotificationsTests",
+      dependencies: [
+        "Notifications", "Bus", "ToastModel", "ToastProtocol", "ToastRendering", "CGio",
+      ],
       swiftSettings: strict),
     // Screen readers: spoken text, the accessibility bus, the accessible tree's answers.
     .testTarget(

@@ -55,13 +55,6 @@ extension BusMessage {
   }
 }
 
-extension Variant {
-  /// The number of a `u` value; nil for another type.
-  package static func uint32(of value: OpaquePointer) -> UInt32? {
-    g_variant_classify(value) == G_VARIANT_CLASS_UINT32 ? g_variant_get_uint32(value) : nil
-  }
-}
-
 extension BusConnection {
   /// The bus itself: its name, which is also its interface's.
   package static let busName = "org.freedesktop.DBus"

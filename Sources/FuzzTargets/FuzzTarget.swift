@@ -25,6 +25,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   case bus
   /// `parseNag`: `wl-toast nag`'s command line, standard input and config file.
   case nag
+  /// `BodyMarkup` of a notification's body, and a `Notify` call's body
+  /// decoded (`NotificationRequest`) and shown as a card (`NotificationCard`).
+  case notifications
 
   /// Runs one input through the target.
   ///
@@ -40,6 +43,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .scanner: try fuzzScanner(input)
     case .bus: try fuzzBus(input)
     case .nag: try fuzzNag(input)
+    case .notifications: try fuzzNotifications(input)
     }
   }
 }

@@ -1,11 +1,14 @@
 import Glibc
 import SystemSupport
 import ToastModel
+import ToastProtocol
 
 /// The configuration file, `$XDG_CONFIG_HOME/wl-toast/config` (INI, like
 /// wob.ini and avizo's config.ini): a `[default]` section and `[preset NAME]`
 /// sections, each of `key = value` lines whose keys are the command's options
-/// without their dashes (`timeout = 1.5`, `no-animation = true`).
+/// without their dashes (`timeout = 1.5`, `no-animation = true`); and for
+/// notifications' cards, a `[notifications]` section and criteria sections
+/// (`[app-name=Firefox]`, ``NotificationCriteria``) of a toast's settings.
 ///
 /// Reading never fails on a bad line: each is reported as `FILE:LINE: message`
 /// in ``problems`` and skipped, and the rest loads.
@@ -26,6 +29,8 @@ package struct Config: Equatable, Sendable {
   package private(set) var defaults: [Entry] = []
   /// Each `[preset NAME]` section's lines, by name.
   package private(set) var presets: [String: [Entry]] = [:]
+  /// The `[notifications]` and criteria sections, in the file's order.
+  package private(set) var notificationSections: [NotificationSection] = []
   /// What was wrong with the file, one `FILE:LINE: message` line each.
   package internal(set) var problems: [String] = []
 
@@ -39,6 +44,8 @@ package struct Config: Equatable, Sendable {
       case none
       case defaults
       case preset(String)
+      /// The index of a notification section.
+      case notifications(Int)
     }
     var section = Section.none
     var number = 0
@@ -55,18 +62,29 @@ package struct Config: Equatable, Sendable {
           section = .none
           continue
         }
-        let name = trimmed.dropFirst().dropLast().split(
-          separator: " ", omittingEmptySubsequences: true)
-        if name == ["default"] {
+        let inside = String(trimmed.dropFirst().dropLast())
+        let name = inside.split(separator: " ", omittingEmptySubsequences: true)
+        if name == ["notifications"] || inside.contains("=") {
+          section = .none
+          var criteria: NotificationCriteria?
+          if name != ["notifications"] {
+            do throws(NotificationCriteria.Problem) {
+              criteria = try NotificationCriteria(parsing: inside)
+            } catch {
+              problem(number, "section \(Toast.quoted(trimmed)): \(error.message)")
+              continue
+            }
+          }
+          section = .notifications(notificationSections.count)
+          notificationSections.append(NotificationSection(criteria: criteria, line: number))
+        } else if name == ["default"] {
           section = .defaults
         } else if name.count == 2, name[0] == "preset" {
           let preset = String(name[1])
           section = .preset(preset)
           if presets[preset] == nil { presets[preset] = [] }
         } else {
-          problem(
-            number, "unknown section \(Toast.quoted(trimmed)) (expected [default] or [preset NAME])"
-          )
+          problem(number, "unknown section \(Toast.quoted(trimmed)) (expected \(Config.sections))")
           section = .none
         }
         continue
@@ -86,17 +104,25 @@ package struct Config: Equatable, Sendable {
       }
       let entry = Entry(key: key, value: value, line: number)
       switch section {
-      case .none: problem(number, "\(key): outside a section ([default] or [preset NAME])")
+      case .none: problem(number, "\(key): outside a section (\(Config.sections))")
       case .defaults: defaults.append(entry)
       case .preset(let name): presets[name, default: []].append(entry)
+      case .notifications(let index): notificationSections[index].entries.append(entry)
       }
     }
   }
 
+  /// The sections a file may have, as messages list them.
+  static let sections =
+    "[default], [preset NAME], [notifications] or criteria such as [app-name=NAME]"
+
   /// Sets the entries that passed their checks.
-  mutating func replaceEntries(defaults: [Entry], presets: [String: [Entry]]) {
+  mutating func replaceEntries(
+    defaults: [Entry], presets: [String: [Entry]], notificationSections: [NotificationSection]
+  ) {
     self.defaults = defaults
     self.presets = presets
+    self.notificationSections = notificationSections
   }
 
   /// Records a problem on a line.
@@ -137,6 +163,19 @@ package struct Config: Equatable, Sendable {
       }
     }
     return .success(Config(text: String(decoding: bytes, as: UTF8.self), path: path))
+  }
+}
+
+extension Config {
+  /// A `[notifications]` section or a criteria section (`[app-name=Firefox]`):
+  /// a toast's settings for the cards of the notifications it applies to.
+  package struct NotificationSection: Equatable, Sendable {
+    /// Whom the section applies to; nil for `[notifications]`, all of them.
+    package var criteria: NotificationCriteria?
+    /// The line of its header, from 1.
+    package var line: Int
+    /// Its lines, in order.
+    package var entries: [Entry] = []
   }
 }
 

@@ -51,12 +51,21 @@ extension Config {
   /// line: a bad key or value moves to ``problems`` as `FILE:LINE: message`.
   package func checked() -> Config {
     var checked = self
-    func keep(_ entries: [Entry]) -> [Entry] {
+    func keep(_ entries: [Entry], notifications: Bool = false) -> [Entry] {
       // A section's repeated key (`button`) adds up as the command line's
       // options do: one too many is a problem of its own line.
       var values = OptionValues()
       return entries.filter { entry in
         do throws(UsageError) {
+          if notifications && !Config.isNotificationSetting(entry.key)
+            && Option.forKey(entry.key) != nil
+          {
+            checked.problem(
+              entry.line,
+              "\(entry.key): not a setting of notifications' cards (those sections take a"
+                + " toast's settings but button and markup)")
+            return false
+          }
           let item = try item(for: entry)
           if item.option.isRepeatable { try item.option.apply(&values, item.input) }
           return true
@@ -70,7 +79,13 @@ extension Config {
         }
       }
     }
-    checked.replaceEntries(defaults: keep(defaults), presets: presets.mapValues(keep))
+    checked.replaceEntries(
+      defaults: keep(defaults), presets: presets.mapValues { keep($0) },
+      notificationSections: notificationSections.map { section in
+        var kept = section
+        kept.entries = keep(section.entries, notifications: true)
+        return kept
+      })
     checked.problems.sort { lineNumber($0) < lineNumber($1) }
     return checked
   }

@@ -180,8 +180,10 @@ case .success(.daemon(let notifications, let replace)):
   do {
     // With --notifications, an owner already serving the display takes the
     // bus name and stays: this command then exits 0.
+    // The owner does not read the file: the rules go with the request.
+    let rules = JSONValue.array((config?.notificationRules() ?? []).map(\.json))
     try makeClient().becomeResidentOwner(
-      notifications: notifications ? .serve(replace: replace, rules: .array([])) : nil)
+      notifications: notifications ? .serve(replace: replace, rules: rules) : nil)
   } catch {
     fail(error.description)
   }

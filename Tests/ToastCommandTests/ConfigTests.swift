@@ -136,14 +136,17 @@ struct ConfigTests {
     let config = Config(text: text, path: "c").checked()
     #expect(
       config.problems == [
-        "c:1: timeout: outside a section ([default] or [preset NAME])",
+        "c:1: timeout: outside a section ([default], [preset NAME], [notifications] or criteria"
+          + " such as [app-name=NAME])",
         "c:3: timeout: expected seconds from 0 to 86400, or auto, got 'soon'",
         "c:4: unknown key 'colour'",
         "c:5: expected KEY = VALUE, got 'just words'",
         "c:6: a key is missing before '='",
-        "c:7: unknown section '[preset]' (expected [default] or [preset NAME])",
+        "c:7: unknown section '[preset]' (expected [default], [preset NAME], [notifications] or"
+          + " criteria such as [app-name=NAME])",
         "c:8: a section header ends with ']'",
-        "c:9: style: outside a section ([default] or [preset NAME])",
+        "c:9: style: outside a section ([default], [preset NAME], [notifications] or criteria"
+          + " such as [app-name=NAME])",
         "c:11: position: expected center|top|bottom|left|right|top-left|top-right|bottom-left"
           + "|bottom-right, got 'middle'",
         "c:13: spinner: expected true or false, got 'maybe'",

@@ -1,0 +1,81 @@
+import CGio
+
+// Readers of GVariant values that a client chooses (a notification's hints):
+// each one checks the type before it reads, because GLib aborts when a
+// `g_variant_get_*` meets a value of another type.
+
+extension Variant {
+  /// Whether `value` has exactly the type `type`, a definite type string such
+  /// as `s`, `a{sv}` or `(iiibiiay)`.
+  package static func has(_ value: OpaquePointer, type: StaticString) -> Bool {
+    g_variant_is_of_type(value, Self.type(type)) != 0
+  }
+
+  /// The type string of `value` (`s`, `a{sv}`), for messages.
+  package static func typeString(of value: OpaquePointer) -> String {
+    String(cString: g_variant_get_type_string(value))
+  }
+
+  /// The number of any integer type (`y`, `n`, `q`, `i`, `u`, `x`, `t`); a
+  /// `t` above `Int64.max` gives `Int64.max`; nil for another type.
+  package static func integer(of value: OpaquePointer) -> Int64? {
+    switch g_variant_classify(value) {
+    case G_VARIANT_CLASS_BYTE: Int64(g_variant_get_byte(value))
+    case G_VARIANT_CLASS_INT16: Int64(g_variant_get_int16(value))
+    case G_VARIANT_CLASS_UINT16: Int64(g_variant_get_uint16(value))
+    case G_VARIANT_CLASS_INT32: Int64(g_variant_get_int32(value))
+    case G_VARIANT_CLASS_UINT32: Int64(g_variant_get_uint32(value))
+    case G_VARIANT_CLASS_INT64: Int64(g_variant_get_int64(value))
+    case G_VARIANT_CLASS_UINT64: Int64(clamping: g_variant_get_uint64(value))
+    default: nil
+    }
+  }
+
+  /// The number of a `u` value; nil for another type.
+  package static func uint32(of value: OpaquePointer) -> UInt32? {
+    g_variant_classify(value) == G_VARIANT_CLASS_UINT32 ? g_variant_get_uint32(value) : nil
+  }
+
+  /// The child at `index` of a tuple or array, through `read` (which may
+  /// throw); nil when `value` is no container or has no such child.
+  package static func child<Value, Failure: Error>(
+    _ value: OpaquePointer, _ index: Int, _ read: (OpaquePointer) throws(Failure) -> Value?
+  ) throws(Failure) -> Value? {
+    guard g_variant_is_container(value) != 0, index >= 0, g_variant_n_children(value) > index
+    else { return nil }
+    let child = g_variant_get_child_value(value, gsize(index))!
+    defer { g_variant_unref(child) }
+    return try read(child)
+  }
+
+  /// How many children a tuple, array or dictionary has (0 for a value that
+  /// is no container). Counting reads no child: an array's length is known
+  /// from its framing.
+  package static func count(of value: OpaquePointer) -> Int {
+    g_variant_is_container(value) != 0 ? Int(g_variant_n_children(value)) : 0
+  }
+
+  /// The bytes of an `ay`, borrowed for the length of `body` (not copied),
+  /// which may throw; nil for another type.
+  package static func withBytes<Result, Failure: Error>(
+    of value: OpaquePointer, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    guard has(value, type: "ay") else { return nil }
+    var count: gsize = 0
+    let start = g_variant_get_fixed_array(value, &count, 1)
+    return try body(UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(count)))
+  }
+
+  /// The value of `key` in an `a{sv}` dictionary, unboxed, through `read`
+  /// (which may throw); nil when `dictionary` is no `a{sv}` or has no such
+  /// key. (The first entry with the key, found by a scan of the entries.)
+  package static func lookup<Value, Failure: Error>(
+    _ dictionary: OpaquePointer, _ key: String, _ read: (OpaquePointer) throws(Failure) -> Value?
+  ) throws(Failure) -> Value? {
+    guard has(dictionary, type: "a{sv}"),
+      let value = g_variant_lookup_value(dictionary, key, nil)
+    else { return nil }
+    defer { g_variant_unref(value) }
+    return try read(value)
+  }
+}

@@ -1,0 +1,153 @@
+import ToastModel
+import ToastProtocol
+
+/// A notification as a toast: the card the server shows, and the actions
+/// behind its buttons.
+package enum NotificationCard {
+  /// How long a low or normal notification stays when the call says -1
+  /// (the server's default): 5 seconds, as KDE Plasma's, long enough to
+  /// read a few lines. A critical one stays until dismissed.
+  package static let defaultTimeout: Double = 5
+
+  /// The longest parts of a card's text, in Unicode scalars of markup: the
+  /// app's name and the summary; the body has the rest of
+  /// ``Toast/Limits/textLength`` (a card shows a few lines of it).
+  package static let appNameLength = 256
+  /// See ``appNameLength``.
+  package static let summaryLength = 1024
+
+  /// The toast for a notification:
+  /// - style ``Toast/Style/card``, dismissed by a tap (`.tap`);
+  /// - its text markup (``Toast/isMarkup``), valid whatever the call holds:
+  ///   `<small>APP</small>`, `<b>SUMMARY</b>` and the body
+  ///   (``BodyMarkup``), one a line, the empty ones left out;
+  /// - the image of the hints, else `app_icon`'s (``NotificationImage``);
+  /// - the progress bar of `value` (percent; beyond 100 the toast's overflow);
+  /// - a button for each action but `default` (``buttonActions(in:)``);
+  /// - the timeout of `expire_timeout`: N milliseconds; 0 until dismissed;
+  ///   -1 (or less) ``defaultTimeout``, but until dismissed when critical;
+  /// - its urgency, so that do-not-disturb holds back all but critical ones
+  ///   (the toast's ``Toast/DoNotDisturbPolicy/suppress``);
+  /// - what screen readers say: `APP: SUMMARY. BODY`, without markup;
+  /// - then the settings of every rule whose criteria it matches, in the
+  ///   order of `rules` (``Config``'s `notificationRules()` puts
+  ///   `[notifications]` first, then the criteria sections in the file's
+  ///   order): a rule's `timeout` wins over the call's.
+  package static func toast(for request: NotificationRequest, rules: [NotificationRule]) -> Toast {
+    var toast = Toast(text(of: request), style: .card, dismissal: .tap)
+    toast.isMarkup = true
+    switch request.hints.image ?? NotificationImage(reference: request.appIcon) {
+    case .pixels(let image): toast.image = image
+    case .file(let path): toast.icon = path
+    case .iconName(let name): toast.icon = name
+    case nil: break
+    }
+    toast.progress = request.hints.value.map { Double($0) / 100 }
+    toast.buttons = buttonActions(in: request).map(\.label)
+    toast.urgency = request.hints.urgency
+    if request.expireTimeout > 0 {
+      toast.timeout = Toast.Timeout(seconds: Double(request.expireTimeout) / 1000)
+    } else if request.expireTimeout == 0 || request.hints.urgency == .critical {
+      toast.timeout = .untilDismissed
+    } else {
+      toast.timeout = Toast.Timeout(seconds: defaultTimeout)
+    }
+    toast.accessibleText = spokenText(of: request)
+    for rule in rules where rule.criteria?.matches(request) ?? true {
+      var changed = toast
+      if (try? changed.apply(rule.settings)) != nil { toast = changed }
+    }
+    return toast
+  }
+
+  /// The key of the action a click on the card invokes: `default`, when the
+  /// call has it.
+  package static func defaultActionKey(in request: NotificationRequest) -> String? {
+    request.actions.contains { $0.key == "default" } ? "default" : nil
+  }
+
+  /// The actions of the card's buttons, in the buttons' order, each with the
+  /// label its button shows: every action but `default`, in the call's
+  /// order, at most ``Toast/Limits/buttonCount``. A label is put on one line
+  /// (line breaks and control characters become spaces), cut to
+  /// ``Toast/Limits/buttonLabelLength`` characters with "…"; a blank one
+  /// takes the key; an action with neither has no button.
+  package static func buttonActions(in request: NotificationRequest) -> [NotificationAction] {
+    var buttons: [NotificationAction] = []
+    for action in request.actions where action.key != "default" {
+      guard buttons.count < Toast.Limits.buttonCount else { break }
+      guard let label = buttonLabel(action.label) ?? buttonLabel(action.key) else { continue }
+      buttons.append(NotificationAction(key: action.key, label: label))
+    }
+    return buttons
+  }
+
+  /// A text as a button's label (``Toast/checkedButton(_:)``); nil when blank.
+  private static func buttonLabel(_ text: String) -> String? {
+    var line = ""
+    for scalar in text.unicodeScalars {
+      line.unicodeScalars.append(Toast.breaksLine(scalar) ? " " : scalar)
+    }
+    let words = line.split(whereSeparator: Toast.isBlank)
+    guard !words.isEmpty else { return nil }
+    var label = words.joined(separator: " ")
+    let limit = Toast.Limits.buttonLabelLength
+    if label.unicodeScalars.count > limit {
+      var kept = ""
+      for character in label {
+        guard kept.unicodeScalars.count + character.unicodeScalars.count <= limit - 1 else { break }
+        kept.append(character)
+      }
+      label = kept + "…"
+    }
+    return (try? Toast.checkedButton(label)) != nil ? label : nil
+  }
+
+  /// The card's markup: the app's name small, the summary bold, the body,
+  /// within ``Toast/Limits/textLength`` scalars.
+  static func text(of request: NotificationRequest) -> String {
+    var lines: [String] = []
+    if !request.appName.isEmpty {
+      lines.append(
+        "<small>" + BodyMarkup.escaped(request.appName, maximumLength: appNameLength) + "</small>")
+    }
+    if !request.summary.isEmpty {
+      lines.append(
+        "<b>" + BodyMarkup.escaped(request.summary, maximumLength: summaryLength) + "</b>")
+    }
+    let used = lines.reduce(0) { $0 + $1.unicodeScalars.count + 1 }
+    if !request.body.isEmpty {
+      lines.append(
+        BodyMarkup.pango(request.body, maximumLength: Toast.Limits.textLength - used))
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// What screen readers say: `APP: SUMMARY. BODY`, the parts that are
+  /// there, without markup; nil when all are blank.
+  static func spokenText(of request: NotificationRequest) -> String? {
+    var text = ""
+    func add(_ part: String, after separator: String) {
+      let trimmed = part.split(whereSeparator: Toast.isBlank).joined(separator: " ")
+      guard !trimmed.isEmpty else { return }
+      if !text.isEmpty {
+        let ends = text.last.map { ".!?:;…".contains($0) } ?? false
+        text += ends ? " " : separator
+      }
+      text += trimmed
+    }
+    add(request.appName, after: "")
+    add(request.summary, after: ": ")
+    add(BodyMarkup.plainText(request.body), after: ". ")
+    return text.isEmpty ? nil : Toast.truncated(text)
+  }
+}
+
+extension NotificationCriteria {
+  /// Whether the notification meets every criterion given.
+  package func matches(_ request: NotificationRequest) -> Bool {
+    matches(
+      appName: request.appName, summary: request.summary, urgency: request.hints.urgency,
+      category: request.hints.category, desktopEntry: request.hints.desktopEntry)
+  }
+}

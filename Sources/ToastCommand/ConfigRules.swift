@@ -1,0 +1,38 @@
+import ToastModel
+import ToastProtocol
+
+extension Config {
+  /// Whether `key` may be set in a `[notifications]` or criteria section: a
+  /// toast's setting, but not `button` (a notification's buttons are its
+  /// actions) nor `markup` (a card's text is always markup).
+  static func isNotificationSetting(_ key: String) -> Bool {
+    key != "button" && key != "markup" && ToastField.named(key)?.isOption == true
+  }
+
+  /// The notification sections as rules, in the order they apply:
+  /// `[notifications]` first, then the criteria sections in the file's order
+  /// (a later one wins where two set the same field). A rule's settings are
+  /// the fields its section sets, checked and applied as options (as
+  /// `[default]`'s are, a relative icon path taken from the file's
+  /// directory), written as the socket protocol's JSON; a section that sets
+  /// nothing gives no rule. Read a ``checked()`` configuration: its bad lines
+  /// are gone and reported.
+  package func notificationRules() -> [NotificationRule] {
+    let ordered =
+      notificationSections.filter { $0.criteria == nil }
+      + notificationSections.filter { $0.criteria != nil }
+    return ordered.compactMap { section in
+      let entries = section.entries.filter { Config.isNotificationSetting($0.key) }
+      var values = OptionValues()
+      var settings: [String: JSONValue] = [:]
+      for item in configItems(entries, of: self, source: 0) {
+        guard (try? item.option.apply(&values, item.input)) != nil,
+          let field = ToastField.named(item.option.name)
+        else { continue }
+        settings[field.name] = field.encode(values.toast)
+      }
+      guard !settings.isEmpty else { return nil }
+      return NotificationRule(criteria: section.criteria, settings: .object(settings))
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import Testing
+import ToastModel
+
+@testable import ToastCommand
+
+/// The configuration's `[notifications]` and criteria sections: read in
+/// order, checked, and made into rules for notifications' cards.
+struct NotificationSectionsTests {
+  static let text = """
+    [default]
+    timeout = 3
+    [app-name=Firefox urgency=critical]
+    background = #ff0000
+    [notifications]
+    timeout = 10
+    position = top-left
+    no-animation = true
+    [category=email.arrived]
+    icon = icons/mail.svg
+    [app-name="Google Chrome"]
+    [notifications]
+    margin = 30
+    """
+
+  @Test func sectionsAreReadInTheFilesOrder() {
+    let config = Config(text: Self.text, path: "/home/me/.config/wl-toast/config").checked()
+    #expect(config.problems == [])
+    #expect(config.defaults.map(\.key) == ["timeout"], "[default] keeps its own")
+    #expect(
+      config.notificationSections.map(\.criteria) == [
+        NotificationCriteria(appName: "Firefox", urgency: .critical), nil,
+        NotificationCriteria(category: "email.arrived"),
+        NotificationCriteria(appName: "Google Chrome"), nil,
+      ])
+    #expect(config.notificationSections.map(\.line) == [3, 5, 9, 11, 12])
+    #expect(
+      config.notificationSections[1].entries.map(\.key) == ["timeout", "position", "no-animation"])
+  }
+
+  @Test func rulesPutNotificationsFirstAndSetOnlyTheirFields() {
+    let config = Config(text: Self.text, path: "/home/me/.config/wl-toast/config").checked()
+    #expect(
+      config.notificationRules() == [
+        NotificationRule(
+          criteria: nil,
+          settings: .object([
+            "timeout": .number(10), "position": .string("top-left"), "no-animation": .bool(true),
+          ])),
+        NotificationRule(criteria: nil, settings: .object(["margin": .number(30)])),
+        NotificationRule(
+          criteria: NotificationCriteria(appName: "Firefox", urgency: .critical),
+          settings: .object(["background": .string("#ff0000ff")])),
+        NotificationRule(
+          criteria: NotificationCriteria(category: "email.arrived"),
+          settings: .object(["icon": .string("/home/me/.config/wl-toast/icons/mail.svg")])),
+      ], "a section that sets nothing gives no rule; a relative icon is the file's directory's")
+  }
+
+  @Test func aRulesSettingsApplyToAToast() throws {
+    let config = Config(text: "[notifications]\nstyle = hud\ntimeout = auto\n", path: "c").checked()
+    let rule = try #require(config.notificationRules().first)
+    var toast = Toast("x", style: .card)
+    try toast.apply(rule.settings)
+    #expect(toast.style == .hud && toast.timeout == .automatic, "a default's value is written too")
+  }
+
+  @Test func problemsAreReportedWithTheirLines() {
+    let text = """
+      [notifications]
+      timeout = soon
+      button = Snooze
+      markup = true
+      tag = volume
+      wait = true
+      colour = red
+      [app-name=Firefox urgency=high]
+      timeout = 1
+      [colour=red]
+      [app-name=mpv]
+      margin = 5
+      """
+    let config = Config(text: text, path: "c").checked()
+    let notSetting =
+      "not a setting of notifications' cards (those sections take a toast's settings but"
+      + " button and markup)"
+    #expect(
+      config.problems == [
+        "c:2: timeout: expected seconds from 0 to 86400, or auto, got 'soon'",
+        "c:3: button: \(notSetting)",
+        "c:4: markup: \(notSetting)",
+        "c:5: tag: \(notSetting)",
+        "c:6: wait: \(notSetting)",
+        "c:7: unknown key 'colour'",
+        "c:8: section '[app-name=Firefox urgency=high]': urgency: expected low, normal or"
+          + " critical, got 'high'",
+        "c:9: timeout: outside a section ([default], [preset NAME], [notifications] or criteria"
+          + " such as [app-name=NAME])",
+        "c:10: section '[colour=red]': unknown criterion 'colour' (expected app-name, urgency,"
+          + " category, desktop-entry or summary)",
+      ])
+    #expect(
+      config.notificationRules() == [
+        NotificationRule(
+          criteria: NotificationCriteria(appName: "mpv"),
+          settings: .object(["margin": .number(5)]))
+      ], "the lines after a broken header belong to no section; the next header starts one")
+  }
+}
