@@ -2,15 +2,16 @@ import ToastModel
 import ToastRendering
 
 /// A message as Pango markup: checked as the presenter checks it, then laid out, as
-/// markup and as literal text, as a HUD on a wide output and as a banner on a
-/// narrow one. Whatever the message, the layout keeps the design's promises: at
-/// most three lines in a HUD and one in a banner, the box on its surface, and
-/// text, shrunk if need be, no wider than its box.
+/// markup and as literal text, as a HUD and a card on a wide output and as a
+/// banner on a narrow one. Whatever the message, the layout keeps the design's
+/// promises: at most three lines in a HUD, eight in a card and one in a banner,
+/// the box on its surface, and text, shrunk if need be, no wider than its box.
 func fuzzMarkup(_ input: [UInt8]) throws(InvariantViolation) {
   let markup = text(of: input)
   _ = TextBlock.markupError(markup)
   let outputs: [(style: Toast.Style, width: Int, height: Int, lines: Int)] = [
     (.hud, 1920, 1080, Design.HUD.maximumLines), (.banner, 360, 640, 1),
+    (.card, 1920, 1080, Design.Card.maximumLines),
   ]
   var toast = Toast(markup)
   for isMarkup in [true, false] {

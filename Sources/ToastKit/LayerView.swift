@@ -172,14 +172,14 @@ final class LayerView {
     placement = new
   }
 
-  /// Touch-through: an empty region; tap or buttons: the box; modal: everything.
+  /// Touch-through: an empty region; tap, buttons or a card: the box; modal: everything.
   private func updateInputRegion() {
     let region = session.compositor.createRegion()
     if toast.isModal {
       region.add(x: 0, y: 0, width: Int32.max, height: Int32.max)
     } else if toast.style == .bar {
       region.add(x: 0, y: 0, width: Int32.max, height: Int32.max)
-    } else if toast.dismissal == .tap || !toast.buttons.isEmpty {
+    } else if toast.takesPointer {
       let box = layout.box
       region.add(
         x: Int32(box.x), y: Int32(box.y), width: Int32(box.width.rounded(.up)),

@@ -318,8 +318,8 @@ final class PresentedToast {
   }
 
   /// Does what the input asks: draws again, tells screen readers where the
-  /// focus is, ends the toast with a chosen button or as dismissed, opens a
-  /// bar's details.
+  /// focus is, ends the toast with a chosen button, as dismissed or as a
+  /// card's default action, opens a bar's details.
   private func respond(to response: InputResponse) {
     if response.redraws { for view in views { view.setNeedsDraw() } }
     switch response.action {
@@ -332,6 +332,7 @@ final class PresentedToast {
       if open { for view in views { view.setDetailsOpen(true) } }
       for view in views { view.setNeedsDraw() }
     case .dismiss: hide(.dismissed)
+    case .activate: hide(.activated)
     }
   }
 

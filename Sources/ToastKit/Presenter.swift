@@ -410,8 +410,8 @@ public final class ToastPresenter {
   }
 
   /// Puts every toast in its place: toasts at one position of one output
-  /// stack in the order they appeared, moving when a neighbour goes or
-  /// changes size (see ``Stacking``).
+  /// stack in the order they appeared (a stack of cards the newest first),
+  /// moving when a neighbour goes or changes size (see ``Stacking``).
   private func restack() {
     let toasts = surfaces.values.filter { !$0.isGone }.sorted {
       appearance[ObjectIdentifier($0), default: 0] < appearance[ObjectIdentifier($1), default: 0]
@@ -421,19 +421,22 @@ public final class ToastPresenter {
     let guess =
       toasts.reversed().lazy.filter { $0.toast.output == .automatic }.flatMap(\.views)
       .compactMap(\.output).first ?? session.likelyOutput
-    var stacks: [StackKey: [(view: LayerView, animated: Bool)]] = [:]
+    var stacks: [StackKey: [(view: LayerView, animated: Bool, isCard: Bool)]] = [:]
     // Bars reserve their room: the compositor places the others beside them.
     for toast in toasts where !toast.toast.isModal && toast.toast.style != .bar {
       for view in toast.views {
         let key = StackKey(
           output: (view.output ?? guess).map(ObjectIdentifier.init),
           position: toast.toast.effectivePosition)
-        stacks[key, default: []].append((view, toast.toast.isAnimated))
+        stacks[key, default: []].append(
+          (view, toast.toast.isAnimated, toast.toast.style == .card))
       }
     }
     let now = session.clock()
     for (key, stack) in stacks {
-      let shifts = Stacking.shifts(extents: stack.map(\.view.stackExtent), position: key.position)
+      let shifts = Stacking.shifts(
+        extents: stack.map(\.view.stackExtent), position: key.position,
+        newestFirst: stack.allSatisfy(\.isCard))
       for (entry, shift) in zip(stack, shifts) {
         entry.view.moveInStack(to: shift, animated: entry.animated, now: now)
       }

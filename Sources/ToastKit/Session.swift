@@ -6,10 +6,12 @@ import Wayland
 
 /// Events of the seat that concern a toast surface.
 enum InputEvent {
-  /// A pointer button went down, or a finger touched, at a point of the surface.
-  case press(x: Double, y: Double)
-  /// A click (press and release) or a tap ended at a point of the surface.
-  case tap(x: Double, y: Double)
+  /// A pointer button went down, or a finger touched, at a point of the
+  /// surface; `secondary` for the right button.
+  case press(x: Double, y: Double, secondary: Bool = false)
+  /// A click (press and release) or a tap ended at a point of the surface;
+  /// `secondary` when the right button was released.
+  case tap(x: Double, y: Double, secondary: Bool = false)
   /// What was pressed will not be released here: the pointer left, the touch was cancelled.
   case cancel
   /// A key was pressed while the surface had keyboard focus.
@@ -275,6 +277,9 @@ final class Session {
     }
   }
 
+  /// The right pointer button (`BTN_RIGHT` of linux/input-event-codes.h).
+  static let rightButton: UInt32 = 0x111
+
   private func handlePointer(_ event: WlPointer.Event) {
     switch event {
     case .enter(_, let surface, let x, let y):
@@ -295,15 +300,17 @@ final class Session {
       guard steps != 0 else { return }
       scrolled -= Double(steps) * 10
       onInput?(surface, .scroll(x: pointerPosition.x, y: pointerPosition.y, steps: steps))
-    case .button(_, _, _, let state):
+    case .button(_, _, let button, let state):
+      let secondary = button == Self.rightButton
       if state == .pressed {
         pressedOn = pointerFocus
         if let surface = pointerFocus {
-          onInput?(surface, .press(x: pointerPosition.x, y: pointerPosition.y))
+          onInput?(
+            surface, .press(x: pointerPosition.x, y: pointerPosition.y, secondary: secondary))
         }
       } else if let surface = pointerFocus, pressedOn === surface {
         pressedOn = nil
-        onInput?(surface, .tap(x: pointerPosition.x, y: pointerPosition.y))
+        onInput?(surface, .tap(x: pointerPosition.x, y: pointerPosition.y, secondary: secondary))
       }
     default:
       break

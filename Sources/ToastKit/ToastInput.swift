@@ -46,8 +46,11 @@ struct InputResponse: Equatable {
     /// A bar's details button opened (true) or closed them; an opening
     /// surface takes the details' room first.
     case detailsToggled(open: Bool)
-    /// The user dismissed the toast (a tap on it, Escape).
+    /// The user dismissed the toast (a tap on it, Escape; a right click on a card).
     case dismiss
+    /// The user clicked or tapped a card's body, outside its buttons: its
+    /// default action.
+    case activate
   }
 
   /// Whether the frames show the input differently (a button held or let
@@ -77,8 +80,11 @@ struct ToastInput {
   private var isAnimated: Bool
   /// Whether the buttons run from right to left (a bar's).
   private var rightToLeft: Bool
+  /// Whether the toast is a card: a click or tap on its body is its default
+  /// action, a right click dismisses it.
+  private var isCard: Bool
   /// Whether Escape dismisses the toast: a toast tapped away, a modal one,
-  /// or one with buttons.
+  /// one with buttons, or a card.
   private var escapeDismisses: Bool
   /// Whether a tap outside the buttons dismisses: the toast's box (anywhere,
   /// for a modal toast) when it is tapped away.
@@ -103,6 +109,7 @@ struct ToastInput {
     hasDetailsButton = false
     isAnimated = true
     rightToLeft = false
+    isCard = false
     escapeDismisses = false
     tapDismisses = (false, false)
     toastChanged(toast)
@@ -115,7 +122,9 @@ struct ToastInput {
     hasDetailsButton = toast.style == .bar && toast.details != nil
     isAnimated = toast.isAnimated
     rightToLeft = toast.style == .bar
-    escapeDismisses = toast.dismissal == .tap || toast.isModal || !toast.buttons.isEmpty
+    isCard = toast.style == .card
+    escapeDismisses =
+      toast.dismissal == .tap || toast.isModal || !toast.buttons.isEmpty || isCard
     tapDismisses = (toast.dismissal == .tap, toast.isModal)
     if focusedButton >= buttonCount { focusedButton = 0 }
     if let pressed = pressedButton, pressed >= buttonCount { pressedButton = nil }
@@ -158,13 +167,18 @@ struct ToastInput {
   /// An event on a surface laid out as `layout`, at `now`: what the toast does.
   mutating func handle(_ event: InputEvent, layout: ToastLayout, now: Double) -> InputResponse {
     switch event {
-    case .press(let x, let y):
-      return setPressed(layout.button(atX: x, y: y))
+    case .press(let x, let y, let secondary):
+      // A right press on a card holds no button: its release dismisses the card.
+      return setPressed(isCard && secondary ? nil : layout.button(atX: x, y: y))
     case .cancel:
       return setPressed(nil)
-    case .tap(let x, let y):
+    case .tap(let x, let y, let secondary):
       let pressed = pressedButton
       let released = setPressed(nil)
+      if isCard {
+        let action = cardTap(x: x, y: y, secondary: secondary, pressed: pressed, layout, now: now)
+        return InputResponse(redraws: released.redraws, action: action)
+      }
       if let button = layout.button(atX: x, y: y) {
         // A button is chosen where it was pressed and released (a press on
         // one, dragged onto another, chooses neither).
@@ -200,6 +214,24 @@ struct ToastInput {
         return InputResponse(redraws: true, action: .focusMoved)
       }
     }
+  }
+
+  /// What a click or tap ending at (`x`, `y`) does to a card, after a press
+  /// on `pressed` (a button, or nil): a right click on the box dismisses
+  /// it; a button is chosen where it was pressed and released; the body is
+  /// its default action, unless the press was on a button; outside the box
+  /// (a modal card's surface) it is tapped away with `--dismiss tap`.
+  private mutating func cardTap(
+    x: Double, y: Double, secondary: Bool, pressed: Int?, _ layout: ToastLayout, now: Double
+  ) -> InputResponse.Action? {
+    guard layout.box.contains(x: x, y: y) else {
+      return tapDismisses.onTap && tapDismisses.anywhere ? .dismiss : nil
+    }
+    if secondary { return .dismiss }
+    if let button = layout.button(atX: x, y: y) {
+      return button == pressed ? choose(button, now: now) : nil
+    }
+    return pressed == nil ? .activate : nil
   }
 
   /// Chooses `button` (an index among the buttons shown) as a click on it

@@ -18,15 +18,19 @@ public struct Toast: Equatable, Sendable {
     /// with an optional ``Toast/details`` area below: swaynag's bar.
     case bar
     /// A notification's card: a box of a fixed width at the top right, its
-    /// icon or ``Toast/image`` at the left, the text beside it, the progress
-    /// bar and the buttons under the text.
+    /// icon or ``Toast/image`` at the left, the text beside it (a few lines,
+    /// then an ellipsis), the progress bar under the text and the buttons in
+    /// a row under everything. Cards stack newest first. A card takes clicks
+    /// and taps whatever ``Toast/dismissal`` says: a left click or a tap on
+    /// its body ends it as ``ToastOutcome/activated``, a right click as
+    /// ``ToastOutcome/dismissed``.
     case card
   }
 
   /// How the toast treats pointer, touch and keyboard input.
   public enum Dismissal: String, Equatable, Sendable, CaseIterable {
     /// Input passes through to the windows below; only the timeout or the
-    /// program ends the toast.
+    /// program ends the toast (a card takes clicks and taps all the same).
     case none
     /// A click or touch on the toast (or Escape while it has keyboard focus) dismisses it.
     case tap
@@ -122,7 +126,8 @@ public struct Toast: Equatable, Sendable {
   /// The text colour; nil for white.
   public var foreground: Color? = nil
   /// Where on its output the toast rests; nil for the style's place (the
-  /// centre for a HUD, the top for a banner).
+  /// centre for a HUD, the top for a banner and a bar, the top right for a
+  /// card).
   public var position: Position? = nil
   /// The distance in logical pixels between the toast and the output's edges
   /// it rests against; nil for the default (10). The centre ignores it.
@@ -326,7 +331,7 @@ extension Toast {
   public enum Timeout: Equatable, Sendable, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral
   {
-    /// The style's own: 2 s for a HUD, 0.5 s for a banner.
+    /// The style's own: 2 s for a HUD, 0.5 s for a banner, 10 s for a card.
     case standard
     /// A time (at most ``Limits/timeout`` seconds).
     case after(Duration)
@@ -426,8 +431,12 @@ public enum ToastOutcome: Equatable, Sendable {
   case expired
   /// The program hid it (a hide call or command, a signal, or the compositor closed it).
   case hidden
-  /// The user dismissed it with a click, a tap or Escape.
+  /// The user dismissed it with a click, a tap or Escape (on a card
+  /// (``Toast/Style/card``), a right click).
   case dismissed
+  /// The user clicked or tapped the body of a card (``Toast/Style/card``),
+  /// outside its buttons: its default action.
+  case activated
   /// A newer toast took its place.
   case replaced
   /// The user chose the button at this index of ``Toast/buttons``.
@@ -439,16 +448,18 @@ public enum ToastOutcome: Equatable, Sendable {
 
   /// The outcomes' words, as the socket and `--print-outcome` write them
   /// (a chosen button as `button`).
-  public static let names = [expired, hidden, dismissed, replaced, chose(button: 0), suppressed]
-    .map(\.name)
+  public static let names = [
+    expired, hidden, dismissed, activated, replaced, chose(button: 0), suppressed,
+  ].map(\.name)
 
-  /// The outcome's word: `expired`, `hidden`, `dismissed`, `replaced`,
-  /// `button` or `suppressed`.
+  /// The outcome's word: `expired`, `hidden`, `dismissed`, `activated`,
+  /// `replaced`, `button` or `suppressed`.
   public var name: String {
     switch self {
     case .expired: "expired"
     case .hidden: "hidden"
     case .dismissed: "dismissed"
+    case .activated: "activated"
     case .replaced: "replaced"
     case .chose: "button"
     case .suppressed: "suppressed"
@@ -462,6 +473,7 @@ public enum ToastOutcome: Equatable, Sendable {
     case "expired": self = .expired
     case "hidden": self = .hidden
     case "dismissed": self = .dismissed
+    case "activated": self = .activated
     case "replaced": self = .replaced
     case "suppressed": self = .suppressed
     case "button":

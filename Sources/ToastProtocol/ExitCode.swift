@@ -4,7 +4,9 @@ package enum ExitCode {
   package static let success: Int32 = 0
   /// Something went wrong, such as no Wayland compositor to talk to.
   package static let error: Int32 = 1
-  /// The user dismissed the toast (see `--dismiss tap`).
+  /// The user dismissed the toast (see `--dismiss tap`), or clicked or
+  /// tapped a card's body (the outcome `activated`, which `--print-outcome`
+  /// tells apart).
   package static let dismissed: Int32 = 2
   /// A newer toast with the same tag replaced it (with `--wait`).
   package static let replaced: Int32 = 3

@@ -68,9 +68,12 @@ public struct Timeline: Equatable, Sendable {
     case (_, false):
       entryDuration = 0
       exitDuration = 0
-    case (.hud, true), (.card, true):
+    case (.hud, true):
       entryDuration = Design.HUD.fade.inSeconds
       exitDuration = Design.HUD.fade.inSeconds
+    case (.card, true):
+      entryDuration = Design.Card.fade.inSeconds
+      exitDuration = Design.Card.fade.inSeconds
     case (.banner, true):
       entryDuration = Design.Banner.entry.inSeconds
       exitDuration = Design.Banner.exit.inSeconds
@@ -78,7 +81,7 @@ public struct Timeline: Equatable, Sendable {
       entryDuration = Design.Bar.entry.inSeconds
       exitDuration = Design.Bar.exit.inSeconds
     }
-    slides = style != .hud && animated
+    slides = (style == .banner || style == .bar) && animated
     shownAt = time
   }
 

@@ -2,7 +2,7 @@ import CPangoCairo
 import Glibc
 import ToastModel
 
-/// The shadow and the box of a HUD or a banner, with a progress bar's track,
+/// The shadow and the box of a HUD, a banner or a card, with a progress bar's track,
 /// drawn once into an image of their own and painted into every frame that
 /// shows them at the same place, size and scale: the shadow's six layers, each
 /// filled through an even-odd clip, cost far more than copying their pixels,
@@ -81,11 +81,13 @@ final class BoxImage {
   deinit { cairo_surface_destroy(surface) }
 
   /// The shadow's colour, offset and blur in `style`: the HUD's light shadow
-  /// below and right, the banner's faint glow all round.
+  /// and the card's dark one below and right, the banner's faint glow all round.
   static func shadow(of style: Toast.Style) -> (color: Toast.Color, offset: Double, blur: Double) {
-    style == .hud
-      ? (Design.HUD.shadowColor, Design.HUD.shadowOffset, Design.HUD.shadowBlur)
-      : (Design.Banner.shadowColor, 0, Design.Banner.shadowBlur)
+    switch style {
+    case .hud: (Design.HUD.shadowColor, Design.HUD.shadowOffset, Design.HUD.shadowBlur)
+    case .card: (Design.Card.shadowColor, Design.Card.shadowOffset, Design.Card.shadowBlur)
+    case .banner, .bar: (Design.Banner.shadowColor, 0, Design.Banner.shadowBlur)
+    }
   }
 
   /// Copies the image into `cairo` at its place, whatever the context's

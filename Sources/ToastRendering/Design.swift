@@ -92,6 +92,49 @@ public enum Design {
     public static let timeout: Duration = .milliseconds(500)
   }
 
+  /// The card: a notification as mako and dunst show one, a box of a fixed
+  /// width at the top right with the icon at the left of the text, in the
+  /// HUD's family (its corners, its dark colour, made more opaque to read a
+  /// body by).
+  public enum Card {
+    /// The box's width, unless the output is narrower: mako's and dunst's
+    /// 300 pixels, and room for the icon beside the text.
+    public static let width = 340.0
+    /// The narrowest box, on an output narrower than ``width`` and its margins.
+    public static let minimumWidth = 160.0
+    /// The padding inside the box.
+    public static let padding = 12.0
+    /// The gap between the icon and the text, and between the text, the
+    /// progress bar and the buttons.
+    public static let gap = 10.0
+    /// The corner radius (the HUD's).
+    public static let cornerRadius = 10.0
+    /// The icon's side, at the top left (mako's and dunst's icons are at most
+    /// 64 and 128 pixels; 48 is the freedesktop size for notifications).
+    public static let iconSize = 48.0
+    /// The text's font: the app's name, the summary and the body are sized
+    /// and weighted by their markup.
+    public static let font = "Sans 10"
+    /// At most this many lines of text in all, then an ellipsis.
+    public static let maximumLines = 8
+    /// The progress bar's height (the HUD's).
+    public static let progressHeight = 6.0
+    /// The box colour: the HUD's, nearly opaque.
+    public static let background = Toast.Color(white: 0.1, alpha: 0.9)
+    /// The shadow's colour: a soft dark shadow below the box.
+    public static let shadowColor = Toast.Color(white: 0, alpha: 0.4)
+    /// The shadow's offset down and right.
+    public static let shadowOffset = 2.0
+    /// How far the shadow spreads.
+    public static let shadowBlur = 4.0
+    /// Room around the box for the shadow.
+    public static let shadowPadding = 10.0
+    /// The fade in and out.
+    public static let fade: Duration = .milliseconds(200)
+    /// How long a card stays by default (dunst's 10 seconds).
+    public static let timeout: Duration = .seconds(10)
+  }
+
   /// The bar: swaynag's full-width bar at an edge (its colours and sizes are
   /// ``ToastModel/Toast/BarLook``'s).
   public enum Bar {
@@ -177,9 +220,20 @@ extension Toast {
   }
 
   /// Where the toast rests: its position, or its style's (the centre for a
-  /// HUD, the top for a banner).
+  /// HUD, the top for a banner and a bar, the top right for a card).
   public var effectivePosition: Position {
-    position ?? (style == .hud ? .center : .top)
+    if let position { return position }
+    switch style {
+    case .hud: return .center
+    case .banner, .bar: return .top
+    case .card: return .topRight
+    }
+  }
+
+  /// Whether clicks and touches on the toast's box reach it: with `--dismiss
+  /// tap`, with buttons, and on a card, whose body is its default action.
+  public var takesPointer: Bool {
+    dismissal == .tap || !buttons.isEmpty || style == .card
   }
 
   /// How the toast takes the keyboard: its own choice, or exclusive when
@@ -194,8 +248,8 @@ extension Toast {
   public var effectiveMargin: Int { margin ?? Design.margin }
 
   /// How long the toast stays once its entry has ended: its timeout, or its
-  /// style's default (2 s for a HUD, 0.5 s for a banner; until answered with
-  /// buttons); zero means until it is dismissed or hidden.
+  /// style's default (2 s for a HUD, 0.5 s for a banner, 10 s for a card;
+  /// until answered with buttons); zero means until it is dismissed or hidden.
   public var effectiveTimeout: Duration {
     switch timeout {
     case .automatic: Design.automaticTimeout(characters: visibleCharacters)
@@ -203,7 +257,9 @@ extension Toast {
     case .after(let duration): duration
     case .untilDismissed: .zero
     case .standard where !buttons.isEmpty: .zero
-    case .standard: style == .hud ? Design.HUD.timeout : Design.Banner.timeout
+    case .standard where style == .hud: Design.HUD.timeout
+    case .standard where style == .card: Design.Card.timeout
+    case .standard: Design.Banner.timeout
     }
   }
 }

@@ -28,10 +28,11 @@ public final class IconImage: @unchecked Sendable {
   public let height: Int
   /// Whether it is drawn in the text's colour (its file name ends in `-symbolic`).
   public let isSymbolic: Bool
-  /// The file it came from.
+  /// The file it came from; empty for an image given as pixels.
   public let path: String
 
-  private init(surface: OpaquePointer, isSymbolic: Bool, path: String) {
+  /// An icon over `surface` (ARGB32, owned from now on).
+  init(surface: OpaquePointer, isSymbolic: Bool, path: String) {
     self.surface = surface
     width = Int(cairo_image_surface_get_width(surface))
     height = Int(cairo_image_surface_get_height(surface))
@@ -201,8 +202,12 @@ public final class IconImage: @unchecked Sendable {
   }
 
   /// The image scaled to fit a square of `side` pixels keeping its shape, or
-  /// itself when it fits exactly already. Takes ownership of `surface`.
-  static func fitted(_ surface: OpaquePointer, into side: Int) throws(IconError) -> OpaquePointer {
+  /// itself when it fits exactly already; `extendingEdges` reads past its
+  /// edges as their own pixels rather than as transparent ones, so that a
+  /// small image grows without a faded border. Takes ownership of `surface`.
+  static func fitted(
+    _ surface: OpaquePointer, into side: Int, extendingEdges: Bool = false
+  ) throws(IconError) -> OpaquePointer {
     let width = Int(cairo_image_surface_get_width(surface))
     let height = Int(cairo_image_surface_get_height(surface))
     let factor = Double(side) / Double(max(width, height))
@@ -222,6 +227,7 @@ public final class IconImage: @unchecked Sendable {
     cairo_set_source_surface(cairo, surface, 0, 0)
     // GOOD averages the pixels a reduction merges (a box filter), rather than sampling.
     cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD)
+    if extendingEdges { cairo_pattern_set_extend(cairo_get_source(cairo), CAIRO_EXTEND_PAD) }
     cairo_paint(cairo)
     cairo_destroy(cairo)
     cairo_surface_flush(scaled)
@@ -331,8 +337,16 @@ struct FileStamp: Equatable {
 extension Toast {
   /// The side of the toast's icon in logical pixels, as its style draws it.
   public var iconSize: Int {
-    Int(style == .hud ? Design.HUD.iconSize : Design.Banner.iconSize)
+    switch style {
+    case .hud: Int(Design.HUD.iconSize)
+    case .card: Int(Design.Card.iconSize)
+    case .banner, .bar: Int(Design.Banner.iconSize)
+    }
   }
+
+  /// Whether the toast shows an icon: its ``ToastModel/Toast/image`` or its
+  /// ``ToastModel/Toast/icon`` (a bar shows neither).
+  public var hasIcon: Bool { image != nil || icon != nil }
 
   /// The theme its icon name is looked up in: its own, or the desktop's
   /// (`DesktopIconTheme.current`), then hicolor.
@@ -340,10 +354,10 @@ extension Toast {
 
   /// Why the toast's icon cannot be shown at `scale`, in one line for the
   /// user (`icon 'x' not found in hicolor; the toast shows without it`), or
-  /// nil when it can or the toast has none. Loads the icon into the cache,
-  /// so that drawing it then reads nothing.
+  /// nil when it can, the toast has none, or its image is drawn in its place.
+  /// Loads the icon into the cache, so that drawing it then reads nothing.
   public func iconProblem(scale: Double) -> String? {
-    guard let icon else { return nil }
+    guard let icon, image == nil else { return nil }
     let loaded = IconImage.load(
       icon, theme: effectiveIconTheme, size: iconSize, scale: scale, reusingFailures: false)
     guard case .failure(let error) = loaded else { return nil }

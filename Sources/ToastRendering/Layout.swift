@@ -71,7 +71,7 @@ public struct ToastLayout {
   public let surfaceWidth: Int
   /// Surface height.
   public let surfaceHeight: Int
-  /// The box (HUD) or pill (banner) at rest.
+  /// The box (HUD, card) or pill (banner) at rest.
   public let box: Rect
   /// Corner radius of the box.
   public let cornerRadius: Double
@@ -83,14 +83,14 @@ public struct ToastLayout {
   /// large for the screen is drawn smaller, never past the output's edges.
   public let textScale: Double
   /// The icon's square, when the toast has one: above the spinner and the
-  /// text in a HUD, left of the text in a banner.
+  /// text in a HUD, left of the text in a banner and a card.
   public let icon: Rect?
   /// The activity indicator, when shown.
   public let spinner: Rect?
   /// The progress bar's track, when shown.
   public let progressBar: Rect?
   /// The buttons, in the order of ``ToastModel/Toast/buttons``: a row under everything
-  /// else in a HUD, at the right of the text in a banner.
+  /// else in a HUD and a card, at the right of the text in a banner.
   public let buttons: [ButtonLayout]
   /// Whether the surface covers the output (modal).
   public let coversOutput: Bool
@@ -107,8 +107,8 @@ public struct ToastLayout {
   /// Lays out `toast` for an output of the given logical size. A modal toast
   /// fills `surfaceSize` (the size the compositor configured) when given.
   ///
-  /// A HUD at the centre is moved by `shift` logical pixels down (negative:
-  /// up) inside its surface, as its offset moves it: the place in a stack of
+  /// A HUD or a card at the centre is moved by `shift` logical pixels down
+  /// (negative: up) inside its surface, as its offset moves it: the place in a stack of
   /// toasts (see ``Stacking``). At the edges the layer-shell margins move the
   /// surface instead (see ``Placement``).
   ///
@@ -123,9 +123,13 @@ public struct ToastLayout {
   ) {
     let output = (width: Double(max(outputWidth, 1)), height: Double(max(outputHeight, 1)))
     switch toast.style {
-    case .hud, .card:
+    case .hud:
       self.init(
         hud: toast, output: output, surfaceSize: surfaceSize, shift: shift,
+        previousText: previous?.text)
+    case .card:
+      self.init(
+        card: toast, output: output, surfaceSize: surfaceSize, shift: shift,
         previousText: previous?.text)
     case .banner:
       self.init(
@@ -146,7 +150,7 @@ public struct ToastLayout {
     // The box may fill the output's height at most; the text gets what the
     // spinner and the bar leave of it.
     let maximumHeight = max(Design.HUD.minimumSize.height, evenFloor(output.height - 2 * shadow))
-    let iconSize = toast.icon != nil ? Design.HUD.iconSize : nil
+    let iconSize = toast.hasIcon ? Design.HUD.iconSize : nil
     let row = ButtonRow(toast.buttons, room: maximumWidth - 2 * padding)
     var others: [Double] = []
     if let iconSize { others.append(iconSize) }
@@ -266,7 +270,7 @@ public struct ToastLayout {
       evenFloor(output.width - 2 * Design.Banner.sideMargin))
     // The icon and its gap take room from the text and widen the pill, and
     // so do the buttons at its right (at most 60 % of the pill).
-    let iconRoom = toast.icon != nil ? Design.Banner.iconSize + Design.Banner.iconGap : 0
+    let iconRoom = toast.hasIcon ? Design.Banner.iconSize + Design.Banner.iconGap : 0
     let row = ButtonRow(toast.buttons, room: ((maximumWidth - 2 * padding) * 0.6).rounded(.down))
     let rowRoom = toast.buttons.isEmpty ? 0 : row.width + Design.Buttons.gap
     // One line inside the pill: a font too tall for it is drawn smaller.
@@ -306,14 +310,14 @@ public struct ToastLayout {
     let textTop = box.midY - textSize.height / 2 - (hasProgress ? 3 : 0)
     let textMiddle = box.midY - (hasProgress ? 3 : 0)
     // The icon, the text and the buttons as one group, centred in the pill.
-    var group = toast.icon != nil ? Design.Banner.iconSize : 0
+    var group = toast.hasIcon ? Design.Banner.iconSize : 0
     if !text.isEmpty || !toast.buttons.isEmpty { group = iconRoom + textSize.width }
     group += rowRoom
     let left = (box.midX - group / 2).rounded(.down)
     let textMiddleX =
-      toast.icon == nil && toast.buttons.isEmpty ? box.midX : left + iconRoom + textSize.width / 2
+      !toast.hasIcon && toast.buttons.isEmpty ? box.midX : left + iconRoom + textSize.width / 2
     var icon: Rect?
-    if toast.icon != nil {
+    if toast.hasIcon {
       let size = Design.Banner.iconSize
       icon = Rect(x: left, y: (textMiddle - size / 2).rounded(.down), width: size, height: size)
     }

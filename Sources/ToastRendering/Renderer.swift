@@ -56,8 +56,7 @@ public enum Renderer {
     }
     let box = layout.box(at: appearance)
     let radius = layout.cornerRadius
-    let background =
-      toast.background ?? (toast.style == .hud ? Design.HUD.background : Design.Banner.background)
+    let background = toast.background ?? defaultBackground(of: toast.style)
     let foreground = toast.foreground ?? Design.foreground
     let dy = box.y - layout.box.y
     // The progress bar's track, which only the box's size and colour decide.
@@ -81,10 +80,8 @@ public enum Renderer {
     }
 
     // An icon that cannot be loaded is left out (the presenter has said why).
-    if var square = layout.icon, let icon = toast.icon,
-      case .success(let image) = IconImage.load(
-        icon, theme: toast.effectiveIconTheme, size: Int(square.width.rounded()), scale: scale,
-        checkingFile: false)
+    if var square = layout.icon,
+      let image = iconImage(of: toast, size: Int(square.width.rounded()), scale: scale)
     {
       square.y += dy
       image.draw(in: square, scale: scale, color: foreground, cairo: cairo)
@@ -118,6 +115,27 @@ public enum Renderer {
     drawButtons(layout.buttons, states: buttons, dy: dy, color: foreground, in: cairo)
   }
 
+  /// The box colour of `style` when the toast sets none.
+  static func defaultBackground(of style: Toast.Style) -> Toast.Color {
+    switch style {
+    case .hud: Design.HUD.background
+    case .card: Design.Card.background
+    case .banner, .bar: Design.Banner.background
+    }
+  }
+
+  /// The icon `toast` shows in a square of `size` logical pixels at `scale`:
+  /// its image given as pixels, else its named icon (from the cache the
+  /// presenter's check filled); nil for none, or one that cannot be loaded.
+  static func iconImage(of toast: Toast, size: Int, scale: Double) -> IconImage? {
+    if let pixels = toast.image { return IconImage.load(pixels: pixels, size: size, scale: scale) }
+    guard let icon = toast.icon,
+      case .success(let image) = IconImage.load(
+        icon, theme: toast.effectiveIconTheme, size: size, scale: scale, checkingFile: false)
+    else { return nil }
+    return image
+  }
+
   /// The progress bar's track: the whole bar in `color`, faint.
   static func drawTrack(_ bar: Rect, color: Toast.Color, in cairo: OpaquePointer) {
     roundedRectangle(bar, radius: bar.height / 2, in: cairo)
@@ -125,8 +143,9 @@ public enum Renderer {
     cairo_fill(cairo)
   }
 
-  /// The HUD's light shadow (offset 4,4) or the banner's faint glow, drawn
-  /// outside the box only, so the translucent box stays clean.
+  /// The HUD's light shadow (offset 4,4), the card's dark one (offset 2,2)
+  /// or the banner's faint glow, drawn outside the box only, so the
+  /// translucent box stays clean.
   static func drawShadow(_ style: Toast.Style, box: Rect, radius: Double, in cairo: OpaquePointer) {
     let (color, offset, blur) = BoxImage.shadow(of: style)
     cairo_save(cairo)

@@ -2,7 +2,8 @@ import SystemSupport
 import ToastModel
 
 /// Toasts at one position of one output never overlap: they stack in the
-/// order they appeared, with ``Design/stackGap`` between them. Pure.
+/// order they appeared (cards the newest first, as notifications do), with
+/// ``Design/stackGap`` between them. Pure.
 public enum Stacking {
   /// How far each toast moves from its place, given the extents of the boxes
   /// along the stacking axis (heights, or widths at the left and right edges),
@@ -10,8 +11,14 @@ public enum Stacking {
   ///
   /// At an edge, the first toast rests at its margin and the others follow away
   /// from the edge; at the centre, the stack is centred as a whole, the first
-  /// toast at the top (negative shifts move up).
-  public static func shifts(extents: [Double], position: Toast.Position) -> [Double] {
+  /// toast at the top (negative shifts move up). With `newestFirst` (a stack
+  /// of cards) the last toast to appear is the first in the stack.
+  public static func shifts(
+    extents: [Double], position: Toast.Position, newestFirst: Bool = false
+  ) -> [Double] {
+    if newestFirst {
+      return shifts(extents: extents.reversed(), position: position).reversed()
+    }
     var shifts: [Double] = []
     var before = 0.0
     for extent in extents {

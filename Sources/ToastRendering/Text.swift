@@ -34,6 +34,17 @@ public final class TextBlock {
     case left
   }
 
+  /// How a block's lines are counted against its most lines.
+  public enum LineLimit: Sendable {
+    /// In each paragraph, as Pango counts them; when the paragraphs together
+    /// still have too many, they are joined into one (a toast's message).
+    case eachParagraph
+    /// In the whole text, its paragraphs and markup kept: the text is cut
+    /// after the last line that shows, which ends in an ellipsis (a card's
+    /// app name, summary and body).
+    case wholeText
+  }
+
   /// Everything the shaping depends on (besides the locale's language, the
   /// same for the whole process).
   private struct Source: Equatable {
@@ -43,38 +54,41 @@ public final class TextBlock {
     var wrapWidth: Double
     var maximumLines: Int
     var alignment: Alignment
+    var lineLimit: LineLimit
   }
 
-  /// The block ``init(text:isMarkup:font:wrapWidth:maximumLines:alignment:)``
+  /// The block
+  /// ``init(text:isMarkup:font:wrapWidth:maximumLines:alignment:lineLimit:)``
   /// makes, or `previous` itself when it was shaped from the same: an update
   /// that changes only a toast's progress keeps its text as shaped.
   public static func shaped(
     text: String, isMarkup: Bool, font: String, wrapWidth: Double, maximumLines: Int,
-    alignment: Alignment = .center, reusing previous: TextBlock?
+    alignment: Alignment = .center, lineLimit: LineLimit = .eachParagraph,
+    reusing previous: TextBlock?
   ) -> TextBlock {
     if let previous,
       previous.source
         == Source(
           text: text, isMarkup: isMarkup, font: font, wrapWidth: wrapWidth,
-          maximumLines: maximumLines, alignment: alignment)
+          maximumLines: maximumLines, alignment: alignment, lineLimit: lineLimit)
     {
       return previous
     }
     return TextBlock(
       text: text, isMarkup: isMarkup, font: font, wrapWidth: wrapWidth,
-      maximumLines: maximumLines, alignment: alignment)
+      maximumLines: maximumLines, alignment: alignment, lineLimit: lineLimit)
   }
 
   /// Shapes `text` in `font`, wrapping at `wrapWidth` (words first, then any
   /// character) into at most `maximumLines` lines (`Int.max`: all of them,
-  /// none ellipsized), aligned as `alignment` says.
+  /// none ellipsized), counted as `lineLimit` says, aligned as `alignment` says.
   public init(
     text: String, isMarkup: Bool, font: String, wrapWidth: Double, maximumLines: Int,
-    alignment: Alignment = .center
+    alignment: Alignment = .center, lineLimit: LineLimit = .eachParagraph
   ) {
     source = Source(
       text: text, isMarkup: isMarkup, font: font, wrapWidth: wrapWidth,
-      maximumLines: maximumLines, alignment: alignment)
+      maximumLines: maximumLines, alignment: alignment, lineLimit: lineLimit)
     let fontMap = pango_cairo_font_map_get_default()
     let context = pango_font_map_create_context(fontMap)!
     let options = cairo_font_options_create()
@@ -125,14 +139,19 @@ public final class TextBlock {
     pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
     pango_layout_set_alignment(
       layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
-    if limited {
+    var cut = false
+    if limited && lineLimit == .wholeText {
+      cut = TextBlock.cut(layout, toLines: max(1, maximumLines))
+    } else if limited {
       pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
       // A negative height limits the lines of each paragraph; when several
       // paragraphs together are still too many, they are joined into one (Pango
       // starts a paragraph at a line feed, a carriage return and U+2029).
       pango_layout_set_height(layout, Int32(-max(1, maximumLines)))
     }
-    if limited && pango_layout_get_line_count(layout) > Int32(maximumLines) {
+    if limited && lineLimit == .eachParagraph
+      && pango_layout_get_line_count(layout) > Int32(maximumLines)
+    {
       let joined = String(
         String.UnicodeScalarView(
           pango_layout_get_text(layout).map { String(cString: $0) }.map {
@@ -147,7 +166,40 @@ public final class TextBlock {
     width = Double(logical.width) / Double(PANGO_SCALE)
     height = Double(logical.height) / Double(PANGO_SCALE)
     lineCount = Int(pango_layout_get_line_count(layout))
-    isEllipsized = pango_layout_is_ellipsized(layout) != 0
+    isEllipsized = cut || pango_layout_is_ellipsized(layout) != 0
+  }
+
+  /// Cuts the text of `layout` (wrapped, not ellipsized) after its first
+  /// `maximum` lines, the last of them ending in an ellipsis; the markup's
+  /// attributes stay on the text kept. Returns whether it cut.
+  ///
+  /// The ellipsis takes the place of the white space the last line ends in,
+  /// or of its last word (then of its last characters) when it would not fit.
+  private static func cut(_ layout: OpaquePointer, toLines maximum: Int) -> Bool {
+    guard pango_layout_get_line_count(layout) > Int32(maximum),
+      let line = pango_layout_get_line_readonly(layout, Int32(maximum - 1)),
+      let text = pango_layout_get_text(layout)
+    else { return false }
+    let start = Int(line.pointee.start_index)
+    var kept = Array(String(cString: text).utf8.prefix(start + Int(line.pointee.length)))
+    let ellipsis = Array("…".utf8)
+    let spaces: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
+    var wholeWord = true
+    while true {
+      while let last = kept.last, spaces.contains(last) { kept.removeLast() }
+      pango_layout_set_text(layout, String(decoding: kept + ellipsis, as: UTF8.self), -1)
+      guard pango_layout_get_line_count(layout) > Int32(maximum), kept.count > start else {
+        return true
+      }
+      if wholeWord, let space = kept[start...].lastIndex(where: spaces.contains), space > start {
+        kept.removeSubrange(space...)
+      } else {
+        // One character: its continuation bytes, then its first.
+        while let last = kept.last, last & 0xc0 == 0x80 { kept.removeLast() }
+        _ = kept.popLast()
+      }
+      wholeWord = false
+    }
   }
 
   deinit {

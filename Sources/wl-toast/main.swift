@@ -1,7 +1,7 @@
 // wl-toast: show a toast on a Wayland compositor.
 //
 // Exit status: 0 the toast expired or was hidden (or was handed over, without
-// --wait), 2 the user dismissed it, 3 a newer toast replaced it (--wait), 4
+// --wait), 2 the user dismissed it (or clicked a card's body), 3 a newer toast replaced it (--wait), 4
 // do-not-disturb or a fullscreen window kept it from showing (--wait), 10 to
 // 17 the user chose the first to eighth button (--button, --wait), 1 an
 // error (one line on standard error), 64 a usage error.
@@ -14,7 +14,7 @@ import ToastModel
 func status(of outcome: ToastOutcome) -> Int32 {
   switch outcome {
   case .expired, .hidden: ExitCode.success
-  case .dismissed: ExitCode.dismissed
+  case .dismissed, .activated: ExitCode.dismissed
   case .replaced: ExitCode.replaced
   case .suppressed: ExitCode.suppressed
   case .chose(let button): ExitCode.firstButton + Int32(button)

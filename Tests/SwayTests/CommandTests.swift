@@ -144,6 +144,25 @@ struct CommandTests {
     #expect(command.wait(timeout: 5) == 2)
   }
 
+  @Test func aClickOnACardsBodyPrintsActivatedAndExitsAsADismissal() throws {
+    let desk = try Desk<HeadlessSway>()
+    let log = desk.sway.runtimeDirectory + "/card.log"
+    let command = try desk.run(
+      ["--style", "card", "--wait", "--print-outcome", "--no-animation", "--timeout", "0", "Card"],
+      logPath: log)
+    defer { command.terminate() }
+    let height = Int(
+      ToastLayout(toast: Toast("Card", style: .card), outputWidth: 1280, outputHeight: 720).box
+        .height)
+    let width = Int(Design.Card.width)
+    let box = Box(x: 1280 - Design.margin - width, y: Design.margin, width: width, height: height)
+    let color = blend(Design.Card.background, over: HeadlessSway.desktop)
+    try desk.screenshot("the card at \(box)") { $0.boundingBox(of: color, tolerance: 3) == box }
+    try desk.input.click(x: box.x + box.width - 20, y: box.y + box.height / 2)
+    #expect(command.wait(timeout: 5) == 2)
+    #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "activated\n")
+  }
+
   @Test func closedStandardDescriptorsStillGiveOneOwner() throws {
     let desk = try Desk<HeadlessSway>()
     for text in ["One", "Two"] {

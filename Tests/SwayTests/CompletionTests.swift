@@ -64,7 +64,7 @@ struct CompletionTests {
   @Test func bashCompletesOptionsValuesSubcommandsAndPresets() throws {
     let setup = try Setup()
     #expect(try setup.bash(["--pos"]) == ["--position"])
-    #expect(try setup.bash(["--style", ""]) == ["hud", "banner", "bar"])
+    #expect(try setup.bash(["--style", ""]) == ["hud", "banner", "bar", "card"])
     #expect(try setup.bash(["--position", "top-"]) == ["top-left", "top-right"])
     #expect(try setup.bash(["h"]) == ["hide"])
     #expect(try setup.bash(["hide", "--"]) == ["--tag", "--after"])

@@ -163,6 +163,39 @@ struct PlacementLiveTests {
     #expect(Self.boxFound(near: second, in: shot) == second)
   }
 
+  @Test func cardsStackAtTheTopRightTheNewestFirst() throws {
+    let desk = try Desk<HeadlessSway>()
+    let texts = [("first", "First"), ("second", "Second\nand more\nlines")]
+    for (tag, text) in texts {
+      #expect(
+        try desk.runToEnd([
+          "--tag", tag, "--style", "card", "--no-animation", "--timeout", "0", text,
+        ]).status == 0)
+    }
+    let heights = texts.map { _, text in
+      Int(
+        ToastLayout(toast: Toast(text, style: .card), outputWidth: 1280, outputHeight: 720).box
+          .height)
+    }
+    #expect(heights[0] < heights[1])
+    let x = 1280 - Design.margin - Int(Design.Card.width)
+    let width = Int(Design.Card.width)
+    let newest = Box(x: x, y: Design.margin, width: width, height: heights[1])
+    let older = Box(
+      x: x, y: Design.margin + heights[1] + Int(Design.stackGap), width: width, height: heights[0])
+    let color = blend(Design.Card.background, over: HeadlessSway.desktop)
+    var last: [Box?] = []
+    try desk.screenshot("the newest card on top: \([newest, older]) (last: \(last))") { shot in
+      last = [newest, older].map { box in
+        shot.boundingBox { x, y in
+          x >= box.x - 4 && x < box.x + box.width + 4 && y >= box.y - 4
+            && y < box.y + box.height + 4 && shot.pixel(x: x, y: y).isClose(to: color, tolerance: 3)
+        }
+      }
+      return last == [newest, older]
+    }
+  }
+
   @Test func anUpdateThatGrowsAToastMovesItsNeighbours() throws {
     let desk = try Desk<HeadlessSway>()
     try Self.showFirstAndSecond(at: "top", on: desk)

@@ -134,6 +134,35 @@ struct PresenterTests {
     // The spinner turns: frame callbacks wake the loop many times a second.
     #expect(try wakeUps(of: presenter, during: .milliseconds(500)) >= 10)
   }
+
+  @Test func aCardsBodyIsItsDefaultActionAndARightClickDismissesIt() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var outcomes: [ToastOutcome] = []
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    // Without --dismiss tap: a card takes clicks all the same.
+    var card = Toast("<b>Meeting</b>\nIn 5 minutes", style: .card, timeout: 0)
+    card.isMarkup = true
+    card.isAnimated = false
+    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
+    let (width, height) = (Int(layout.box.width), Int(layout.box.height))
+    let box = Box(x: 1280 - Design.margin - width, y: Design.margin, width: width, height: height)
+    let color = blend(Design.Card.background, over: HeadlessSway.desktop)
+    let clicks: [(VirtualInput.Button, ToastOutcome)] = [(.right, .dismissed), (.left, .activated)]
+    for (button, outcome) in clicks {
+      presenter.show(card)
+      try waitUntil("the card at the top right, at \(box)") {
+        try presenter.dispatch(timeout: .milliseconds(50))
+        return try desk.sway.screenshot().boundingBox(of: color, tolerance: 3) == box
+      }
+      try desk.input.click(x: box.x + 20, y: box.y + box.height - 6, button: button)
+      #expect(try presenter.runUntilHidden() == outcome)
+      try waitUntil("the card gone") {
+        try desk.sway.screenshot().boundingBox(of: color, tolerance: 3) == nil
+      }
+    }
+    #expect(outcomes == [.dismissed, .activated])
+  }
 }
 
 /// A compositor with layer-shell version 3 (before on-demand keyboard focus).

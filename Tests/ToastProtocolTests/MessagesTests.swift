@@ -215,7 +215,7 @@ struct MessagesTests {
 
   @Test(arguments: [
     OwnerReply.accepted, .failed("no"), .refused("--markup: bad"), .outcome(.dismissed),
-    .outcome(.chose(button: 0)), .outcome(.chose(button: 7)),
+    .outcome(.activated), .outcome(.chose(button: 0)), .outcome(.chose(button: 7)),
     .notice("output 'DP-1' went away; toast hidden"),
     .status(nil, pid: 42, surfaces: 1), .status(Toast("On"), pid: 7, surfaces: 3),
     .status(Toast("On"), pid: 7, surfaces: 1, screenReaders: "connected"),
@@ -231,6 +231,14 @@ struct MessagesTests {
   ])
   func repliesRoundTrip(_ reply: OwnerReply) throws {
     #expect(try OwnerReply(decoding: reply.encoded) == reply)
+  }
+
+  @Test func everyOutcomeIsWrittenByItsName() throws {
+    #expect(OwnerReply.outcome(.activated).encoded == #"{"outcome":"activated"}"#)
+    #expect(
+      ToastOutcome.names == [
+        "expired", "hidden", "dismissed", "activated", "replaced", "button", "suppressed",
+      ])
   }
 
   @Test func aButtonOutcomeNamesABoundedIndex() throws {
