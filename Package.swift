@@ -59,7 +59,7 @@ let staticExecutable: [LinkerSetting] =
 // What the live test targets (one per compositor family) build on.
 let liveTestDependencies: [Target.Dependency] = [
   "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-  "SystemSupport", "CompositorCases", "ToastNag",
+  "SystemSupport", "CompositorCases", "ToastNag", "Notifications",
 ]
 
 let package = Package(

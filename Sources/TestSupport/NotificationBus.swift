@@ -72,6 +72,10 @@ package final class NotificationBus {
   /// The process that owns `org.freedesktop.Notifications`; nil when none does.
   package func serverProcess() -> Int32? { session?.processID(of: Self.serverName) }
 
+  /// The unique name (`:1.5`) of the connection that owns
+  /// `org.freedesktop.Notifications`; nil when none does.
+  package func serverConnection() -> String? { session?.owner(of: Self.serverName) }
+
   /// Waits until a notification server owns the name.
   package func waitForServer(timeout: Double = 20) throws {
     try waitUntil("a notification server on the bus", timeout: timeout) { try hasServer() }

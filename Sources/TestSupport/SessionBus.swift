@@ -60,6 +60,21 @@ final class SessionBus {
     }
   }
 
+  /// The unique name (`:1.5`) of the client that owns `name`; nil when none does.
+  func owner(of name: String) -> String? {
+    var child: OpaquePointer? = g_variant_new_string(name)
+    guard
+      let reply = try? call(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", method: "GetNameOwner",
+        parameters: g_variant_new_tuple(&child, 1), replyType: "(s)")
+    else { return nil }
+    defer { g_variant_unref(reply) }
+    let value = g_variant_get_child_value(reply, 0)!
+    defer { g_variant_unref(value) }
+    return String(cString: g_variant_get_string(value, nil))
+  }
+
   /// The process id of the client that owns `name`; nil when it is gone.
   func processID(of name: String) -> Int32? {
     var child: OpaquePointer? = g_variant_new_string(name)

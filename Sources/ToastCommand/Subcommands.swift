@@ -86,7 +86,7 @@ extension Subcommand {
     },
     Subcommand(
       words: ["notifications", "list"], scope: .notificationsList, operand: nil, isListed: true
-    ) { _, _ in .notifications(.list) },
+    ) { _, _ in .notifications(.list()) },
     Subcommand(
       words: ["notifications", "dismiss"], scope: .notificationsDismiss, operand: "[ID]",
       isListed: true

@@ -268,23 +268,35 @@ final class NotificationServer {
   }
 
   /// A button of the card with `tag` was chosen: its action is invoked;
-  /// the card ends (as dismissed) unless the notification is resident.
+  /// the notification ends (as dismissed) at once, its card going, unless
+  /// it is resident. (At once: an application that closes its notification
+  /// as it hears the action, as `notify-send --wait` does, finds it closed.)
   func buttonChosen(tag: String, button: Int) -> ButtonResponse {
     guard let id = stack.id(forTag: tag), let held = stack.entry(id)?.payload else { return .end }
     let actions = NotificationCard.buttonActions(in: held.request)
     guard actions.indices.contains(button) else { return .end }
     invoked(id, key: actions[button].key)
-    return held.request.hints.resident ? .stay : .end
+    if held.request.hints.resident { return .stay }
+    apply(stack.cardEnded(tag: tag, reason: .dismissed))
+    return .end
   }
 
-  /// The card with `tag` ended on screen as `outcome`.
+  /// The card with `tag` ended on screen as `outcome`. A click on its body
+  /// (`activated`) invokes its default action, when it has one, before the
+  /// notification ends as dismissed.
   func cardEnded(tag: String, outcome: ToastOutcome) {
     let reason: NotificationCloseReason?
     switch outcome {
     case .expired: reason = .expired
-    case .dismissed, .chose: reason = .dismissed
+    case .dismissed, .chose, .activated: reason = .dismissed
     case .hidden, .suppressed: reason = .other
     case .replaced: reason = nil
+    }
+    if outcome == .activated, let id = stack.id(forTag: tag),
+      let request = stack.entry(id)?.payload.request,
+      let key = NotificationCard.defaultActionKey(in: request)
+    {
+      invoked(id, key: key)
     }
     apply(stack.cardEnded(tag: tag, reason: reason))
   }
@@ -297,7 +309,8 @@ final class NotificationServer {
   // MARK: - Commands
 
   /// The notifications as `wl-toast notifications list` prints them, one
-  /// object each: on screen (newest first), then waiting.
+  /// object each: on screen (newest first), then waiting; the summary and
+  /// body as the call gave them, cut to ``Toast/Limits/textLength`` characters.
   func list() -> [JSONValue] {
     stack.ordered.map { entry in
       let request = entry.payload.request
@@ -305,7 +318,8 @@ final class NotificationServer {
       for action in request.actions { actions[action.key] = .string(action.label) }
       return .object([
         "id": .number(Double(entry.id)), "app": .string(request.appName),
-        "summary": .string(request.summary), "body": .string(request.body),
+        "summary": .string(Toast.truncated(request.summary)),
+        "body": .string(Toast.truncated(request.body)),
         "urgency": .string(request.hints.urgency.rawValue), "actions": .object(actions),
         "tag": request.hints.stackTag.map(JSONValue.string) ?? .null,
         "category": request.hints.category.map(JSONValue.string) ?? .null,

@@ -68,6 +68,21 @@ extension Owner {
     return rules
   }
 
+  /// The page of `notifications` from the one at `from` on: as many as one
+  /// reply holds (each is far smaller than a reply: texts are cut).
+  static func page(of notifications: [JSONValue], from: Int) -> OwnerReply {
+    var page: [JSONValue] = []
+    var size = 64
+    for notification in notifications.dropFirst(from) {
+      size += notification.serialized.utf8.count + 1
+      guard page.isEmpty || size <= maximumMessageSize - 1024 else {
+        return .listed(page, more: true)
+      }
+      page.append(notification)
+    }
+    return .listed(page, more: false)
+  }
+
   /// A notifications request other than `serve`, from `fd`.
   func handle(_ request: NotificationsRequest, from fd: Int32) {
     if case .serve(let replace, let rules) = request {
@@ -85,9 +100,9 @@ extension Owner {
     switch request {
     case .serve:
       return
-    case .list:
-      for notification in notifications.list() { send(.listed(notification), to: fd) }
-      problem = nil
+    case .list(let from):
+      send(Self.page(of: notifications.list(), from: from), to: fd)
+      return
     case .dismiss(let id):
       problem = notifications.dismiss(id: id)
     case .invoke(let id, let action):

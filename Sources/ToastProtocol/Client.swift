@@ -193,24 +193,24 @@ package final class Client {
     return reply
   }
 
-  /// Sends a request that needs no new owner and is answered by several
-  /// replies (`notifications list`): every reply up to the first that is
-  /// not ``OwnerReply/listed(_:)``, which ends the list; nil when no owner runs.
-  package func requestList(_ request: OwnerRequest) throws(CommandError) -> [OwnerReply]? {
+  /// The notifications the owner serves (`notifications list`), asked for
+  /// page after page on one connection; nil when no owner runs.
+  package func listNotifications() throws(CommandError) -> [JSONValue]? {
     let deadline = MonotonicTime.now + replyTimeout
     guard let fd = try connectToRunning(until: deadline) else { return nil }
-    guard var reply = try exchange(request, on: fd.rawValue, until: deadline) else {
-      throw .ownerGone("before it answered")
-    }
-    var replies = [reply]
-    while case .listed = reply {
-      guard let next = try receive(on: fd.rawValue, until: deadline) else {
+    var notifications: [JSONValue] = []
+    while true {
+      let request = OwnerRequest.notifications(.list(from: notifications.count))
+      guard let reply = try exchange(request, on: fd.rawValue, until: deadline) else {
         throw .ownerGone("before the list ended")
       }
-      reply = next
-      replies.append(reply)
+      guard case .listed(let page, let more) = try reply.checked() else {
+        throw .badReply(.notAMessage("not a page of the notifications' list"))
+      }
+      notifications += page
+      // A page without anything ends the list too: nothing more can come.
+      guard more && !page.isEmpty else { return notifications }
     }
-    return replies
   }
 
   // MARK: - Owner election

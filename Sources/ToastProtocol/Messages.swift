@@ -196,8 +196,9 @@ package enum OwnerReply: Equatable, Sendable {
   /// `accepted`, that its toast shows without its icon; before the outcome
   /// (a waiting command), that the toast's output went away.
   case notice(String)
-  /// One notification of a list (``NotificationsRequest/list``).
-  case listed(JSONValue)
+  /// A page of the notifications' list (``NotificationsRequest/list(from:)``):
+  /// one object each, and whether more follow.
+  case listed([JSONValue], more: Bool)
 
   /// The reply itself, or the error a failure or refusal stands for.
   package func checked() throws(CommandError) -> OwnerReply {
@@ -236,8 +237,8 @@ package enum OwnerReply: Equatable, Sendable {
       return JSONValue.object(object).serialized
     case .notice(let text):
       return JSONValue.object(["notice": .string(text)]).serialized
-    case .listed(let notification):
-      return JSONValue.object(["listed": notification]).serialized
+    case .listed(let notifications, let more):
+      return JSONValue.object(["listed": .array(notifications), "more": .bool(more)]).serialized
     }
   }
 
@@ -257,8 +258,8 @@ package enum OwnerReply: Equatable, Sendable {
       self = .outcome(outcome)
     } else if let notice = value["notice"]?.stringValue {
       self = .notice(notice)
-    } else if let notification = value["listed"] {
-      self = .listed(notification)
+    } else if case .array(let notifications)? = value["listed"] {
+      self = .listed(notifications, more: value["more"]?.boolValue ?? false)
     } else if value["ok"]?.boolValue == false {
       let reason = value["error"]?.stringValue ?? "the owner refused the request"
       self = value["usage"]?.boolValue == true ? .refused(reason) : .failed(reason)

@@ -6,9 +6,9 @@ package enum NotificationsRequest: Equatable, Sendable {
   /// server that allows it; `rules` are the configuration's notification
   /// rules, as JSON.
   case serve(replace: Bool, rules: JSONValue)
-  /// List the notifications: one ``OwnerReply/listed(_:)`` each, then
-  /// ``OwnerReply/accepted``.
-  case list
+  /// List the notifications from the one at `from` in the list's order on:
+  /// one page (``OwnerReply/listed(_:more:)``), as many as one reply holds.
+  case list(from: Int = 0)
   /// Dismiss the notification with an id, or all of them (nil).
   case dismiss(id: UInt32?)
   /// Invoke an action of the notification with an id: the named one, or
@@ -38,6 +38,8 @@ package enum NotificationsRequest: Equatable, Sendable {
     }
     object.member("do", .string(word))
     switch self {
+    case .list(let from) where from > 0:
+      object.member("from", .number(Double(from)))
     case .dismiss(let id?), .invoke(let id, _):
       object.member("id", .number(Double(id)))
     default:
@@ -51,7 +53,7 @@ package enum NotificationsRequest: Equatable, Sendable {
   }
 
   /// The members a notifications request may have beside `op` and `v`.
-  static let memberNames = ["do", "id", "action", "replace", "rules"]
+  static let memberNames = ["do", "id", "action", "replace", "rules", "from"]
 
   /// Reads the request from its message (`op` is `notifications`).
   init(decoding value: JSONValue) throws(MessageError) {
@@ -69,7 +71,11 @@ package enum NotificationsRequest: Equatable, Sendable {
       }
       self = .serve(replace: replace, rules: value["rules"] ?? .array([]))
     case "list":
-      self = .list
+      let from = value["from"] ?? .number(0)
+      guard let index = from.doubleValue.flatMap({ Int(exactly: $0) }), index >= 0 else {
+        throw .badField("from", expected: "a position in the list from 0")
+      }
+      self = .list(from: index)
     case "dismiss":
       self = .dismiss(id: try id())
     case "invoke":

@@ -188,16 +188,14 @@ case .success(.daemon(let notifications, let replace)):
     fail(error.description)
   }
 case .success(.notifications(let request)):
+  let noOwner = "no owner serves this display's notifications (see wl-toast daemon --notifications)"
   do {
-    guard let replies = try makeClient().requestList(.notifications(request)) else {
-      fail("no owner serves this display's notifications (see wl-toast daemon --notifications)")
-    }
-    for reply in replies {
-      switch reply {
-      case .listed(let notification): writeOutput(notification.serialized)
-      case .failed(let reason), .refused(let reason): fail(reason)
-      default: break
-      }
+    if case .list = request {
+      guard let notifications = try makeClient().listNotifications() else { fail(noOwner) }
+      for notification in notifications { writeOutput(notification.serialized) }
+    } else {
+      guard let reply = try makeClient().request(.notifications(request)) else { fail(noOwner) }
+      _ = try reply.checked()
     }
   } catch {
     fail(error.description)

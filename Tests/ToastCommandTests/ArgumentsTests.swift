@@ -530,7 +530,7 @@ struct SubcommandArgumentsTests {
     #expect(
       parseArguments(["daemon", "--replace", "--notifications"])
         == .success(.daemon(notifications: true, replace: true)))
-    #expect(parseArguments(["notifications", "list"]) == .success(.notifications(.list)))
+    #expect(parseArguments(["notifications", "list"]) == .success(.notifications(.list())))
     #expect(
       parseArguments(["notifications", "dismiss", "12"])
         == .success(.notifications(.dismiss(id: 12))))

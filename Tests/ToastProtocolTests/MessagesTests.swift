@@ -33,7 +33,8 @@ struct MessagesTests {
       .serve(
         replace: true,
         rules: .array([.object(["criteria": .object(["app-name": .string("Firefox")])])]))),
-    .notifications(.list), .notifications(.dismiss(id: 7)), .notifications(.dismiss(id: nil)),
+    .notifications(.list()), .notifications(.list(from: 1000)),
+    .notifications(.dismiss(id: 7)), .notifications(.dismiss(id: nil)),
     .notifications(.invoke(id: UInt32.max, action: "snooze")),
     .notifications(.invoke(id: 1, action: nil)), .notifications(.focus),
   ])
@@ -56,8 +57,12 @@ struct MessagesTests {
     #expect(throws: MessageError.notAMessage("unknown notifications request")) {
       try OwnerRequest(decoding: #"{"do":"restore","op":"notifications","v":1}"#)
     }
-    let listed = OwnerReply.listed(.object(["id": .number(5), "summary": .string("Hi")]))
+    let listed = OwnerReply.listed(
+      [.object(["id": .number(5), "summary": .string("Hi")])], more: true)
     #expect(try OwnerReply(decoding: listed.encoded) == listed)
+    #expect(
+      try OwnerReply(decoding: OwnerReply.listed([], more: false).encoded)
+        == .listed([], more: false))
   }
 
   @Test func holdIsTheOneRequestWithoutATag() throws {
