@@ -207,6 +207,8 @@ final class NotificationServer {
     // unseen), and a fullscreen window delays them rather than drop them.
     toast.doNotDisturb = .show
     if toast.fullscreen == .suppress { toast.fullscreen = .delay }
+    // A card never takes the keyboard by itself: `notifications focus` hands it over.
+    toast.keyboard = .never
     let text =
       [request.appName, request.appIcon, request.summary, request.body]
       + request.actions.flatMap { [$0.key, $0.label] }
@@ -257,9 +259,27 @@ final class NotificationServer {
       body: Variant.tuple(arguments))
   }
 
-  /// Tells the application of `id` that the user chose its action `key`.
-  private func invoked(_ id: UInt32, key: String) {
-    emit("ActionInvoked", [Variant.uint32(id), Variant.string(key)])
+  /// Tells the application of `id` that the user chose its action `key`:
+  /// `ActionInvoked`, preceded by `ActivationToken` when the compositor
+  /// gives one for the input on the card with `tag` (so the application may
+  /// raise its window); then `then`. Without a card (a notification
+  /// waiting), or with no token to be had, `ActionInvoked` alone.
+  private func invoke(
+    _ id: UInt32, key: String, card tag: String?, then: @escaping () -> Void = {}
+  ) {
+    guard let tag else {
+      emit("ActionInvoked", [Variant.uint32(id), Variant.string(key)])
+      then()
+      return
+    }
+    presenter.requestActivationToken(tag: tag) { [weak self] token in
+      guard let self else { return }
+      if let token {
+        emit("ActivationToken", [Variant.uint32(id), Variant.string(token)])
+      }
+      emit("ActionInvoked", [Variant.uint32(id), Variant.string(key)])
+      then()
+    }
   }
 
   /// Whether `tag` is a notification's card (no toast's tag can be).
@@ -275,9 +295,12 @@ final class NotificationServer {
     guard let id = stack.id(forTag: tag), let held = stack.entry(id)?.payload else { return .end }
     let actions = NotificationCard.buttonActions(in: held.request)
     guard actions.indices.contains(button) else { return .end }
-    invoked(id, key: actions[button].key)
-    if held.request.hints.resident { return .stay }
-    apply(stack.cardEnded(tag: tag, reason: .dismissed))
+    if held.request.hints.resident {
+      invoke(id, key: actions[button].key, card: tag)
+      return .stay
+    }
+    let effects = stack.cardEnded(tag: tag, reason: .dismissed)
+    invoke(id, key: actions[button].key, card: tag) { [weak self] in self?.apply(effects) }
     return .end
   }
 
@@ -292,13 +315,16 @@ final class NotificationServer {
     case .hidden, .suppressed: reason = .other
     case .replaced: reason = nil
     }
-    if outcome == .activated, let id = stack.id(forTag: tag),
-      let request = stack.entry(id)?.payload.request,
+    let id = stack.id(forTag: tag)
+    let request = id.flatMap { stack.entry($0)?.payload.request }
+    let effects = stack.cardEnded(tag: tag, reason: reason)
+    guard outcome == .activated, let id, let request,
       let key = NotificationCard.defaultActionKey(in: request)
-    {
-      invoked(id, key: key)
+    else {
+      apply(effects)
+      return
     }
-    apply(stack.cardEnded(tag: tag, reason: reason))
+    invoke(id, key: key, card: tag) { [weak self] in self?.apply(effects) }
   }
 
   /// Do-not-disturb turned on or off: non-critical notifications wait while it is on.
@@ -353,14 +379,25 @@ final class NotificationServer {
       return "notification \(id) has no action \(Toast.quoted(key)) (actions: "
         + (keys.isEmpty ? "none" : keys.joined(separator: ", ")) + ")"
     }
-    invoked(id, key: key)
-    if !request.hints.resident { apply(stack.close(id, reason: .dismissed)) }
+    let tag = stack.tag(of: id)
+    guard !request.hints.resident else {
+      invoke(id, key: key, card: tag)
+      return nil
+    }
+    let effects = stack.close(id, reason: .dismissed)
+    invoke(id, key: key, card: tag) { [weak self] in self?.apply(effects) }
     return nil
   }
 
-  /// Hands the keyboard to the newest card with actions; the reason it
-  /// cannot, or nil.
+  /// Hands the keyboard to the newest card with buttons, until it ends; the
+  /// reason it cannot, or nil.
   func focus() -> String? {
-    "handing the keyboard to a notification is not available in this build"
+    for entry in stack.ordered {
+      guard let tag = stack.tag(of: entry.id),
+        !NotificationCard.buttonActions(in: entry.payload.request).isEmpty
+      else { continue }
+      if presenter.focus(tag: tag) { return nil }
+    }
+    return "no notification with actions shows"
   }
 }

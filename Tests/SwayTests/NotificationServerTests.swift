@@ -96,15 +96,20 @@ struct NotificationServerTests {
       height: Int(layout.box.height))
   }
 
-  /// The centre of button `index` of a card resting alone at the top right.
-  static func buttonCentre(_ index: Int, of card: Toast) -> (x: Int, y: Int) {
+  /// Where button `index` of a card resting alone at the top right is.
+  static func buttonBox(_ index: Int, of card: Toast) -> Box {
     let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
     let box = restingBox(card)
     let frame = layout.buttons[index].frame
-    return (
-      box.x - Int(layout.box.x) + Int(frame.x + frame.width / 2),
-      box.y - Int(layout.box.y) + Int(frame.y + frame.height / 2)
-    )
+    return Box(
+      x: box.x - Int(layout.box.x) + Int(frame.x), y: box.y - Int(layout.box.y) + Int(frame.y),
+      width: Int(frame.width), height: Int(frame.height))
+  }
+
+  /// The centre of button `index` of a card resting alone at the top right.
+  static func buttonCentre(_ index: Int, of card: Toast) -> (x: Int, y: Int) {
+    let button = buttonBox(index, of: card)
+    return (button.x + button.width / 2, button.y + button.height / 2)
   }
 
   static let cardColor = blend(Design.Card.background, over: HeadlessSway.desktop)
@@ -212,9 +217,58 @@ struct NotificationServerTests {
     try server.desk.input.click(x: button.x, y: button.y)
     #expect(waiting.wait(timeout: 20) == 0)
     #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "snooze\n")
+    // The token first (sway gives one for the click), so the application
+    // may raise its window; the end after the action.
     let signals = try server.bus.waitForSignal("NotificationClosed", ["1", "2"])
     #expect(
-      signals.map(\.description) == ["ActionInvoked(1, snooze)", "NotificationClosed(1, 2)"])
+      signals.map(\.member) == ["ActivationToken", "ActionInvoked", "NotificationClosed"],
+      "\(signals)")
+    #expect(
+      signals.first?.arguments.first == "1" && signals.first?.arguments.last?.isEmpty == false)
+    #expect(
+      signals.dropFirst().map(\.description) == [
+        "ActionInvoked(1, snooze)", "NotificationClosed(1, 2)",
+      ])
+  }
+
+  @Test func focusHandsTheKeyboardToTheNewestCardWithActions() throws {
+    let server = try Server()
+    let refused = try server.desk.runToEnd(["notifications", "focus"])
+    #expect(
+      refused.status == 1 && refused.errors == "wl-toast: no notification with actions shows\n")
+    let waiting = try server.desk.start(
+      Run(
+        [
+          "--wait", "-a", "Calendar", "-A", "later=Later", "-A", "snooze=Snooze", "Meeting", "Soon",
+        ],
+        program: "notify-send"))
+    defer { waiting.terminate() }
+    let card = Self.card(
+      app: "Calendar", summary: "Meeting", body: "Soon",
+      actions: [
+        NotificationAction(key: "later", label: "Later"),
+        NotificationAction(key: "snooze", label: "Snooze"),
+      ])
+    try Self.expectCard(at: Self.restingBox(card), on: server.desk)
+    // Shown without the keyboard: a key goes elsewhere.
+    try server.desk.input.press(.enter)
+    #expect(waiting.isRunning)
+    #expect(try server.desk.runToEnd(["notifications", "focus"]).status == 0)
+    // The focus ring on the first button, Tab moves it to the second, Enter chooses it.
+    func ring(_ index: Int, in shot: Image) -> UInt8 {
+      let button = Self.buttonBox(index, of: card)
+      return shot.pixel(x: button.x, y: button.y + button.height / 2).red
+    }
+    try server.desk.screenshot("a ring around Later") {
+      ring(0, in: $0) > 200 && ring(1, in: $0) < 150
+    }
+    try server.desk.input.press(.tab)
+    try server.desk.screenshot("a ring around Snooze") {
+      ring(1, in: $0) > 200 && ring(0, in: $0) < 150
+    }
+    try server.desk.input.press(.enter)
+    #expect(waiting.wait(timeout: 20) == 0)
+    #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "snooze\n")
   }
 
   @Test func aRightClickDismissesAndALeftClickIsTheDefaultAction() throws {
