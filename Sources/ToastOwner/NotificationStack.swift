@@ -95,15 +95,22 @@ package struct NotificationStack<Payload> {
   private var entries: [UInt32: Entry] = [:]
   /// The ids on screen, oldest card first, and their tags.
   private var shown: [(id: UInt32, tag: String)] = []
-  /// The ids waiting, in the order they show: critical ones first.
-  private var waiting: [UInt32] = []
-  /// When each notification arrived (a counter), for the queue's order.
-  private var arrival: [UInt32: Int] = [:]
-  private var arrivals = 0
+  /// The critical ids waiting, in the order they show (before the others).
+  private var waitingCritical: [UInt32] = []
+  /// The other ids waiting, in the order they show: the oldest first.
+  private var waitingOthers: [UInt32] = []
+  /// The live notification with each stack tag, by application.
+  private var stacked: [StackKey: UInt32] = [:]
   private var cards = 0
   private var totalCost = 0
   /// Whether do-not-disturb holds the non-critical notifications back.
   package private(set) var isHeld = false
+
+  /// An application and a stack tag of its.
+  private struct StackKey: Hashable {
+    var appName: String
+    var tag: String
+  }
 
   /// An empty stack: 5 cards, 1000 notifications, 64 MiB by default.
   package init(visibleLimit: Int = 5, capacity: Int = 1000, byteBudget: Int = 64 << 20) {
@@ -130,7 +137,7 @@ package struct NotificationStack<Payload> {
   /// The notifications on screen, newest card first, then those waiting in
   /// the order they will show.
   package var ordered: [Entry] {
-    (shown.reversed().map(\.id) + waiting).compactMap { entries[$0] }
+    (shown.reversed().map(\.id) + waitingCritical + waitingOthers).compactMap { entries[$0] }
   }
 
   /// Takes a notification in, its id assigned already: it replaces the
@@ -139,31 +146,31 @@ package struct NotificationStack<Payload> {
   package mutating func notify(_ entry: Entry) -> [Effect] {
     if let old = entries[entry.id] {
       totalCost += entry.cost - old.cost
+      unstack(old)
       entries[entry.id] = entry
+      restack(entry)
       if isHeld && entry.isTransient && !entry.isCritical {
         return close(entry.id, reason: .other)
       }
       let effects: [Effect] = tag(of: entry.id).map { [.show(id: entry.id, tag: $0)] } ?? []
       return effects + makeRoom()
     }
-    arrivals += 1
-    arrival[entry.id] = arrivals
     entries[entry.id] = entry
     totalCost += entry.cost
     if let stackTag = entry.stackTag,
-      let old = entries.values.first(where: {
-        $0.id != entry.id && $0.stackTag == stackTag && $0.appName == entry.appName
-      })
+      let old = stacked[StackKey(appName: entry.appName, tag: stackTag)]
     {
-      // The new one takes the old one's card (or place) and arrival.
-      arrival[entry.id] = arrival[old.id]
-      if let index = shown.firstIndex(where: { $0.id == old.id }) {
+      // The new one takes the old one's card (or place).
+      if let index = shown.firstIndex(where: { $0.id == old }) {
         shown[index].id = entry.id
-      } else if let index = waiting.firstIndex(of: old.id) {
-        waiting[index] = entry.id
+      } else if let index = waitingCritical.firstIndex(of: old) {
+        waitingCritical[index] = entry.id
+      } else if let index = waitingOthers.firstIndex(of: old) {
+        waitingOthers[index] = entry.id
       }
-      forget(old.id)
-      var effects: [Effect] = [.closed(id: old.id, reason: .expired)]
+      forget(old)
+      restack(entry)
+      var effects: [Effect] = [.closed(id: old, reason: .expired)]
       if isHeld && entry.isTransient && !entry.isCritical {
         return effects + close(entry.id, reason: .other)
       }
@@ -174,7 +181,8 @@ package struct NotificationStack<Payload> {
       forget(entry.id)
       return [.closed(id: entry.id, reason: .other)]
     }
-    enqueue(entry.id)
+    restack(entry)
+    enqueue(entry.id, critical: entry.isCritical)
     return promote() + makeRoom()
   }
 
@@ -186,7 +194,8 @@ package struct NotificationStack<Payload> {
     if let index = shown.firstIndex(where: { $0.id == id }) {
       effects.append(.hide(tag: shown.remove(at: index).tag))
     }
-    waiting.removeAll { $0 == id }
+    waitingCritical.removeAll { $0 == id }
+    waitingOthers.removeAll { $0 == id }
     forget(id)
     effects.append(.closed(id: id, reason: reason))
     return effects + promote()
@@ -211,17 +220,15 @@ package struct NotificationStack<Payload> {
     var effects: [Effect] = []
     // Transient ones end; the other cards go back to the head of the queue,
     // in the order they showed.
-    for id in Array(entries.keys).sorted() {
-      guard let entry = entries[id], entry.isTransient, !entry.isCritical else { continue }
-      effects += close(id, reason: .other)
-    }
+    let transient = entries.values.lazy.filter { $0.isTransient && !$0.isCritical }.map(\.id)
+    for id in transient.sorted() { effects += close(id, reason: .other) }
     var returning: [UInt32] = []
     for card in shown where !(entries[card.id]?.isCritical ?? true) {
       effects.append(.hide(tag: card.tag))
       returning.append(card.id)
     }
     shown.removeAll { returning.contains($0.id) }
-    for id in returning.reversed() { enqueue(id, atHead: true) }
+    waitingOthers.insert(contentsOf: returning, at: 0)
     // Critical ones that waited take the room.
     return effects + promote()
   }
@@ -229,38 +236,38 @@ package struct NotificationStack<Payload> {
   /// Ends every notification for `reason` (the server stops): cards first.
   package mutating func closeAll(reason: NotificationCloseReason) -> [Effect] {
     var effects: [Effect] = shown.map { .hide(tag: $0.tag) }
-    effects += (shown.map(\.id) + waiting).map { .closed(id: $0, reason: reason) }
+    effects += (shown.map(\.id) + waitingCritical + waitingOthers).map {
+      .closed(id: $0, reason: reason)
+    }
     shown.removeAll()
-    waiting.removeAll()
+    waitingCritical.removeAll()
+    waitingOthers.removeAll()
     entries.removeAll()
-    arrival.removeAll()
+    stacked.removeAll()
     totalCost = 0
     return effects
   }
 
   // MARK: - The queue
 
-  /// Puts `id` in the queue: after the waiting ones of its rank (critical
-  /// or not) that arrived before it, or at the head of its rank.
-  private mutating func enqueue(_ id: UInt32, atHead: Bool = false) {
-    let critical = entries[id]?.isCritical ?? false
-    let order = arrival[id] ?? 0
-    let index =
-      waiting.firstIndex { other in
-        let otherCritical = entries[other]?.isCritical ?? false
-        if critical != otherCritical { return critical }
-        return atHead || (arrival[other] ?? 0) > order
-      } ?? waiting.count
-    waiting.insert(id, at: index)
+  /// Puts `id` at the end of the queue of its rank (critical or not).
+  private mutating func enqueue(_ id: UInt32, critical: Bool) {
+    if critical { waitingCritical.append(id) } else { waitingOthers.append(id) }
   }
 
-  /// Shows waiting notifications while there is room and they may show.
+  /// Shows waiting notifications while there is room and they may show:
+  /// critical ones first, the others unless held.
   private mutating func promote() -> [Effect] {
     var effects: [Effect] = []
-    while shown.count < visibleLimit,
-      let index = waiting.firstIndex(where: { !isHeld || (entries[$0]?.isCritical ?? false) })
-    {
-      let id = waiting.remove(at: index)
+    while shown.count < visibleLimit {
+      let id: UInt32
+      if !waitingCritical.isEmpty {
+        id = waitingCritical.removeFirst()
+      } else if !isHeld && !waitingOthers.isEmpty {
+        id = waitingOthers.removeFirst()
+      } else {
+        break
+      }
       cards += 1
       let tag = Self.tagPrefix + String(cards)
       shown.append((id, tag))
@@ -273,20 +280,30 @@ package struct NotificationStack<Payload> {
   /// more than ``capacity`` or ``byteBudget`` are held.
   private mutating func makeRoom() -> [Effect] {
     var effects: [Effect] = []
-    while entries.count > capacity || totalCost > byteBudget {
-      let candidates = waiting.filter { !(entries[$0]?.isCritical ?? true) }
-      guard
-        let oldest = (candidates.isEmpty ? waiting : candidates).min(by: {
-          (arrival[$0] ?? 0) < (arrival[$1] ?? 0)
-        })
-      else { break }
+    while entries.count > capacity || totalCost > byteBudget,
+      let oldest = waitingOthers.first ?? waitingCritical.first
+    {
       effects += close(oldest, reason: .other)
     }
     return effects
   }
 
+  /// Notes `entry` as the live one with its stack tag.
+  private mutating func restack(_ entry: Entry) {
+    guard let tag = entry.stackTag else { return }
+    stacked[StackKey(appName: entry.appName, tag: tag)] = entry.id
+  }
+
+  /// Forgets `entry` as the live one with its stack tag.
+  private mutating func unstack(_ entry: Entry) {
+    guard let tag = entry.stackTag else { return }
+    let key = StackKey(appName: entry.appName, tag: tag)
+    if stacked[key] == entry.id { stacked[key] = nil }
+  }
+
   private mutating func forget(_ id: UInt32) {
-    if let entry = entries.removeValue(forKey: id) { totalCost -= entry.cost }
-    arrival[id] = nil
+    guard let entry = entries.removeValue(forKey: id) else { return }
+    totalCost -= entry.cost
+    unstack(entry)
   }
 }
