@@ -9,7 +9,8 @@ import ToastProtocol
 import ToastRendering
 
 /// `wl-toast daemon --notifications` as applications meet it: clients
-/// nobody here wrote (notify-send, gdbus, dbus-send, Python's dbus) on a
+/// nobody here wrote (notify-send, dunstify, zenity, gdbus, dbus-send,
+/// Python's dbus) on a
 /// private session bus, the cards on a headless sway, `dbus-monitor`'s
 /// record of the signals.
 @Suite(.serialized)
@@ -290,6 +291,31 @@ struct NotificationServerTests {
     #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "default\n")
   }
 
+  @Test func dunstifyAndZenityAreServedToo() throws {
+    let server = try Server()
+    func dunstify(_ arguments: [String]) throws -> String {
+      let result = try server.client("dunstify", ["-p"] + arguments)
+      #expect(result.status == 0, "\(result.errors)")
+      return result.output
+    }
+    // A volume script written for dunst: a fixed id, then a stack tag.
+    #expect(try dunstify(["-r", "2593", "-t", "0", "-h", "int:value:40", "Volume"]) == "2593\n")
+    let stacked = ["-a", "volume", "-t", "0", "-h", "string:x-dunst-stack-tag:volume"]
+    let first = try dunstify(stacked + ["-h", "int:value:50", "Volume 50%"])
+    let second = try dunstify(stacked + ["-h", "int:value:60", "Volume 60%"])
+    #expect(first != second)
+    try waitUntil("one card of the stack tag") {
+      try server.list().compactMap { $0["summary"]?.stringValue }.sorted() == [
+        "Volume", "Volume 60%",
+      ]
+    }
+    let zenity = try server.client("zenity", ["--notification", "--text", "Zenity says hi"])
+    #expect(zenity.status == 0, "\(zenity.errors)")
+    try waitUntil("zenity's notification") {
+      try server.list().contains { $0["summary"]?.stringValue == "Zenity says hi" }
+    }
+  }
+
   @Test func capabilitiesAndServerInformationSayWhatIsBuilt() throws {
     let server = try Server()
     func call(_ method: String) throws -> String {
@@ -329,6 +355,26 @@ struct NotificationServerTests {
     }
     #expect(first.daemon.isRunning, "toasts go on")
     #expect(try first.desk.runToEnd(["--timeout", "0.1", "--wait", "still here"]).status == 0)
+  }
+
+  @Test func everyNotificationEndsOnceWhenTheOwnerStopsOrTheBusGoes() throws {
+    let server = try Server()
+    var ids: [UInt32] = []
+    for number in 1...6 { ids.append(try server.notify(["-t", "0", "Card \(number)"])) }
+    try waitUntil("six notifications") { try server.list().count == 6 }
+    kill(server.daemon.pid, SIGTERM)
+    #expect(server.daemon.wait(timeout: 20) == 0)
+    for id in ids { try server.bus.waitForSignal("NotificationClosed", [String(id), "4"]) }
+    #expect(server.bus.signals().filter { $0.member == "NotificationClosed" }.count == 6)
+    #expect(try !server.bus.hasServer())
+    // The bus goes away under another daemon: one line, and toasts go on.
+    let other = try Server()
+    other.bus.stop()
+    try waitUntil("the daemon to say the bus went away (\(other.errors))") {
+      other.errors == "wl-toast: the session bus went away; notifications end here\n"
+    }
+    #expect(try other.desk.runToEnd(["--timeout", "0.1", "--wait", "still here"]).status == 0)
+    #expect(other.daemon.isRunning)
   }
 
   @Test func anOwnerAlreadyRunningTakesTheNameWhenAsked() throws {
