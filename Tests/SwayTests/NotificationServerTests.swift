@@ -153,6 +153,40 @@ struct NotificationServerTests {
     #expect(listed.first?["shown"]?.boolValue == true)
   }
 
+  @Test func anImageDataIconAndAValueBarShowAsTheyAreDrawnOffscreen() throws {
+    let server = try Server()
+    // 4x4 pixels: red, green, blue and half-transparent white, row after row.
+    let pixels: [[UInt8]] = [
+      [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 128],
+    ]
+    let rgba = (0..<16).flatMap { pixels[$0 / 4] }
+    let image =
+      "<(4, 4, 16, true, 8, 4, [byte " + rgba.map(String.init).joined(separator: ", ") + "])>"
+    let called = try server.call(
+      "Notify",
+      ["Img", "0", "''", "'Pixels'", "''", "[]", "{'image-data': \(image), 'value': <40>}", "0"])
+    #expect(called.status == 0 && called.output == "(uint32 1,)\n", "\(called.errors)")
+    var hints = NotificationHints()
+    hints.image = .pixels(try #require(Toast.Image(width: 4, height: 4, rgba: rgba)))
+    hints.value = 40
+    let card = NotificationCard.toast(
+      for: NotificationRequest(appName: "Img", summary: "Pixels", hints: hints, expireTimeout: 0),
+      rules: [])
+    #expect(card.image != nil && card.progress == 0.4)
+    let box = Self.restingBox(card)
+    try Self.expectCard(at: box, on: server.desk)
+    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
+    let reference = composited(card, over: HeadlessSway.desktop)
+    let origin = (x: box.x - Int(layout.box.x), y: box.y - Int(layout.box.y))
+    var mismatches = 0
+    let shot = try server.desk.screenshot("the card as drawn offscreen (\(mismatches) differ)") {
+      mismatches = $0.mismatches(in: box, from: reference.blend, origin: origin)
+      return mismatches < box.width * box.height / 100
+    }
+    // The icon's colours, scaled up from its 16 pixels.
+    #expect(shot.colorfulPixels(in: box) > 500)
+  }
+
   @Test func replacesIDUpdatesTheCardInPlaceAndCloseNotificationEndsIt() throws {
     let server = try Server()
     let before = try server.surfacesMade()
