@@ -478,11 +478,22 @@ struct NotificationServerTests {
     #expect(
       listed.map { $0["summary"]?.stringValue }
         == ["Card 5", "Card 4", "Card 3", "Card 2", "Card 1", "Card 6", "Card 7"])
+    // A client that leaves while its notification waits: it waits on.
+    let leaving = try server.desk.start(
+      Run(["--wait", "-t", "0", "Card 8"], program: "notify-send"))
+    try waitUntil("card 8 waiting") { try server.list().count == 8 }
+    leaving.terminate()
     #expect(try server.desk.runToEnd(["notifications", "dismiss", String(ids[0])]).status == 0)
     try waitUntil("card 6 shown") {
       try server.list().first { $0["summary"]?.stringValue == "Card 6" }?["shown"]?.boolValue
         == true
     }
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", String(ids[1])]).status == 0)
+    try waitUntil("card 7 shown, card 8 still waiting") {
+      try server.list().map { $0["shown"]?.boolValue } == [true, true, true, true, true, false]
+    }
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", "--all"]).status == 0)
+    try server.bus.waitForSignal("NotificationClosed", ["8", "2"])
   }
 
   @Test func doNotDisturbHoldsNotificationsBackUntilItEnds() throws {
