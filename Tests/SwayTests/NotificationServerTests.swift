@@ -411,6 +411,18 @@ struct NotificationServerTests {
     #expect(other.daemon.isRunning)
   }
 
+  @Test func withoutASessionBusTheDaemonSaysSoAndEnds() throws {
+    let desk = try deskWithOwnRuntime()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+    let result = try desk.runToEnd(["daemon", "--notifications"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "wl-toast: no session bus: DBUS_SESSION_BUS_ADDRESS is unset and"
+        + " $XDG_RUNTIME_DIR/bus is none\n")
+    #expect(desk.ownerProcesses().isEmpty, "no owner stays")
+  }
+
   @Test func anOwnerAlreadyRunningTakesTheNameWhenAsked() throws {
     let bus = try NotificationBus()
     let desk = try deskWithOwnRuntime()
