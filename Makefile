@@ -28,7 +28,8 @@ TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core f
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
   librust-wayland-protocols-dev kwin-wayland libkf5screen-bin qtwayland5 dbus-daemon \
   libgl1-mesa-dri libglib2.0-dev adwaita-icon-theme gtk-update-icon-cache at-spi2-core \
-  python3-gi gir1.2-atspi-2.0 orca xvfb speech-dispatcher
+  python3-gi gir1.2-atspi-2.0 orca xvfb speech-dispatcher libnotify-bin libglib2.0-bin dbus-bin \
+  python3-dbus dunst zenity
 
 # For make leaks only (and dbus-send, for its private accessibility bus).
 CHECK_PACKAGES = valgrind dbus-bin

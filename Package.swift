@@ -59,7 +59,7 @@ let staticExecutable: [LinkerSetting] =
 // What the live test targets (one per compositor family) build on.
 let liveTestDependencies: [Target.Dependency] = [
   "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-  "SystemSupport", "CompositorCases", "ToastNag",
+  "SystemSupport", "CompositorCases", "ToastNag", "Notifications",
 ]
 
 let package = Package(
@@ -163,7 +163,7 @@ let package = Package(
       name: "ToastOwner",
       dependencies: [
         "ToastProtocol", "ToastKit", "ToastAccessibility", "ToastNag", "Wayland", "CSystem",
-        "SystemSupport",
+        "SystemSupport", "Bus", "Notifications",
       ],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
@@ -229,8 +229,11 @@ let package = Package(
     .testTarget(
       name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
       exclude: ["References", "Icons"], swiftSettings: strict),
-    // The bus connection's parts without a bus: addresses, messages, framing.
-    .testTarget(name: "BusTests", dependencies: ["Bus", "CGio"], swiftSettings: strict),
+    // The bus connection's parts without a bus (addresses, messages, framing),
+    // and a service's on a private bus (names, dispatch, introspection, signals).
+    .testTarget(
+      name: "BusTests", dependencies: ["Bus", "CGio", "TestSupport", "SystemSupport"],
+      swiftSettings: strict),
     // Notifications without a bus: calls built by hand, hints, images, markup
     // (checked valid by Pango), ids, criteria and rules, the card.
     .testTarget(

@@ -26,13 +26,19 @@ package final class BusMessage {
     return message
   }
 
-  /// A signal sent from `path` to whoever listens.
-  package static func signal(path: String, interface: String, member: String, body: OpaquePointer)
-    -> BusMessage
-  {
+  /// A signal sent from `path` to whoever listens; `body` is a tuple (a
+  /// floating reference is taken), or nil for none.
+  package static func signal(
+    path: String, interface: String, member: String, body: OpaquePointer?
+  ) -> BusMessage {
     let message = BusMessage(owning: g_dbus_message_new_signal(path, interface, member))
-    g_dbus_message_set_body(message.pointer, body)
+    if let body { g_dbus_message_set_body(message.pointer, body) }
     return message
+  }
+
+  /// The type of the body (`susssasa{sv}i`); empty for a message without one.
+  package var signature: String {
+    g_dbus_message_get_signature(pointer).map { String(cString: $0) } ?? ""
   }
 
   /// Whether an answer to this call can be sent: it has a serial, and its

@@ -121,7 +121,14 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
         !name.isEmpty && name.unicodeScalars.count <= RiverWatchOptions.tagNameLength
           && !name.contains(","), "tag name \(Toast.quoted(name))")
     }
-  case .success(.watch(.sway)), .success(.help), .success(.version), .success(.daemon),
+  case .success(.daemon(let notifications, let replace)):
+    try require(notifications || !replace, "--replace without --notifications")
+  case .success(.notifications(let request)):
+    switch request {
+    case .dismiss(let id?), .invoke(let id, _): try require(id > 0, "notification id 0")
+    default: break
+    }
+  case .success(.watch(.sway)), .success(.help), .success(.version),
     .success(.completions), .success(.presets), .success(.nag), .success(.doNotDisturb):
     break
   }

@@ -37,19 +37,9 @@ package final class AccessibilityBus {
       }.joined(separator: "\n")
     }
     do {
-      try writeFile(
-        directory + "/bus.conf", try privateBusConfiguration(listeningAt: directory + "/bus"))
       let environment = Self.environment(directory: directory, sessionAddress: sessionAddress)
-      let daemon = try ChildProcess(
-        ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(directory)/bus.conf"],
-        environment: environment, logPath: directory + "/dbus.log")
+      let (daemon, session) = try startPrivateSessionBus(in: directory, environment: environment)
       daemons.append(daemon)
-      var session: SessionBus?
-      try waitUntil("the private session bus to accept a connection", timeout: 15) {
-        guard daemon.isRunning else { throw HarnessError("dbus-daemon exited") }
-        session = try? SessionBus(address: sessionAddress)
-        return session != nil
-      }
       let launcher = try ChildProcess(
         ["/usr/libexec/at-spi-bus-launcher"], environment: environment,
         logPath: directory + "/launcher.log")
@@ -58,9 +48,9 @@ package final class AccessibilityBus {
         guard launcher.isRunning else {
           throw HarnessError("at-spi-bus-launcher exited (package at-spi2-core)")
         }
-        return try session!.nameHasOwner("org.a11y.Bus")
+        return try session.nameHasOwner("org.a11y.Bus")
       }
-      let address = try session!.string(
+      let address = try session.string(
         from: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
         method: "GetAddress")
       var accessibility: SessionBus?

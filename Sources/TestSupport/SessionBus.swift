@@ -60,6 +60,21 @@ final class SessionBus {
     }
   }
 
+  /// The unique name (`:1.5`) of the client that owns `name`; nil when none does.
+  func owner(of name: String) -> String? {
+    var child: OpaquePointer? = g_variant_new_string(name)
+    guard
+      let reply = try? call(
+        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+        interface: "org.freedesktop.DBus", method: "GetNameOwner",
+        parameters: g_variant_new_tuple(&child, 1), replyType: "(s)")
+    else { return nil }
+    defer { g_variant_unref(reply) }
+    let value = g_variant_get_child_value(reply, 0)!
+    defer { g_variant_unref(value) }
+    return String(cString: g_variant_get_string(value, nil))
+  }
+
   /// The process id of the client that owns `name`; nil when it is gone.
   func processID(of name: String) -> Int32? {
     var child: OpaquePointer? = g_variant_new_string(name)
@@ -239,6 +254,34 @@ package func privateBusConfiguration(listeningAt path: String, services: String?
   return String(decoding: data, as: UTF8.self)
     .replacing("@ADDRESS@", with: "unix:path=" + path)
     .replacing("@SERVICEDIR@", with: services.map { "<servicedir>\($0)</servicedir>" } ?? "")
+}
+
+/// Starts `dbus-daemon` on a private session bus of its own (see
+/// ``privateBusConfiguration(listeningAt:services:)``: no service
+/// activation) listening at `directory/bus`, its configuration in
+/// `directory/bus.conf` and its log in `directory/dbus.log`, and waits
+/// until it accepts a connection; the daemon (stopped again when it does
+/// not) and that connection.
+func startPrivateSessionBus(in directory: String, environment: [String: String]) throws
+  -> (daemon: ChildProcess, session: SessionBus)
+{
+  try writeFile(
+    directory + "/bus.conf", try privateBusConfiguration(listeningAt: directory + "/bus"))
+  let daemon = try ChildProcess(
+    ["dbus-daemon", "--nofork", "--nopidfile", "--config-file=\(directory)/bus.conf"],
+    environment: environment, logPath: directory + "/dbus.log")
+  var session: SessionBus?
+  do {
+    try waitUntil("the private session bus to accept a connection", timeout: 15) {
+      guard daemon.isRunning else { throw HarnessError("dbus-daemon exited") }
+      session = try? SessionBus(address: "unix:path=\(directory)/bus")
+      return session != nil
+    }
+  } catch {
+    daemon.terminate()
+    throw error
+  }
+  return (daemon, session!)
 }
 
 /// One raw screenshot as KWin sends it: QImage rows of `stride` bytes.

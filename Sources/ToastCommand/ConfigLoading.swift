@@ -3,12 +3,15 @@ import SystemSupport
 
 /// The configuration file a command line reads: its path, and whether
 /// `--config` named it. Nil when it reads none: a subcommand's (they take
-/// nothing from the file), `--no-config`'s, or the standard file's when
+/// nothing from the file, but `daemon --notifications` its notification
+/// rules), `--no-config`'s, or the standard file's when
 /// `standardPath` is nil (neither `XDG_CONFIG_HOME` nor `HOME` set).
 package func configFile(
   for arguments: [String], standardPath: @autoclosure () -> String? = Config.defaultPath
 ) -> (path: String, named: Bool)? {
-  if let first = arguments.first, isSubcommand(first) { return nil }
+  if let first = arguments.first, isSubcommand(first), !readsConfiguration(arguments) {
+    return nil
+  }
   switch configChoice(in: arguments) {
   case .none: return nil
   case .file(let chosen): return (chosen, true)

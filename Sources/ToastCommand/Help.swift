@@ -28,7 +28,15 @@ package var usageText: String {
     'status' prints the toast as JSON and exits 0, or exits 1 when none shows.
     'daemon' runs the display's owner in the foreground and keeps it after its
     last toast, so every toast starts warm (exec wl-toast daemon in a sway or
-    river config); it fails when an owner already runs.
+    river config); it fails when an owner already runs. With --notifications it
+    also serves applications' notifications (org.freedesktop.Notifications) as
+    cards; an owner already running is asked to, and the command exits 0. It
+    fails (status 1, naming the other server) when another owns the name,
+    unless --replace takes it from one that allows that.
+    'notifications list' prints one JSON object a line (id, app, summary, body,
+    urgency, actions, tag, category); 'dismiss ID|--all' dismisses, 'invoke ID
+    [ACTION]' invokes an action (the default one when none is named), 'focus'
+    hands the keyboard to the newest notification with actions.
     'watch river' shows river's mode as a banner while it is not normal; with
     --focused-tags also the tags focused after each change ("Tag 2", "Tags 1+3",
     or names from --tag-names 1=web,2=code), with --urgent a tag that gets an

@@ -38,8 +38,12 @@ package enum Invocation: Equatable, Sendable {
   /// Print do-not-disturb's state, after changing it as asked (`wl-toast dnd
   /// on|off|toggle`); nil only prints it.
   case doNotDisturb(DoNotDisturbChange?)
-  /// Become the display's resident owner, which never lingers out (`wl-toast daemon`).
-  case daemon
+  /// Become the display's resident owner, which never lingers out (`wl-toast
+  /// daemon`); with `notifications`, one that also serves applications'
+  /// notifications, taking the bus name from another server with `replace`.
+  case daemon(notifications: Bool, replace: Bool)
+  /// Ask the owner's notification server (`wl-toast notifications list|dismiss|invoke|focus`).
+  case notifications(NotificationsRequest)
   /// Print the completion script for a shell (`wl-toast completions bash`).
   case completions(Shell)
   /// Print the configuration file's preset names, one a line (for completions).

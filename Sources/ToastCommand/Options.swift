@@ -2,7 +2,7 @@ import ToastModel
 
 /// Where an option may be given.
 struct OptionScope: OptionSet, Sendable {
-  let rawValue: UInt16
+  let rawValue: UInt32
 
   /// The command line of a toast (`wl-toast [OPTIONS] MESSAGE...`).
   static let show = OptionScope(rawValue: 1 << 0)
@@ -26,9 +26,18 @@ struct OptionScope: OptionSet, Sendable {
   static let nag = OptionScope(rawValue: 1 << 9)
   /// `wl-toast dnd`.
   static let dnd = OptionScope(rawValue: 1 << 10)
+  /// `wl-toast notifications list`.
+  static let notificationsList = OptionScope(rawValue: 1 << 11)
+  /// `wl-toast notifications dismiss`.
+  static let notificationsDismiss = OptionScope(rawValue: 1 << 12)
+  /// `wl-toast notifications invoke`.
+  static let notificationsInvoke = OptionScope(rawValue: 1 << 13)
+  /// `wl-toast notifications focus`.
+  static let notificationsFocus = OptionScope(rawValue: 1 << 14)
   /// Every command line, not the file (`--help`, `--version`).
   static let everyCommand: OptionScope = [
     .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets, .dnd,
+    .notificationsList, .notificationsDismiss, .notificationsInvoke, .notificationsFocus,
   ]
 }
 
@@ -102,6 +111,12 @@ struct OptionValues: Sendable {
   var urgent = false
   /// `--tag-names` of `wl-toast watch river`.
   var tagNames: [Int: String] = [:]
+  /// `--notifications` of `wl-toast daemon`.
+  var servesNotifications = false
+  /// `--replace` of `wl-toast daemon`.
+  var replacesServer = false
+  /// `--all` of `wl-toast notifications dismiss`.
+  var allNotifications = false
 }
 
 /// An option of `wl-toast`, declared once in ``Option/all``: the parser, the
@@ -273,6 +288,18 @@ extension Option {
         "tag-names", .required("N=NAME,..."), summary: "names for tags: 1=web,2=code",
         scope: .watchRiver
       ) { values, input throws(UsageError) in values.tagNames = try tagNames(input.text) },
+      Option(
+        "notifications", .none,
+        summary: "also serve applications' notifications (org.freedesktop.Notifications)",
+        scope: .daemon
+      ) { values, input in values.servesNotifications = input == .on },
+      Option(
+        "replace", .none, summary: "with --notifications, take the name from another server",
+        scope: .daemon
+      ) { values, input in values.replacesServer = input == .on },
+      Option(
+        "all", .none, summary: "dismiss every notification", scope: .notificationsDismiss
+      ) { values, input in values.allNotifications = input == .on },
       Option(
         "help", letter: "h", .none, summary: "print the help", help: "print this help and exit",
         scope: .everyCommand

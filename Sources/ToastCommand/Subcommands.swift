@@ -15,6 +15,9 @@ struct Subcommand: Sendable {
   /// Whether it hands its arguments over unread, for another program to read
   /// (`nag`: swaynag's command line, `-h` included).
   var passesArguments = false
+  /// How many words it takes after its options, when it takes an ``operand``
+  /// (`notifications invoke ID [ACTION]`: 2).
+  var maximumOperands = 1
   /// The invocation from its options' values and its other words.
   let make: @Sendable (OptionValues, [String]) throws(UsageError) -> Invocation
 
@@ -74,7 +77,40 @@ extension Subcommand {
       }
       return .doNotDisturb(change)
     },
-    Subcommand(words: ["daemon"], scope: .daemon, operand: nil, isListed: true) { _, _ in .daemon },
+    Subcommand(words: ["daemon"], scope: .daemon, operand: nil, isListed: true) {
+      values, _ throws(UsageError) in
+      if values.replacesServer && !values.servesNotifications {
+        throw .optionNeedsOption("--replace", "--notifications")
+      }
+      return .daemon(notifications: values.servesNotifications, replace: values.replacesServer)
+    },
+    Subcommand(
+      words: ["notifications", "list"], scope: .notificationsList, operand: nil, isListed: true
+    ) { _, _ in .notifications(.list()) },
+    Subcommand(
+      words: ["notifications", "dismiss"], scope: .notificationsDismiss, operand: "[ID]",
+      isListed: true
+    ) { values, words throws(UsageError) in
+      let command = "notifications dismiss"
+      if values.allNotifications {
+        if let word = words.first { throw .unexpectedArgument(word, command: command) }
+        return .notifications(.dismiss(id: nil))
+      }
+      guard let word = words.first else { throw .missingOperand("ID or --all", command: command) }
+      return .notifications(.dismiss(id: try notificationID(word, command: command)))
+    },
+    Subcommand(
+      words: ["notifications", "invoke"], scope: .notificationsInvoke, operand: "ID [ACTION]",
+      isListed: true, maximumOperands: 2
+    ) { _, words throws(UsageError) in
+      let command = "notifications invoke"
+      guard let word = words.first else { throw .missingOperand("ID", command: command) }
+      return .notifications(
+        .invoke(id: try notificationID(word, command: command), action: words.dropFirst().first))
+    },
+    Subcommand(
+      words: ["notifications", "focus"], scope: .notificationsFocus, operand: nil, isListed: true
+    ) { _, _ in .notifications(.focus) },
     Subcommand(
       words: ["completions"], scope: .completions,
       operand: listed(Shell.allCases.map { $0.rawValue }, separator: "|", last: "|"),
@@ -115,8 +151,23 @@ extension Subcommand {
   }
 }
 
-/// Whether the first argument names a subcommand (which reads no configuration file).
+/// Whether the first argument names a subcommand (which reads no
+/// configuration file, but ``readsConfiguration(_:)``).
 package func isSubcommand(_ word: String) -> Bool { Subcommand.firstWords.contains(word) }
+
+/// Whether a subcommand's command line reads the configuration file:
+/// `daemon --notifications`, for the notification rules.
+func readsConfiguration(_ arguments: [String]) -> Bool {
+  arguments.first == "daemon" && arguments.contains("--notifications")
+}
+
+/// A notification's id as a command line writes it: 1 to 4294967295.
+private func notificationID(_ word: String, command: String) throws(UsageError) -> UInt32 {
+  guard let id = UInt32(word), id > 0 else {
+    throw .invalidChoice(command, expected: "a notification id (1 to \(UInt32.max))", got: word)
+  }
+  return id
+}
 
 /// Parses the arguments after a subcommand's first word (`first`): its
 /// options (only its own), its target (`watch sway`) and its operand.
@@ -138,7 +189,8 @@ func parseSubcommand(_ first: String, _ arguments: [String]) throws(UsageError) 
     subcommand = candidates[0]
   } else {
     guard let target = targets.first(where: { $0.words[1] == words.first }) else {
-      throw .unknownWatchTarget(words.first ?? "")
+      throw .unknownTarget(
+        command: first, expected: targets.map { $0.words[1] }, got: words.first ?? "")
     }
     subcommand = target
     operands.removeFirst()
@@ -149,7 +201,7 @@ func parseSubcommand(_ first: String, _ arguments: [String]) throws(UsageError) 
   }
   var values = OptionValues()
   for item in given { try item.option.apply(&values, item.input) }
-  let maximum = subcommand.operand == nil ? 0 : 1
+  let maximum = subcommand.operand == nil ? 0 : subcommand.maximumOperands
   if operands.count > maximum {
     throw .unexpectedArgument(operands[maximum], command: first)
   }

@@ -16,8 +16,13 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   case notApplicable(String, command: String)
   /// A word the subcommand does not take.
   case unexpectedArgument(String, command: String)
-  /// `watch` followed by something other than a compositor it can watch.
-  case unknownWatchTarget(String)
+  /// A subcommand's first word (`watch`, `notifications`) followed by none
+  /// of its targets: the word, the targets, what was given.
+  case unknownTarget(command: String, expected: [String], got: String)
+  /// A word the subcommand needs and did not get: what it stands for.
+  case missingOperand(String, command: String)
+  /// An option given without the option it needs (`--replace` without `--notifications`).
+  case optionNeedsOption(String, String)
   /// No message, and neither a spinner nor a progress bar.
   case missingMessage
   /// `--dim` without `--modal`.
@@ -45,8 +50,11 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .notApplicable(let option, let command): "\(command): \(option) does not apply here"
     case .unexpectedArgument(let word, let command):
       "\(command): unexpected argument \(Toast.quoted(word))"
-    case .unknownWatchTarget(let word):
-      "watch: expected 'sway' or 'river', got \(Toast.quoted(word))"
+    case .unknownTarget(let command, let targets, let word):
+      "\(command): expected \(listed(targets.map { Toast.quoted($0) })),"
+        + " got \(Toast.quoted(word))"
+    case .missingOperand(let what, let command): "\(command): missing \(what)"
+    case .optionNeedsOption(let option, let needed): "\(option) needs \(needed)"
     case .missingMessage: "missing MESSAGE (needed unless --spinner or --progress is given)"
     case .dimWithoutModal: "--dim needs --modal"
     case .renderOptionWithoutFile: "--scale and --size need --render-png"

@@ -25,3 +25,27 @@ extension Toast.Keyboard {
     }
   }
 }
+
+/// Who decides whether a toast's surface has the keyboard.
+enum KeyboardHold: Equatable {
+  /// The toast's own mode (``ToastModel/Toast/keyboard``).
+  case toastsOwn
+  /// The keyboard was given to it (``ToastPresenter/focus(tag:)``).
+  case held
+  /// Given back as the toast ends.
+  case givenBack
+
+  /// The layer surface's keyboard interactivity for a toast whose own mode
+  /// is `keyboard`: held, exclusive (the one mode of every layer-shell
+  /// version that makes the compositor hand the keyboard over at once; on
+  /// demand waits for a click on sway); given back, none.
+  func interactivity(of keyboard: Toast.Keyboard, layerShellVersion: UInt32)
+    -> ZwlrLayerSurfaceV1.KeyboardInteractivity
+  {
+    switch self {
+    case .toastsOwn: keyboard.interactivity(layerShellVersion: layerShellVersion)
+    case .held: .exclusive
+    case .givenBack: .none
+    }
+  }
+}

@@ -131,6 +131,26 @@ final class LayerView {
   /// Whether `object` is this view's surface.
   func owns(_ object: WlSurface) -> Bool { object === surface }
 
+  /// The view's `wl_surface` (an activation token names it).
+  var waylandSurface: WlSurface { surface }
+
+  /// Whether the view holds the keyboard it was given, or gave it back.
+  private(set) var keyboardHold = KeyboardHold.toastsOwn
+
+  /// Holds the keyboard or gives it back: the layer surface's keyboard
+  /// interactivity, committed now (or with the frame a resize waits for).
+  func setKeyboardHold(_ hold: KeyboardHold) {
+    guard hold != keyboardHold, !isClosed else { return }
+    keyboardHold = hold
+    layerSurface.setKeyboardInteractivity(keyboardInteractivity)
+    if roleCommitted && !awaitingResize { surface.commit() }
+  }
+
+  /// The layer surface's keyboard interactivity: the toast's own, or as held.
+  private var keyboardInteractivity: ZwlrLayerSurfaceV1.KeyboardInteractivity {
+    keyboardHold.interactivity(of: toast.effectiveKeyboard, layerShellVersion: layerSurface.version)
+  }
+
   /// The box extent along the stacking axis, for ``Stacking``.
   var stackExtent: Double {
     toast.effectivePosition.stacksHorizontally ? layout.box.width : layout.box.height
@@ -151,8 +171,7 @@ final class LayerView {
       layerSurface.setExclusiveZone(0)
     }
     applyPlacement()
-    layerSurface.setKeyboardInteractivity(
-      toast.effectiveKeyboard.interactivity(layerShellVersion: layerSurface.version))
+    layerSurface.setKeyboardInteractivity(keyboardInteractivity)
     if layerSurface.version >= 2 {
       try? layerSurface.setLayer(toast.layer.shellLayer)
     }

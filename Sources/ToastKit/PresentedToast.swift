@@ -31,6 +31,9 @@ final class PresentedToast {
   private var shownAt: MonotonicTime?
   /// The user's input: the buttons' focus and press, a bar's details.
   private var input: ToastInput
+  /// Whether the toast was given the keyboard (``takeKeyboard()``): one of
+  /// its surfaces holds it until the toast ends.
+  private var keyboardTaken = false
 
   /// The labels of the buttons the toast shows, in their order (Tab's): its
   /// own, then a bar's details button (for screen readers).
@@ -52,8 +55,13 @@ final class PresentedToast {
   /// Whether the toast is fading out (or gone).
   var isExiting: Bool { isGone || exitOutcome != nil }
   /// Called once when the toast is gone, with how it ended, and a reason when
-  /// it could not be shown (it ends as hidden).
+  /// it could not be shown (it ends as hidden). Its surfaces still exist
+  /// during the call (an activation token asked for then names one), and go
+  /// right after it, unless it sets ``keepsSurfaces``.
   var onGone: ((ToastOutcome, _ failure: ToastFailure?) -> Void)?
+  /// Set by ``onGone`` to keep the surfaces of a toast that is gone until
+  /// ``releaseSurfaces()``: nothing draws on them, nothing reaches them.
+  var keepsSurfaces = false
   /// Called after each committed frame.
   var onFrame: (() -> Void)?
 
@@ -141,7 +149,8 @@ final class PresentedToast {
   }
 
   deinit {
-    tearDown()
+    stop()
+    releaseSurfaces()
   }
 
   /// Whether the toast waits to appear: for its grace time, for an output,
@@ -168,6 +177,40 @@ final class PresentedToast {
         addView(on: output)
       }
     }
+    holdKeyboardIfTaken()
+  }
+
+  /// Gives one of the surfaces (the first) the keyboard from now until the
+  /// toast ends, as a key binding asks (``ToastPresenter/focus(tag:)``):
+  /// false when the toast is not on screen, or is going.
+  func takeKeyboard() -> Bool {
+    guard !isExiting, !views.isEmpty else { return false }
+    keyboardTaken = true
+    holdKeyboardIfTaken()
+    return true
+  }
+
+  /// A toast given the keyboard keeps it on one surface as surfaces come
+  /// and go with outputs.
+  private func holdKeyboardIfTaken() {
+    guard keyboardTaken, !isExiting, !views.contains(where: { $0.keyboardHold == .held })
+    else { return }
+    views.first?.setKeyboardHold(.held)
+  }
+
+  /// A toast that was given the keyboard gives it back (as it starts to go).
+  private func giveKeyboardBack() {
+    guard keyboardTaken else { return }
+    for view in views where view.keyboardHold == .held { view.setKeyboardHold(.givenBack) }
+  }
+
+  /// The surface an activation token for this toast names after `press`:
+  /// the one the press reached, otherwise the first; nil once the surfaces
+  /// are gone.
+  func activationSurface(after press: InputPress?) -> WlSurface? {
+    let surfaces = views.map(\.waylandSurface)
+    if let reached = press?.surface, surfaces.contains(where: { $0 === reached }) { return reached }
+    return surfaces.first
   }
 
   private func addView(on output: OutputInfo?) {
@@ -253,6 +296,7 @@ final class PresentedToast {
     }
     exitOutcome = outcome
     cancelHideTimer()
+    giveKeyboardBack()
     guard animated, var timeline, toast.isAnimated, !views.isEmpty else {
       finish(outcome)
       return
@@ -380,25 +424,35 @@ final class PresentedToast {
 
   /// Ends the toast because it cannot be shown; the others stay.
   private func fail(_ reason: ToastFailure) {
-    guard !isGone else { return }
-    tearDown()
-    onGone?(.hidden, reason)
+    end(.hidden, failure: reason)
   }
 
   private func finish(_ outcome: ToastOutcome) {
-    guard !isGone else { return }
-    tearDown()
-    onGone?(outcome, nil)
+    end(outcome, failure: nil)
   }
 
-  private func tearDown() {
+  /// The toast is gone: its timers stop, ``onGone`` hears how it ended, then
+  /// its surfaces go (unless ``keepsSurfaces``).
+  private func end(_ outcome: ToastOutcome, failure: ToastFailure?) {
     guard !isGone else { return }
+    stop()
+    giveKeyboardBack()
+    onGone?(outcome, failure)
+    if !keepsSurfaces { releaseSurfaces() }
+  }
+
+  /// Destroys the surfaces of a toast that is gone.
+  func releaseSurfaces() {
+    for view in views { view.destroy() }
+    views.removeAll()
+  }
+
+  /// Marks the toast gone and stops its timers.
+  private func stop() {
     isGone = true
     cancelHideTimer()
     if let safetyTimer { session.loop.remove(safetyTimer) }
     if let graceTimer { session.loop.remove(graceTimer) }
     graceTimer = nil
-    for view in views { view.destroy() }
-    views.removeAll()
   }
 }

@@ -49,6 +49,15 @@ public final class ToastPresenter {
   private var appearance: [ObjectIdentifier: Int] = [:]
   private var appeared = 0
   private var lastOutcome: ToastOutcome?
+  /// How many activation tokens are on their way for each toast (by its
+  /// number in ``appearance``).
+  private var tokensOnTheWay: [Int: Int] = [:]
+  /// Toasts gone while tokens asked for them were on their way: their
+  /// completion waits for those tokens, their surfaces with it.
+  private var heldEnds: [Int: (toast: PresentedToast, report: () -> Void)] = [:]
+  /// The toasts whose completion (or failure) is being reported, by tag:
+  /// an activation token asked for in the handler names their surface.
+  private var ending: [String: (toast: PresentedToast, number: Int)] = [:]
   /// Tells screen readers about the toasts; nil when the program said not to.
   package let announcer: ScreenReaderAnnouncer?
   private var announcerStarting = false
@@ -312,6 +321,75 @@ public final class ToastPresenter {
     surfaces[tag]?.hide(after: delay, outcome: .hidden)
   }
 
+  /// Asks the compositor for an activation token (xdg_activation_v1) on
+  /// behalf of the toast with `tag`, for the input the user gave it last:
+  /// what a program answered through the toast passes on, so that its
+  /// window may come to the front (a notification's `ActivationToken`).
+  ///
+  /// The token names the serial of the latest press of a pointer button, a
+  /// finger or a key, with its seat, and the toast's surface that press
+  /// reached (when that surface has the seat's keyboard focus: wlroots makes
+  /// a token that cannot be used for a surface without it). Whether the
+  /// token lets a window come forward is the compositor's choice. Nothing is
+  /// bound for it before the first call.
+  ///
+  /// `completion` gets the token from the event loop (this call never waits
+  /// for it), or nil: at once, during this call, when the compositor offers
+  /// no xdg_activation_v1 or no toast with `tag` has a surface (gone, or not
+  /// yet on screen); later when the compositor gives none within a second.
+  ///
+  /// Ask in ``onButton`` (a button chosen by click, touch, key or a screen
+  /// reader's action) or in ``onCompletion`` (how the toast ended, as a
+  /// click on it): the toast's surface is still there in both. The
+  /// completions of tokens asked for a toast run before that toast's own
+  /// ``onFailure`` and ``onCompletion``: asked in ``onButton``, the token and
+  /// what the button does come before the toast's end is reported, even for
+  /// a toast that ends at once (without its exit animation).
+  public func requestActivationToken(
+    tag: String, completion: @escaping (_ token: String?) -> Void
+  ) {
+    let press = session.lastPress
+    guard
+      let (toast, number) = ending[tag]
+        ?? surfaces[tag].flatMap({ toast in
+          appearance[ObjectIdentifier(toast)].map { (toast, $0) }
+        }),
+      let surface = toast.activationSurface(after: press)
+    else {
+      completion(nil)
+      return
+    }
+    let named = press.map { session.hasKeyboardFocus(surface, of: $0.seat) } ?? true
+    let asked = session.activationTokens.request(press: press, surface: named ? surface : nil) {
+      [weak self] token in
+      completion(token)
+      self?.tokenFinished(for: number)
+    }
+    guard asked else {
+      completion(nil)
+      return
+    }
+    tokensOnTheWay[number, default: 0] += 1
+  }
+
+  /// Gives the toast with `tag` the keyboard until it ends, as a key bound
+  /// to "answer the notification" asks: Tab, Shift+Tab and the arrows move
+  /// between its buttons, Enter or space chooses one, Escape dismisses it,
+  /// and screen readers hear the focused button. A toast takes the keyboard
+  /// by itself only as ``ToastModel/Toast/keyboard`` says.
+  ///
+  /// Its layer surface (the first, on all outputs) asks for the keyboard
+  /// exclusively, the one mode that makes the compositor hand it over at
+  /// once on every layer-shell version (sway gives an on-demand surface the
+  /// keyboard only at a click, KWin 5.27 has no on-demand); the toast gives
+  /// it back (none) as it starts to go.
+  ///
+  /// - Returns: false when no toast with `tag` is on screen (or it is going).
+  @discardableResult
+  public func focus(tag: String) -> Bool {
+    surfaces[tag]?.takeKeyboard() ?? false
+  }
+
   /// Runs the event loop until no toast is presenting, and returns how the last one ended.
   public func runUntilHidden() throws(ToastError) -> ToastOutcome {
     do {
@@ -358,17 +436,27 @@ public final class ToastPresenter {
   private func present(_ toast: Toast, tag: String) {
     let surface = PresentedToast(toast: toast, session: session)
     surfacesCreated += 1
-    surface.onGone = { [unowned self, unowned surface] outcome, failure in
-      if surfaces[tag] === surface { surfaces[tag] = nil }
-      if let id = appearance[ObjectIdentifier(surface)] { announcer?.hide(id: id) }
-      appearance[ObjectIdentifier(surface)] = nil
-      lastOutcome = outcome
-      if let failure { onFailure?(tag, failure) }
-      onCompletion?(tag, outcome)
-    }
-    surfaces[tag] = surface
     appeared += 1
     let id = appeared
+    surface.onGone = { [unowned self, unowned surface] outcome, failure in
+      if surfaces[tag] === surface { surfaces[tag] = nil }
+      if appearance[ObjectIdentifier(surface)] != nil { announcer?.hide(id: id) }
+      appearance[ObjectIdentifier(surface)] = nil
+      lastOutcome = outcome
+      guard tokensOnTheWay[id] == nil else {
+        // Its activation tokens first: their completions run before its own.
+        surface.keepsSurfaces = true
+        heldEnds[id] = (
+          surface,
+          { [unowned self] in
+            reportEnd(of: surface, number: id, tag: tag, outcome: outcome, failure: failure)
+          }
+        )
+        return
+      }
+      reportEnd(of: surface, number: id, tag: tag, outcome: outcome, failure: failure)
+    }
+    surfaces[tag] = surface
     appearance[ObjectIdentifier(surface)] = id
     var announced = false
     surface.onChoice = { [unowned self] button in onButton?(tag, button) ?? .end }
@@ -385,6 +473,31 @@ public final class ToastPresenter {
     surface.onFocusMoved = { [unowned self] button in announcer?.focus(id: id, button: button) }
     surface.onDecided = { [unowned self] in onDecided?(tag) }
     surface.start()
+  }
+
+  /// Tells the program how a toast ended (``onFailure``, then
+  /// ``onCompletion``), its surfaces still there for an activation token
+  /// asked for meanwhile.
+  private func reportEnd(
+    of toast: PresentedToast, number: Int, tag: String, outcome: ToastOutcome,
+    failure: ToastFailure?
+  ) {
+    let outer = ending[tag]
+    ending[tag] = (toast, number)
+    if let failure { onFailure?(tag, failure) }
+    onCompletion?(tag, outcome)
+    ending[tag] = outer
+  }
+
+  /// An activation token asked for the toast `number` came (or none did):
+  /// when it was the last on its way and the toast has ended meanwhile, its
+  /// completion is reported now and its surfaces go.
+  private func tokenFinished(for number: Int) {
+    let left = (tokensOnTheWay[number] ?? 1) - 1
+    tokensOnTheWay[number] = left > 0 ? left : nil
+    guard left <= 0, let held = heldEnds.removeValue(forKey: number) else { return }
+    held.report()
+    held.toast.releaseSurfaces()
   }
 
   /// Screen readers hear a toast's new content, once it is on screen (before

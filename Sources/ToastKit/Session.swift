@@ -73,6 +73,17 @@ final class OutputInfo {
   }
 }
 
+/// The latest press of the user's (a pointer button, a finger, a key): what
+/// an xdg_activation_v1 token names as the input it answers.
+struct InputPress {
+  /// The serial of the press event.
+  let serial: UInt32
+  /// The seat it came from.
+  let seat: WlSeat
+  /// The surface it reached: under the pointer or finger, or with the keyboard focus.
+  let surface: WlSurface?
+}
+
 /// The connection and the globals a toast needs, plus the seat's input
 /// devices, shared by every toast of a presenter.
 final class Session {
@@ -88,6 +99,8 @@ final class Session {
   private(set) var outputs: [OutputInfo] = []
   /// The fullscreen windows, watched from the first toast that asks.
   let fullscreenWindows: FullscreenWindows
+  /// xdg_activation_v1's tokens, bound at the first one asked for.
+  let activationTokens: ActivationTokens
   private var seats: [WlSeat] = []
   private var pointers: [WlPointer] = []
   private var keyboards: [WlKeyboard] = []
@@ -105,7 +118,10 @@ final class Session {
   /// Vertical scrolling not yet turned into whole lines.
   private var scrolled = 0.0
   private var pressedOn: WlSurface?
-  private var keyboardFocus: WlSurface?
+  /// The surface with a seat's keyboard focus, and that seat.
+  private var keyboardFocus: (surface: WlSurface, seat: WlSeat)?
+  /// The latest press of a pointer button, a finger or a key.
+  private(set) var lastPress: InputPress?
   private var touchPoints: [Int32: (surface: WlSurface, x: Double, y: Double)] = [:]
   private var xkbContext: OpaquePointer?
   private var xkbKeymap: OpaquePointer?
@@ -123,6 +139,7 @@ final class Session {
     }
     loop.add(display)
     fullscreenWindows = FullscreenWindows(display: display, registry: registry)
+    activationTokens = ActivationTokens(registry: registry, loop: loop)
     compositor = try registry.bind(WlCompositor.self)
     shm = try registry.bind(WlShm.self)
     layerShell = try registry.bind(ZwlrLayerShellV1.self, maximumVersion: layerShellVersion)
@@ -190,6 +207,11 @@ final class Session {
     fullscreenWindows.covers(output, outputCount: outputs.filter(\.isDescribed).count)
   }
 
+  /// Whether `surface` has the keyboard focus of `seat`.
+  func hasKeyboardFocus(_ surface: WlSurface, of seat: WlSeat) -> Bool {
+    keyboardFocus.map { $0.surface === surface && $0.seat === seat } ?? false
+  }
+
   /// The names of the outputs, in the order the compositor announced them.
   var outputNames: [String] { outputs.compactMap(\.name) }
 
@@ -246,17 +268,17 @@ final class Session {
       guard case .capabilities(let capabilities) = event else { return }
       Self.follow(capabilities.contains(.pointer), &pointer, in: &pointers) {
         let device = seat.getPointer()
-        device.onEvent = { [unowned self] in handlePointer($0) }
+        device.onEvent = { [unowned self, unowned seat] in handlePointer($0, seat: seat) }
         return device
       }
       Self.follow(capabilities.contains(.keyboard), &keyboard, in: &keyboards) {
         let device = seat.getKeyboard()
-        device.onEvent = { [unowned self] in handleKeyboard($0) }
+        device.onEvent = { [unowned self, unowned seat] in handleKeyboard($0, seat: seat) }
         return device
       }
       Self.follow(capabilities.contains(.touch), &touch, in: &touches) {
         let device = seat.getTouch()
-        device.onEvent = { [unowned self] in handleTouch($0) }
+        device.onEvent = { [unowned self, unowned seat] in handleTouch($0, seat: seat) }
         return device
       }
     }
@@ -280,7 +302,7 @@ final class Session {
   /// The right pointer button (`BTN_RIGHT` of linux/input-event-codes.h).
   static let rightButton: UInt32 = 0x111
 
-  private func handlePointer(_ event: WlPointer.Event) {
+  private func handlePointer(_ event: WlPointer.Event, seat: WlSeat) {
     switch event {
     case .enter(_, let surface, let x, let y):
       pointerFocus = surface
@@ -300,9 +322,10 @@ final class Session {
       guard steps != 0 else { return }
       scrolled -= Double(steps) * 10
       onInput?(surface, .scroll(x: pointerPosition.x, y: pointerPosition.y, steps: steps))
-    case .button(_, _, let button, let state):
+    case .button(let serial, _, let button, let state):
       let secondary = button == Self.rightButton
       if state == .pressed {
+        lastPress = InputPress(serial: serial, seat: seat, surface: pointerFocus)
         pressedOn = pointerFocus
         if let surface = pointerFocus {
           onInput?(
@@ -317,9 +340,10 @@ final class Session {
     }
   }
 
-  private func handleTouch(_ event: WlTouch.Event) {
+  private func handleTouch(_ event: WlTouch.Event, seat: WlSeat) {
     switch event {
-    case .down(_, _, let surface, let id, let x, let y):
+    case .down(let serial, _, let surface, let id, let x, let y):
+      lastPress = InputPress(serial: serial, seat: seat, surface: surface)
       touchPoints[id] = (surface, x, y)
       onInput?(surface, .press(x: x, y: y))
     case .motion(_, let id, let x, let y):
@@ -336,22 +360,23 @@ final class Session {
     }
   }
 
-  private func handleKeyboard(_ event: WlKeyboard.Event) {
+  private func handleKeyboard(_ event: WlKeyboard.Event, seat: WlSeat) {
     switch event {
     case .keymap(let format, let fd, let size):
       defer { close(fd) }
       guard format == .xkbV1 else { return }
       loadKeymap(fd: fd, size: Int(size))
     case .enter(_, let surface, _):
-      keyboardFocus = surface
+      keyboardFocus = (surface, seat)
       onInput?(surface, .keyboardFocus(true))
     case .leave(_, let surface):
       keyboardFocus = nil
       onInput?(surface, .keyboardFocus(false))
     case .modifiers(_, let depressed, let latched, let locked, let group):
       if let xkbState { xkb_state_update_mask(xkbState, depressed, latched, locked, 0, 0, group) }
-    case .key(_, _, let key, let state):
-      guard state == .pressed, let surface = keyboardFocus, let xkbState else { return }
+    case .key(let serial, _, let key, let state):
+      guard state == .pressed, let surface = keyboardFocus?.surface, let xkbState else { return }
+      lastPress = InputPress(serial: serial, seat: seat, surface: surface)
       let keysym = xkb_state_key_get_one_sym(xkbState, key + 8)
       onInput?(surface, .key(keysym: keysym))
     default:

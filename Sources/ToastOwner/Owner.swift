@@ -11,11 +11,15 @@ import Wayland
 /// toast with its tag, answers status questions, tells waiting commands how
 /// their toast ended, and exits a little after its last toast is gone.
 package final class Owner {
-  private let presenter: ToastPresenter
+  let presenter: ToastPresenter
   private let rendezvous: Rendezvous
   private let listener: Rendezvous.Listener
-  /// Seconds to stay after the last toast; nil for a resident owner.
-  private let linger: Double?
+  /// Seconds to stay after the last toast; nil for a resident owner (one
+  /// serving notifications is).
+  var linger: Double?
+  /// The server of applications' notifications, while it runs or starts
+  /// (``startNotifications(replace:rules:answering:)``).
+  var notifications: NotificationServer?
   /// A command's connection, watched by the loop; it closes when the owner
   /// lets go of it (``drop(_:)``, or the owner's end).
   private final class Connection {
@@ -49,7 +53,8 @@ package final class Owner {
   /// own limit for a whole hand-over.
   static let requestTimeout: Duration = .seconds(10)
   private var listening: EventLoop.Token?
-  private var failure: String?
+  /// Why the owner stops with ``ExitCode/error``, once something failed.
+  var failure: String?
   /// Do-not-disturb's state file, followed for the owner's life.
   private var doNotDisturbWatch: DoNotDisturbWatch?
 
@@ -58,13 +63,18 @@ package final class Owner {
   /// `linger` seconds after its last toast, or never (nil, a resident owner).
   package init(
     presenter toastPresenter: ToastPresenter, rendezvous: Rendezvous,
-    listener: consuming Rendezvous.Listener, linger: Double?
+    listener: consuming Rendezvous.Listener, linger: Double?,
+    notifications served: NotificationsRequest? = nil
   ) {
     presenter = toastPresenter
     self.rendezvous = rendezvous
     self.listener = listener
     self.linger = linger
     presenter.onCompletion = { [unowned self] tag, outcome in finished(tag, outcome) }
+    // A notification's button invokes its action (toasts' buttons just end them).
+    presenter.onButton = { [unowned self] tag, button in
+      notifications?.buttonChosen(tag: tag, button: button) ?? .end
+    }
     presenter.onFailure = { [unowned self] tag, failure in
       switch failure {
       case .outputRemoved:
@@ -93,7 +103,9 @@ package final class Owner {
     // (followed from before it is first read, so that no change falls between).
     let doNotDisturb = DoNotDisturbState(rendezvous)
     doNotDisturbWatch = DoNotDisturbWatch(doNotDisturb, loop: presenter.eventLoop) {
-      [unowned self] state in presenter.doNotDisturb = state
+      [unowned self] state in
+      presenter.doNotDisturb = state
+      notifications?.hold(state == .on)
     }
     presenter.doNotDisturb = (try? doNotDisturb.read()) ?? .off
     // A signal ends the owner: toasts go at once (outcome hidden), then the loop stops.
@@ -103,6 +115,9 @@ package final class Owner {
     }
     listening = presenter.eventLoop.addSource(fd: self.listener.socket.rawValue) {
       [unowned self] _ in acceptClients()
+    }
+    if case .serve(let replace, let rules)? = served {
+      startNotifications(replace: replace, rules: rules, answering: nil)
     }
     // For benchmarks: WL_TOAST_TRACE names a file that gets the monotonic time
     // (nanoseconds) of every committed frame.
@@ -152,6 +167,8 @@ package final class Owner {
         failure = error.description
       }
     }
+    notifications?.stop()
+    notifications = nil
     rendezvous.retire(listener)
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
@@ -307,10 +324,13 @@ package final class Owner {
       // out (``scheduleLingerIfIdle()``).
       held.insert(fd)
       send(.accepted, to: fd)
+    case .notifications(let request):
+      handle(request, from: fd)
     }
   }
 
   private func finished(_ tag: String, _ outcome: ToastOutcome) {
+    if NotificationServer.isCardTag(tag) { notifications?.cardEnded(tag: tag, outcome: outcome) }
     // A replaced toast's waiters were told when the new content arrived.
     for fd in waiters.removeValue(forKey: tag) ?? [] {
       send(.outcome(outcome), to: fd)
@@ -354,7 +374,7 @@ package final class Owner {
     scheduleLingerIfIdle()
   }
 
-  private func send(_ reply: OwnerReply, to fd: Int32) {
+  func send(_ reply: OwnerReply, to fd: Int32) {
     let bytes = Array((reply.encoded + "\n").utf8)
     _ = Glibc.send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL))
   }
@@ -363,7 +383,7 @@ package final class Owner {
 
   /// Starts the linger once the owner is idle (``isIdle``); a connection's
   /// end (``drop(_:)``) comes back here.
-  private func scheduleLingerIfIdle() {
+  func scheduleLingerIfIdle() {
     guard let linger, isIdle, lingerTimer == nil else { return }
     lingerTimer = presenter.eventLoop.addTimer(after: .seconds(linger)) { [unowned self] in
       lingerTimer = nil
@@ -379,7 +399,7 @@ package final class Owner {
       && frameWaiters.isEmpty && requestDeadlines.isEmpty
   }
 
-  private func cancelLinger() {
+  func cancelLinger() {
     if let lingerTimer { presenter.eventLoop.remove(lingerTimer) }
     lingerTimer = nil
   }

@@ -7,7 +7,12 @@ import ToastProtocol
 /// have passed (never, for nil), or the compositor goes away; exits with the
 /// owner's status. Without a compositor (or one without layer-shell), every
 /// command waiting hears why and the process exits with ``ExitCode/error``.
-package func serve(_ listener: consuming Rendezvous.Listener, linger: Double?) -> Never {
+/// With `notifications`, the owner also serves `org.freedesktop.Notifications`
+/// from the start, and ends with ``ExitCode/error`` when it cannot.
+package func serve(
+  _ listener: consuming Rendezvous.Listener, linger: Double?,
+  notifications: NotificationsRequest? = nil
+) -> Never {
   let rendezvous: Rendezvous
   do {
     rendezvous = try Rendezvous()
@@ -23,8 +28,10 @@ package func serve(_ listener: consuming Rendezvous.Listener, linger: Double?) -
     // the weak-reference side table of such a toast (Swift keeps its address
     // encoded in the object's reference count, where no leak checker finds it).
     let presenter = try ToastPresenter()
-    status = Owner(presenter: presenter, rendezvous: rendezvous, listener: listener, linger: linger)
-      .run()
+    status = Owner(
+      presenter: presenter, rendezvous: rendezvous, listener: listener, linger: linger,
+      notifications: notifications
+    ).run()
   } catch {
     // No compositor, or one without layer-shell: every command waiting hears
     // why, unless its content was wrong in the first place (a usage error).

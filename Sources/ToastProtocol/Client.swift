@@ -193,6 +193,26 @@ package final class Client {
     return reply
   }
 
+  /// The notifications the owner serves (`notifications list`), asked for
+  /// page after page on one connection; nil when no owner runs.
+  package func listNotifications() throws(CommandError) -> [JSONValue]? {
+    let deadline = MonotonicTime.now + replyTimeout
+    guard let fd = try connectToRunning(until: deadline) else { return nil }
+    var notifications: [JSONValue] = []
+    while true {
+      let request = OwnerRequest.notifications(.list(from: notifications.count))
+      guard let reply = try exchange(request, on: fd.rawValue, until: deadline) else {
+        throw .ownerGone("before the list ended")
+      }
+      guard case .listed(let page, let more) = try reply.checked() else {
+        throw .badReply(.notAMessage("not a page of the notifications' list"))
+      }
+      notifications += page
+      // A page without anything ends the list too: nothing more can come.
+      guard more && !page.isEmpty else { return notifications }
+    }
+  }
+
   // MARK: - Owner election
 
   /// A connection to the owner running, nil when none runs.
@@ -249,25 +269,39 @@ package final class Client {
 
   /// Becomes the display's resident owner in this process (`wl-toast daemon`):
   /// wins the election, then turns into `wl-toast-owner`, which keeps running
-  /// after its last toast. Returns only by throwing: when an owner already
-  /// runs, or the owner program cannot be started.
-  package func becomeResidentOwner() throws(CommandError) -> Never {
+  /// after its last toast, and with `notifications` (a
+  /// ``NotificationsRequest/serve(replace:rules:)``) serves applications'
+  /// notifications too. When an owner already runs, `notifications` is
+  /// handed to it instead (it stays resident and takes the bus name), and
+  /// the call returns once it did; without, that is an error. Otherwise it
+  /// returns only by throwing: the owner program cannot be started, or the
+  /// running owner could not take the name (its reason).
+  package func becomeResidentOwner(notifications: NotificationsRequest? = nil)
+    throws(CommandError)
+  {
+    let deadline = MonotonicTime.now + replyTimeout
     let election: Rendezvous.Election
     do {
-      election = try rendezvous.connectOrListen(until: .now + replyTimeout)
+      election = try rendezvous.connectOrListen(until: deadline)
     } catch {
       throw .rendezvous(error)
     }
     let listener: Rendezvous.Listener
     switch consume election {
-    case .connected:
-      throw .ownerRunning(rendezvous.socketPath)
+    case .connected(let socket):
+      guard let notifications else { throw .ownerRunning(rendezvous.socketPath) }
+      guard
+        let reply = try exchange(
+          .notifications(notifications), on: socket.rawValue, until: deadline)
+      else { throw .ownerGone("before it answered") }
+      _ = try reply.checked()
+      return
     case .owner(let won):
       listener = won
     }
     // Standard error stays: the compositor's log (or the terminal) hears the owner.
     _ = chdir("/")
-    let arguments = execOwner(listener, linger: nil)
+    let arguments = execOwner(listener, linger: nil, notifications: notifications)
     let code = errno
     rendezvous.retire(listener)
     throw .system("start \(arguments[0])", errno: code)
@@ -305,11 +339,16 @@ package final class Client {
   /// Turns this process into `wl-toast-owner` serving `listener`, whose
   /// descriptors it keeps across the exec; returns (the owner's command
   /// line, with `errno` set) only when it cannot.
-  private func execOwner(_ listener: borrowing Rendezvous.Listener, linger: Double?) -> [String] {
+  private func execOwner(
+    _ listener: borrowing Rendezvous.Listener, linger: Double?,
+    notifications: NotificationsRequest? = nil
+  ) -> [String] {
     let numbers = listener.numbers
     wlt_set_cloexec(numbers.fd, 0)
     if let lock = numbers.lockFD { wlt_set_cloexec(lock, 0) }
-    let arguments = [ownerProgram()] + OwnerLaunch.serve(numbers, linger: linger).arguments
+    let arguments =
+      [ownerProgram()]
+      + OwnerLaunch.serve(numbers, linger: linger, notifications: notifications).arguments
     execProgram(arguments)
     return arguments
   }

@@ -46,6 +46,8 @@ package enum OwnerRequest: Equatable, Sendable {
   /// Keep the owner running while this connection is open, which says
   /// nothing else (a watcher's first request: see `OwnerFeed`).
   case hold
+  /// Something of the notification server's (``NotificationsRequest``).
+  case notifications(NotificationsRequest)
 
   /// The message as JSON text, its keys sorted. A toast carries only its
   /// fields that differ from a new toast's, in the order of the table
@@ -76,12 +78,16 @@ package enum OwnerRequest: Equatable, Sendable {
     case .hold:
       object.member("op", .string("hold"))
       object.member("v", .number(1))
+    case .notifications(let request):
+      request.write(into: &object)
+      object.member("v", .number(1))
     }
     return object.closed
   }
 
   /// The members a request may have.
-  private static let memberNames = ["v", "op", "tag", "toast", "wait", "shown", "after"]
+  private static let memberNames =
+    ["v", "op", "tag", "toast", "wait", "shown", "after"] + NotificationsRequest.memberNames
 
   /// Reads a message; throws a one-line reason for anything malformed.
   package init(decoding text: String) throws(MessageError) {
@@ -102,10 +108,16 @@ package enum OwnerRequest: Equatable, Sendable {
       guard let flag = field.boolValue else { throw .badField(name, expected: "true or false") }
       return flag
     }
-    // The one request without a tag.
-    if value["op"]?.stringValue == "hold" {
+    // The requests without a tag.
+    switch value["op"]?.stringValue {
+    case "hold":
       self = .hold
       return
+    case "notifications":
+      self = .notifications(try NotificationsRequest(decoding: value))
+      return
+    default:
+      break
     }
     guard let tagValue = value["tag"] else { throw .notAMessage("no tag") }
     guard let written = tagValue.stringValue else { throw .badField("tag", expected: "a string") }
@@ -184,6 +196,9 @@ package enum OwnerReply: Equatable, Sendable {
   /// `accepted`, that its toast shows without its icon; before the outcome
   /// (a waiting command), that the toast's output went away.
   case notice(String)
+  /// A page of the notifications' list (``NotificationsRequest/list(from:)``):
+  /// one object each, and whether more follow.
+  case listed([JSONValue], more: Bool)
 
   /// The reply itself, or the error a failure or refusal stands for.
   package func checked() throws(CommandError) -> OwnerReply {
@@ -222,6 +237,8 @@ package enum OwnerReply: Equatable, Sendable {
       return JSONValue.object(object).serialized
     case .notice(let text):
       return JSONValue.object(["notice": .string(text)]).serialized
+    case .listed(let notifications, let more):
+      return JSONValue.object(["listed": .array(notifications), "more": .bool(more)]).serialized
     }
   }
 
@@ -241,6 +258,8 @@ package enum OwnerReply: Equatable, Sendable {
       self = .outcome(outcome)
     } else if let notice = value["notice"]?.stringValue {
       self = .notice(notice)
+    } else if case .array(let notifications)? = value["listed"] {
+      self = .listed(notifications, more: value["more"]?.boolValue ?? false)
     } else if value["ok"]?.boolValue == false {
       let reason = value["error"]?.stringValue ?? "the owner refused the request"
       self = value["usage"]?.boolValue == true ? .refused(reason) : .failed(reason)

@@ -83,7 +83,7 @@ package enum WatchRequest: Equatable, Sendable {
 /// and read back by the owner (``init(arguments:)``), which is not meant to
 /// be run by hand.
 ///
-///     wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD
+///     wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD [notifications[-replace] RULES]
 ///     wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
 ///     wl-toast-owner watch sway [workspaces] [keyboard-layout]
 ///     wl-toast-owner watch river [focused-tags] [urgent] [N=NAME ...]
@@ -92,8 +92,11 @@ package enum WatchRequest: Equatable, Sendable {
 package enum OwnerLaunch: Equatable, Sendable {
   /// Serve toasts on a listener won in the election (its descriptors, which
   /// the owner program adopts), until `linger` seconds after the last one
-  /// (nil: a resident owner, which never lingers out).
-  case serve(Rendezvous.Listener.Numbers, linger: Double?)
+  /// (nil: a resident owner, which never lingers out); with `notifications`
+  /// (a ``NotificationsRequest/serve(replace:rules:)``), also serve
+  /// `org.freedesktop.Notifications` (`wl-toast daemon --notifications`).
+  case serve(
+    Rendezvous.Listener.Numbers, linger: Double?, notifications: NotificationsRequest? = nil)
   /// Serve toasts on the listening socket systemd passes.
   case activated
   /// Follow a compositor and show what it reports.
@@ -116,14 +119,32 @@ package enum OwnerLaunch: Equatable, Sendable {
       + String(repeating: "0", count: 9 - fraction.count) + fraction
   }
 
+  /// The words that ask an owner to serve notifications: `notifications`
+  /// (or `notifications-replace`) and the rules as JSON; none for nil.
+  private static func notificationArguments(_ request: NotificationsRequest?) -> [String] {
+    guard case .serve(let replace, let rules)? = request else { return [] }
+    return [replace ? "notifications-replace" : "notifications", rules.serialized]
+  }
+
+  /// The request ``notificationArguments(_:)`` wrote; nil for no words.
+  private static func notifications(in words: ArraySlice<String>) throws(OwnerLaunchError)
+    -> NotificationsRequest?
+  {
+    guard let word = words.first, let rules = words.last else { return nil }
+    guard word == "notifications" || word == "notifications-replace",
+      let value = try? JSONValue.parse(rules), case .array = value
+    else { throw OwnerLaunchError("serve: expected notifications[-replace] RULES-JSON") }
+    return .serve(replace: word == "notifications-replace", rules: value)
+  }
+
   /// The owner program's arguments (without its path).
   package var arguments: [String] {
     switch self {
-    case .serve(let listener, let linger):
+    case .serve(let listener, let linger, let notifications):
       [
         "serve", String(listener.fd), String(listener.inode),
         linger.map(Self.plainDecimal) ?? Self.resident, listener.lockFD.map { String($0) } ?? "-1",
-      ]
+      ] + Self.notificationArguments(notifications)
     case .activated:
       ["activated"]
     case .watch(.sway(let options)):
@@ -148,7 +169,7 @@ package enum OwnerLaunch: Equatable, Sendable {
   package init(arguments: [String]) throws(OwnerLaunchError) {
     let rest = Array(arguments.dropFirst())
     switch (arguments.first, rest.count) {
-    case ("serve", 4):
+    case ("serve", 4), ("serve", 6):
       let linger: Double?
       if rest[2] == Self.resident {
         linger = nil
@@ -165,7 +186,7 @@ package enum OwnerLaunch: Equatable, Sendable {
       // -1: no election lock (none is written by the command; kept for the shell).
       self = .serve(
         Rendezvous.Listener.Numbers(fd: fd, inode: inode, lockFD: lockFD >= 0 ? lockFD : nil),
-        linger: linger)
+        linger: linger, notifications: try Self.notifications(in: rest.dropFirst(4)))
     case ("activated", 0):
       self = .activated
     case ("watch", _) where rest.first == "sway":

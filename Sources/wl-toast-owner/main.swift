@@ -37,12 +37,12 @@ do throws(OwnerLaunchError) {
 }
 
 switch launch {
-case .serve(let numbers, let linger):
+case .serve(let numbers, let linger, let notifications):
   guard Rendezvous.Listener.isListeningSocket(numbers.fd) else {
     printError("wl-toast-owner: serve: descriptor \(numbers.fd) is not a listening socket")
     exit(ExitCode.error)
   }
-  serve(Rendezvous.Listener(adopting: numbers), linger: linger)
+  serve(Rendezvous.Listener(adopting: numbers), linger: linger, notifications: notifications)
 case .activated:
   // Socket activation (wl-toast@.socket): systemd listens and hands the socket over.
   guard let listener = activatedListener() else {

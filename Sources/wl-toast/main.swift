@@ -176,9 +176,27 @@ case .success(.presets):
   if let path = Config.defaultPath, case .success(let config?) = Config.load(path: path) {
     for name in config.presetNames { writeOutput(name) }
   }
-case .success(.daemon):
+case .success(.daemon(let notifications, let replace)):
   do {
-    try makeClient().becomeResidentOwner()
+    // With --notifications, an owner already serving the display takes the
+    // bus name and stays: this command then exits 0.
+    // The owner does not read the file: the rules go with the request.
+    let rules = JSONValue.array((config?.notificationRules() ?? []).map(\.json))
+    try makeClient().becomeResidentOwner(
+      notifications: notifications ? .serve(replace: replace, rules: rules) : nil)
+  } catch {
+    fail(error.description)
+  }
+case .success(.notifications(let request)):
+  let noOwner = "no owner serves this display's notifications (see wl-toast daemon --notifications)"
+  do {
+    if case .list = request {
+      guard let notifications = try makeClient().listNotifications() else { fail(noOwner) }
+      for notification in notifications { writeOutput(notification.serialized) }
+    } else {
+      guard let reply = try makeClient().request(.notifications(request)) else { fail(noOwner) }
+      _ = try reply.checked()
+    }
   } catch {
     fail(error.description)
   }

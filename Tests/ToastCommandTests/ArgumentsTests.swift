@@ -526,6 +526,24 @@ struct SubcommandArgumentsTests {
     for change in DoNotDisturbChange.allCases {
       #expect(parseArguments(["dnd", change.rawValue]) == .success(.doNotDisturb(change)))
     }
+    #expect(parseArguments(["daemon"]) == .success(.daemon(notifications: false, replace: false)))
+    #expect(
+      parseArguments(["daemon", "--replace", "--notifications"])
+        == .success(.daemon(notifications: true, replace: true)))
+    #expect(parseArguments(["notifications", "list"]) == .success(.notifications(.list())))
+    #expect(
+      parseArguments(["notifications", "dismiss", "12"])
+        == .success(.notifications(.dismiss(id: 12))))
+    #expect(
+      parseArguments(["notifications", "--all", "dismiss"])
+        == .success(.notifications(.dismiss(id: nil))))
+    #expect(
+      parseArguments(["notifications", "invoke", "4294967295"])
+        == .success(.notifications(.invoke(id: UInt32.max, action: nil))))
+    #expect(
+      parseArguments(["notifications", "invoke", "3", "snooze"])
+        == .success(.notifications(.invoke(id: 3, action: "snooze"))))
+    #expect(parseArguments(["notifications", "focus"]) == .success(.notifications(.focus)))
     #expect(DoNotDisturbChange.toggle.applied(to: .on) == .off)
     #expect(DoNotDisturbChange.toggle.applied(to: .off) == .on)
     #expect(DoNotDisturbChange.on.applied(to: .on) == .on)
@@ -559,6 +577,26 @@ struct SubcommandArgumentsTests {
     (["--linger", "61", "x"], "--linger: expected seconds from 0 to 60, got '61'"),
     (["--after", "1", "x"], "--after belongs to 'wl-toast hide'"),
     (["--workspaces", "x"], "--workspaces belongs to 'wl-toast watch sway'"),
+    (["daemon", "--replace"], "--replace needs --notifications"),
+    (["--notifications", "x"], "--notifications belongs to 'wl-toast daemon'"),
+    (
+      ["notifications", "restore"],
+      "notifications: expected 'list', 'dismiss', 'invoke' or 'focus', got 'restore'"
+    ),
+    (["notifications", "dismiss"], "notifications dismiss: missing ID or --all"),
+    (["notifications", "dismiss", "--all", "3"], "notifications dismiss: unexpected argument '3'"),
+    (
+      ["notifications", "dismiss", "0"],
+      "notifications dismiss: expected a notification id (1 to 4294967295), got '0'"
+    ),
+    (["notifications", "invoke"], "notifications invoke: missing ID"),
+    (
+      ["notifications", "invoke", "x"],
+      "notifications invoke: expected a notification id (1 to 4294967295), got 'x'"
+    ),
+    (["notifications", "invoke", "1", "a", "b"], "notifications: unexpected argument 'b'"),
+    (["notifications", "list", "--all"], "notifications list: --all does not apply here"),
+    (["notifications", "list", "x"], "notifications: unexpected argument 'x'"),
   ])
   func subcommandMistakes(_ arguments: [String], _ message: String) {
     #expect(failure(arguments) == "wl-toast: \(message)")

@@ -28,9 +28,41 @@ struct MessagesTests {
     .show(tag: "default", toast: Toast("x"), wait: false),
     .show(tag: "first", toast: Toast("y"), wait: true, whenShown: true),
     .hide(tag: "a", after: 0.5), .hide(tag: "a", after: nil), .status(tag: "ünïcödé"), .hold,
+    .notifications(.serve(replace: false, rules: .array([]))),
+    .notifications(
+      .serve(
+        replace: true,
+        rules: .array([.object(["criteria": .object(["app-name": .string("Firefox")])])]))),
+    .notifications(.list()), .notifications(.list(from: 1000)),
+    .notifications(.dismiss(id: 7)), .notifications(.dismiss(id: nil)),
+    .notifications(.invoke(id: UInt32.max, action: "snooze")),
+    .notifications(.invoke(id: 1, action: nil)), .notifications(.focus),
   ])
   func requestsRoundTrip(_ request: OwnerRequest) throws {
     #expect(try OwnerRequest(decoding: request.encoded) == request)
+  }
+
+  @Test func notificationRequestsCarryNoTagAndRefuseBadIds() throws {
+    #expect(
+      OwnerRequest.notifications(.invoke(id: 3, action: "a")).encoded
+        == #"{"action":"a","do":"invoke","id":3,"op":"notifications","v":1}"#)
+    for bad in ["0", "-1", "1.5", "4294967296", "\"7\""] {
+      #expect(
+        throws: MessageError.badField("id", expected: "a notification id from 1 to 4294967295")
+      ) {
+        try OwnerRequest(
+          decoding: #"{"do":"dismiss","id":"# + bad + #","op":"notifications","v":1}"#)
+      }
+    }
+    #expect(throws: MessageError.notAMessage("unknown notifications request")) {
+      try OwnerRequest(decoding: #"{"do":"restore","op":"notifications","v":1}"#)
+    }
+    let listed = OwnerReply.listed(
+      [.object(["id": .number(5), "summary": .string("Hi")])], more: true)
+    #expect(try OwnerReply(decoding: listed.encoded) == listed)
+    #expect(
+      try OwnerReply(decoding: OwnerReply.listed([], more: false).encoded)
+        == .listed([], more: false))
   }
 
   @Test func holdIsTheOneRequestWithoutATag() throws {

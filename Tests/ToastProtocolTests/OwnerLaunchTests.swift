@@ -17,6 +17,14 @@ struct OwnerLaunchTests {
       // A linger that Double's description writes with an exponent (1e-05).
       .serve(Rendezvous.Listener.Numbers(fd: 5, inode: 1, lockFD: 6), linger: 0.00001),
       .serve(Rendezvous.Listener.Numbers(fd: 5, inode: 1, lockFD: 6), linger: 59.999999999),
+      .serve(
+        Rendezvous.Listener.Numbers(fd: 5, inode: 1, lockFD: 6), linger: nil,
+        notifications: .serve(replace: false, rules: .array([]))),
+      .serve(
+        Rendezvous.Listener.Numbers(fd: 5, inode: 1), linger: nil,
+        notifications: .serve(
+          replace: true, rules: .array([.object(["settings": .object(["timeout": .number(3)])])]))
+      ),
       .activated,
       .watch(.sway(SwayWatchOptions())),
       .watch(.sway(SwayWatchOptions(workspaces: true))),
@@ -42,6 +50,14 @@ struct OwnerLaunchTests {
     (["serve", "5", "1", "61", "6"], "serve: --linger: expected seconds from 0 to 60, got '61'"),
     (["serve", "-1", "1", "1", "6"], "serve: expected LISTEN-FD INODE LINGER|resident LOCK-FD"),
     (["serve", "5", "1", "1"], "started by wl-toast; see 'wl-toast --help'"),
+    (
+      ["serve", "5", "1", "resident", "6", "notify", "[]"],
+      "serve: expected notifications[-replace] RULES-JSON"
+    ),
+    (
+      ["serve", "5", "1", "resident", "6", "notifications", "{}"],
+      "serve: expected notifications[-replace] RULES-JSON"
+    ),
     (["watch", "sway", "--workspaces"], "watch sway: unexpected '--workspaces'"),
     (["watch", "river", "urgent", "urgent"], "watch river: unexpected 'urgent'"),
     (["watch", "river", "33=x"], "watch river: unexpected '33=x'"),

@@ -1,0 +1,408 @@
+import Bus
+import Glibc
+import Notifications
+import SystemSupport
+import ToastKit
+import ToastModel
+import ToastProtocol
+
+/// The owner's side of `org.freedesktop.Notifications` 1.2 on the session
+/// bus: each notification a card among the owner's toasts (one presenter,
+/// one stack), its end told to the application exactly once.
+///
+/// The bus connection lives in the presenter's event loop. Calls are
+/// answered at once; what they change on screen (cards shown, updated,
+/// taken away) and the signals that follow are carried out right after, in
+/// the next turn of the loop, so an application always hears the id
+/// `Notify` returns before any signal about it. ``NotificationStack`` keeps
+/// the rules of which cards show, wait and end.
+final class NotificationServer {
+  /// The bus name and the object path of the specification.
+  static let busName = "org.freedesktop.Notifications"
+  static let objectPath = "/org/freedesktop/Notifications"
+
+  /// A notification as held: the application's request and its card.
+  struct Held {
+    var request: NotificationRequest
+    var toast: Toast
+  }
+
+  private let presenter: ToastPresenter
+  /// The configuration's rules, applied to every notification from now on.
+  var rules: [NotificationRule]
+  private var connection: BusConnection?
+  private let objects = BusObjects()
+  private var ids = NotificationIDs()
+  private var stack = NotificationStack<Held>()
+  /// What calls changed, carried out in the next turn of the loop.
+  private var pending: [NotificationStack<Held>.Effect] = []
+  private var flushScheduled = false
+  /// Who waits to hear whether the name is the server's.
+  private var startAnswers: [(String?) -> Void] = []
+  /// Whether the server owns the name and answers calls.
+  private(set) var isServing = false
+  /// Called with one line when the server stops serving after it started
+  /// (another took the name, the bus went away); toasts go on.
+  var onStop: ((String) -> Void)?
+
+  /// A server for `presenter`'s toasts, not yet on the bus (``start(replace:answer:)``).
+  init(presenter: ToastPresenter, rules: [NotificationRule]) {
+    self.presenter = presenter
+    self.rules = rules
+    objects.serve(Self.interface, at: Self.objectPath) { [unowned self] method, call in
+      answer(method, call)
+    }
+  }
+
+  deinit { connection?.abandon() }
+
+  /// Connects to the session bus and asks for the name, allowing a later
+  /// server with `--replace` to take it (and taking it, with `replace`, from
+  /// one that allows it); `answer` hears nil once the name is this
+  /// server's, or one line saying why not.
+  func start(replace: Bool, answer: @escaping (String?) -> Void) {
+    guard !isServing else {
+      answer(nil)
+      return
+    }
+    // Starting already: this request hears how that ends.
+    startAnswers.append(answer)
+    guard connection == nil else { return }
+    guard let address = BusAddress.session() else {
+      startAnswers.removeAll()
+      answer("no session bus: DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus is none")
+      return
+    }
+    guard let connection = BusConnection(address: address, loop: presenter.eventLoop) else {
+      startAnswers.removeAll()
+      answer("cannot connect to the session bus")
+      return
+    }
+    self.connection = connection
+    func once(_ reason: String?) {
+      let answers = startAnswers
+      startAnswers.removeAll()
+      for answer in answers { answer(reason) }
+    }
+    connection.onMethodCall = { [unowned self] call in objects.answer(call) }
+    connection.onSignal = { [unowned self] signal in
+      if case .lost(Self.busName)? = signal.nameOwnership, isServing {
+        stopServing("lost \(Self.busName) to another server; notifications end here")
+      }
+    }
+    connection.onClose = { [unowned self] in
+      if isServing {
+        stopServing("the session bus went away; notifications end here")
+      } else {
+        retireConnection()
+        once("the session bus closed the connection")
+      }
+    }
+    connection.onReady = { [unowned self] in
+      var flags: NameRequestFlags = [.allowReplacement, .doNotQueue]
+      if replace { flags.insert(.replaceExisting) }
+      connection.requestName(Self.busName, flags: flags) { [unowned self] result in
+        switch result {
+        case .success(let reply) where reply.owns:
+          isServing = true
+          once(nil)
+        case .success:
+          connection.describeOwner(of: Self.busName) { [unowned self] owner in
+            let refusal =
+              "\(Self.busName) is owned by \(owner ?? "another program")"
+              + (replace ? ", which does not allow replacement" : "")
+            retireConnection()
+            once(refusal)
+          }
+        case .failure(let error):
+          retireConnection()
+          once("cannot own \(Self.busName): \(error.message)")
+        }
+      }
+    }
+  }
+
+  /// Ends every notification (reason 4) and leaves the bus: the owner stops.
+  func stop() {
+    apply(stack.closeAll(reason: .other))
+    if isServing { connection?.releaseName(Self.busName) }
+    isServing = false
+    retireConnection()
+  }
+
+  private func stopServing(_ reason: String) {
+    apply(stack.closeAll(reason: .other))
+    isServing = false
+    retireConnection()
+    onStop?(reason)
+  }
+
+  /// Closes the bus connection and lets go of it in the next turn of the
+  /// loop: it may be the one calling (its handlers run inside its reading).
+  private func retireConnection() {
+    guard let connection else { return }
+    connection.abandon()
+    self.connection = nil
+    presenter.eventLoop.addTimer(after: .zero) { withExtendedLifetime(connection) {} }
+  }
+
+  // MARK: - The bus interface
+
+  static let interface = BusInterface(
+    busName,
+    methods: [
+      .init(
+        "Notify",
+        inputs: [
+          .init("app_name", "s"), .init("replaces_id", "u"), .init("app_icon", "s"),
+          .init("summary", "s"), .init("body", "s"), .init("actions", "as"),
+          .init("hints", "a{sv}"), .init("expire_timeout", "i"),
+        ], outputs: [.init("id", "u")]),
+      .init("CloseNotification", inputs: [.init("id", "u")]),
+      .init("GetCapabilities", outputs: [.init("capabilities", "as")]),
+      .init(
+        "GetServerInformation",
+        outputs: [
+          .init("name", "s"), .init("vendor", "s"), .init("version", "s"),
+          .init("spec_version", "s"),
+        ]),
+    ],
+    signals: [
+      .init("NotificationClosed", [.init("id", "u"), .init("reason", "u")]),
+      .init("ActionInvoked", [.init("id", "u"), .init("action_key", "s")]),
+      .init("ActivationToken", [.init("id", "u"), .init("activation_token", "s")]),
+    ])
+
+  /// What the server can do: only what is built.
+  static let capabilities = ["actions", "body", "body-markup", "icon-static"]
+
+  private func answer(_ method: String, _ call: BusMessage) -> BusMessage? {
+    switch method {
+    case "Notify":
+      let request: NotificationRequest
+      do {
+        request = try NotificationRequest(decoding: call)
+      } catch {
+        return call.error(error.name, error.message)
+      }
+      let id = notify(request)
+      return call.reply(Variant.tuple([Variant.uint32(id)]))
+    case "CloseNotification":
+      if let id = call.argument(0, Variant.uint32(of:)) {
+        schedule(stack.close(id, reason: .closedByCall))
+      }
+      return call.reply()
+    case "GetCapabilities":
+      return call.reply(
+        Variant.tuple([Variant.array("s", Self.capabilities.map(Variant.string))]))
+    case "GetServerInformation":
+      return call.reply(
+        Variant.tuple(
+          ["wl-toast", "wl-toast", Toast.version, "1.2"].map(Variant.string)))
+    default:
+      return nil
+    }
+  }
+
+  /// Takes a notification in; returns its id.
+  private func notify(_ request: NotificationRequest) -> UInt32 {
+    let id = ids.assign(requested: request.replacesID) { [stack] in stack.isLive($0) }
+    var toast = NotificationCard.toast(for: request, rules: rules)
+    // Do-not-disturb holds notifications back here (they wait, never end
+    // unseen), and a fullscreen window delays them rather than drop them.
+    toast.doNotDisturb = .show
+    if toast.fullscreen == .suppress { toast.fullscreen = .delay }
+    // A card never takes the keyboard by itself: `notifications focus` hands it over.
+    toast.keyboard = .never
+    let text =
+      [request.appName, request.appIcon, request.summary, request.body]
+      + request.actions.flatMap { [$0.key, $0.label] }
+    let cost = 256 + 2 * text.reduce(0) { $0 + $1.utf8.count } + (toast.image?.rgba.count ?? 0)
+    let entry = NotificationStack<Held>.Entry(
+      id: id, appName: request.appName, stackTag: request.hints.stackTag,
+      isCritical: request.hints.urgency == .critical, isTransient: request.hints.transient,
+      cost: cost, payload: Held(request: request, toast: toast))
+    schedule(stack.notify(entry))
+    return id
+  }
+
+  // MARK: - Cards
+
+  /// Carries `effects` out in the next turn of the loop, after the answer.
+  private func schedule(_ effects: [NotificationStack<Held>.Effect]) {
+    guard !effects.isEmpty else { return }
+    pending += effects
+    guard !flushScheduled else { return }
+    flushScheduled = true
+    presenter.eventLoop.addTimer(after: .zero) { [weak self] in
+      guard let self else { return }
+      flushScheduled = false
+      let effects = pending
+      pending.removeAll()
+      apply(effects)
+    }
+  }
+
+  private func apply(_ effects: [NotificationStack<Held>.Effect]) {
+    for effect in effects {
+      switch effect {
+      case .show(let id, let tag):
+        guard let held = stack.entry(id)?.payload else { continue }
+        _ = presenter.showOrUpdate(accepted: held.toast, tag: tag)
+      case .hide(let tag):
+        presenter.hide(tag: tag)
+      case .closed(let id, let reason):
+        emit("NotificationClosed", [Variant.uint32(id), Variant.uint32(reason.rawValue)])
+      }
+    }
+  }
+
+  private func emit(_ member: String, _ arguments: [OpaquePointer]) {
+    guard isServing, let connection else { return }
+    connection.emit(
+      path: Self.objectPath, interface: Self.busName, member: member,
+      body: Variant.tuple(arguments))
+  }
+
+  /// Tells the application of `id` that the user chose its action `key`:
+  /// `ActionInvoked`, preceded by `ActivationToken` when the compositor
+  /// gives one for the input on the card with `tag` (so the application may
+  /// raise its window); then `then`. Without a card (a notification
+  /// waiting), or with no token to be had, `ActionInvoked` alone.
+  private func invoke(
+    _ id: UInt32, key: String, card tag: String?, then: @escaping () -> Void = {}
+  ) {
+    guard let tag else {
+      emit("ActionInvoked", [Variant.uint32(id), Variant.string(key)])
+      then()
+      return
+    }
+    presenter.requestActivationToken(tag: tag) { [weak self] token in
+      guard let self else { return }
+      if let token {
+        emit("ActivationToken", [Variant.uint32(id), Variant.string(token)])
+      }
+      emit("ActionInvoked", [Variant.uint32(id), Variant.string(key)])
+      then()
+    }
+  }
+
+  /// Whether `tag` is a notification's card (no toast's tag can be).
+  static func isCardTag(_ tag: String) -> Bool {
+    tag.hasPrefix(NotificationStack<Held>.tagPrefix)
+  }
+
+  /// A button of the card with `tag` was chosen: its action is invoked;
+  /// the notification ends (as dismissed) at once, its card going, unless
+  /// it is resident. (At once: an application that closes its notification
+  /// as it hears the action, as `notify-send --wait` does, finds it closed.)
+  func buttonChosen(tag: String, button: Int) -> ButtonResponse {
+    guard let id = stack.id(forTag: tag), let held = stack.entry(id)?.payload else { return .end }
+    let actions = NotificationCard.buttonActions(in: held.request)
+    guard actions.indices.contains(button) else { return .end }
+    if held.request.hints.resident {
+      invoke(id, key: actions[button].key, card: tag)
+      return .stay
+    }
+    let effects = stack.cardEnded(tag: tag, reason: .dismissed)
+    invoke(id, key: actions[button].key, card: tag) { [weak self] in self?.apply(effects) }
+    return .end
+  }
+
+  /// The card with `tag` ended on screen as `outcome`. A click on its body
+  /// (`activated`) invokes its default action, when it has one, before the
+  /// notification ends as dismissed.
+  func cardEnded(tag: String, outcome: ToastOutcome) {
+    let reason: NotificationCloseReason?
+    switch outcome {
+    case .expired: reason = .expired
+    case .dismissed, .chose, .activated: reason = .dismissed
+    case .hidden, .suppressed: reason = .other
+    case .replaced: reason = nil
+    }
+    let id = stack.id(forTag: tag)
+    let request = id.flatMap { stack.entry($0)?.payload.request }
+    let effects = stack.cardEnded(tag: tag, reason: reason)
+    guard outcome == .activated, let id, let request,
+      let key = NotificationCard.defaultActionKey(in: request)
+    else {
+      apply(effects)
+      return
+    }
+    invoke(id, key: key, card: tag) { [weak self] in self?.apply(effects) }
+  }
+
+  /// Do-not-disturb turned on or off: non-critical notifications wait while it is on.
+  func hold(_ held: Bool) {
+    apply(stack.hold(held))
+  }
+
+  // MARK: - Commands
+
+  /// The notifications as `wl-toast notifications list` prints them, one
+  /// object each: on screen (newest first), then waiting; the summary and
+  /// body as the call gave them, cut to ``Toast/Limits/textLength`` characters.
+  func list() -> [JSONValue] {
+    stack.ordered.map { entry in
+      let request = entry.payload.request
+      var actions: [String: JSONValue] = [:]
+      for action in request.actions { actions[action.key] = .string(action.label) }
+      return .object([
+        "id": .number(Double(entry.id)), "app": .string(request.appName),
+        "summary": .string(Toast.truncated(request.summary)),
+        "body": .string(Toast.truncated(request.body)),
+        "urgency": .string(request.hints.urgency.rawValue), "actions": .object(actions),
+        "tag": request.hints.stackTag.map(JSONValue.string) ?? .null,
+        "category": request.hints.category.map(JSONValue.string) ?? .null,
+        "shown": .bool(stack.tag(of: entry.id) != nil),
+      ])
+    }
+  }
+
+  /// Dismisses the notification with `id`, or all (nil); the reason it
+  /// cannot, or nil.
+  func dismiss(id: UInt32?) -> String? {
+    guard let id else {
+      for entry in stack.ordered { apply(stack.close(entry.id, reason: .dismissed)) }
+      return nil
+    }
+    guard stack.isLive(id) else { return "no notification with id \(id)" }
+    apply(stack.close(id, reason: .dismissed))
+    return nil
+  }
+
+  /// Invokes the action `key` (nil: the default action) of the notification
+  /// with `id`, as a click would; the reason it cannot, or nil.
+  func invoke(id: UInt32, action key: String?) -> String? {
+    guard let held = stack.entry(id)?.payload else { return "no notification with id \(id)" }
+    let request = held.request
+    guard let key = key ?? NotificationCard.defaultActionKey(in: request) else {
+      return "notification \(id) has no default action"
+    }
+    guard request.actions.contains(where: { $0.key == key }) else {
+      let keys = request.actions.map { Toast.quoted($0.key) }
+      return "notification \(id) has no action \(Toast.quoted(key)) (actions: "
+        + (keys.isEmpty ? "none" : keys.joined(separator: ", ")) + ")"
+    }
+    let tag = stack.tag(of: id)
+    guard !request.hints.resident else {
+      invoke(id, key: key, card: tag)
+      return nil
+    }
+    let effects = stack.close(id, reason: .dismissed)
+    invoke(id, key: key, card: tag) { [weak self] in self?.apply(effects) }
+    return nil
+  }
+
+  /// Hands the keyboard to the newest card with buttons, until it ends; the
+  /// reason it cannot, or nil.
+  func focus() -> String? {
+    for entry in stack.ordered {
+      guard let tag = stack.tag(of: entry.id),
+        !NotificationCard.buttonActions(in: entry.payload.request).isEmpty
+      else { continue }
+      if presenter.focus(tag: tag) { return nil }
+    }
+    return "no notification with actions shows"
+  }
+}

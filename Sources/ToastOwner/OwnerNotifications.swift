@@ -1,0 +1,120 @@
+import Glibc
+import SystemSupport
+import ToastProtocol
+
+extension Owner {
+  /// Starts serving applications' notifications, from the owner's command
+  /// line (`answering` nil: `wl-toast daemon --notifications` became this
+  /// owner) or a command's request on `answering`. Once the name is the
+  /// server's, the owner is resident and the command hears `accepted`;
+  /// otherwise it hears why not in one line, and an owner started for it
+  /// prints that line and stops with ``ExitCode/error``.
+  func startNotifications(replace: Bool, rules json: JSONValue, answering fd: Int32?) {
+    let rules: [NotificationRule]
+    do {
+      rules = try Self.rules(of: json)
+    } catch {
+      answerStart("notification rules: \(error)", to: fd)
+      return
+    }
+    if let notifications {
+      // Serving already (or starting): the newest rules apply from now on.
+      notifications.rules = rules
+      notifications.start(replace: replace) { [unowned self] reason in
+        answerStart(reason, to: fd)
+      }
+      return
+    }
+    let server = NotificationServer(presenter: presenter, rules: rules)
+    notifications = server
+    // The command that asked waits for the bus: the owner does not linger out meanwhile.
+    cancelLinger()
+    // The server calls from inside itself: it is let go of in the next turn.
+    server.onStop = { [unowned self, weak server] reason in
+      printError("wl-toast: \(reason)")
+      presenter.eventLoop.addTimer(after: .zero) { [unowned self] in
+        if let server, notifications === server { notifications = nil }
+      }
+    }
+    server.start(replace: replace) { [unowned self, weak server] reason in
+      if reason == nil {
+        linger = nil
+        server?.hold(presenter.doNotDisturb == .on)
+      } else {
+        presenter.eventLoop.addTimer(after: .zero) { [unowned self] in
+          if let server, notifications === server { notifications = nil }
+        }
+      }
+      answerStart(reason, to: fd)
+    }
+  }
+
+  /// Tells the command on `fd` how starting the server went (nil: it
+  /// serves); an owner started to serve notifications stops when it cannot.
+  private func answerStart(_ reason: String?, to fd: Int32?) {
+    if let fd {
+      send(reason.map(OwnerReply.failed) ?? .accepted, to: fd)
+      scheduleLingerIfIdle()
+    } else if let reason {
+      printError("wl-toast: \(reason)")
+      failure = reason
+      for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
+      presenter.eventLoop.stop()
+    }
+  }
+
+  /// The rules a command sent, as JSON: an array of ``NotificationRule/json``.
+  private static func rules(of json: JSONValue) throws(MessageError) -> [NotificationRule] {
+    guard case .array(let items) = json else {
+      throw .badField("rules", expected: "an array of rules")
+    }
+    var rules: [NotificationRule] = []
+    for item in items { rules.append(try NotificationRule(json: item)) }
+    return rules
+  }
+
+  /// The page of `notifications` from the one at `from` on: as many as one
+  /// reply holds (each is far smaller than a reply: texts are cut).
+  static func page(of notifications: [JSONValue], from: Int) -> OwnerReply {
+    var page: [JSONValue] = []
+    var size = 64
+    for notification in notifications.dropFirst(from) {
+      size += notification.serialized.utf8.count + 1
+      guard page.isEmpty || size <= maximumMessageSize - 1024 else {
+        return .listed(page, more: true)
+      }
+      page.append(notification)
+    }
+    return .listed(page, more: false)
+  }
+
+  /// A notifications request other than `serve`, from `fd`.
+  func handle(_ request: NotificationsRequest, from fd: Int32) {
+    if case .serve(let replace, let rules) = request {
+      startNotifications(replace: replace, rules: rules, answering: fd)
+      return
+    }
+    guard let notifications, notifications.isServing else {
+      send(
+        .failed(
+          "this display's owner serves no notifications (see wl-toast daemon --notifications)"),
+        to: fd)
+      return
+    }
+    let problem: String?
+    switch request {
+    case .serve:
+      return
+    case .list(let from):
+      send(Self.page(of: notifications.list(), from: from), to: fd)
+      return
+    case .dismiss(let id):
+      problem = notifications.dismiss(id: id)
+    case .invoke(let id, let action):
+      problem = notifications.invoke(id: id, action: action)
+    case .focus:
+      problem = notifications.focus()
+    }
+    send(problem.map(OwnerReply.failed) ?? .accepted, to: fd)
+  }
+}

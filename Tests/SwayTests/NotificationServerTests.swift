@@ -1,0 +1,606 @@
+import CompositorCases
+import Glibc
+import Notifications
+import SystemSupport
+import TestSupport
+import Testing
+import ToastKit
+import ToastProtocol
+import ToastRendering
+
+/// `wl-toast daemon --notifications` as applications meet it: clients
+/// nobody here wrote (notify-send, dunstify, zenity, gdbus, dbus-send,
+/// Python's dbus) on a
+/// private session bus, the cards on a headless sway, `dbus-monitor`'s
+/// record of the signals.
+@Suite(.serialized)
+struct NotificationServerTests {
+  /// A headless sway whose commands and clients use a private notification
+  /// bus, with `wl-toast daemon --notifications` serving it.
+  final class Server {
+    let bus: NotificationBus
+    let desk: Desk<HeadlessSway>
+    let daemon: ChildProcess
+    let log: String
+
+    init(bus: NotificationBus? = nil, arguments: [String] = []) throws {
+      let bus = try bus ?? NotificationBus()
+      self.bus = bus
+      desk = try deskWithOwnRuntime()
+      desk.environment.merge(bus.clientEnvironment) { $1 }
+      log = desk.scratch("daemon") + ".log"
+      daemon = try desk.run(["daemon", "--notifications"] + arguments, logPath: log)
+      try waitUntil("the daemon to own \(NotificationBus.serverName) (log: \(errors))") {
+        guard daemon.isRunning else { throw HarnessError("the daemon exited: \(errors)") }
+        return bus.serverProcess() == daemon.pid
+      }
+    }
+
+    deinit { daemon.terminate() }
+
+    /// What the daemon wrote on standard error.
+    var errors: String { readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+    /// Runs a client program on the bus to its end.
+    func client(_ program: String, _ arguments: [String]) throws -> CommandResult {
+      try desk.runToEnd(Run(arguments, program: program))
+    }
+
+    /// Calls a method of the server with `gdbus call` (arguments in GVariant text).
+    func call(_ method: String, _ arguments: [String] = []) throws -> CommandResult {
+      try desk.runToEnd(bus.gdbusCall(method, arguments))
+    }
+
+    /// Runs `notify-send ARGUMENTS -p` and returns the id it printed.
+    func notify(_ arguments: [String]) throws -> UInt32 {
+      let result = try client("notify-send", ["-p"] + arguments)
+      let printed = result.output.split(separator: "\n").first.flatMap { UInt32($0) }
+      return try #require(printed, "notify-send printed an id: \(result.output) \(result.errors)")
+    }
+
+    /// What `wl-toast notifications list` prints, one object a line.
+    func list() throws -> [JSONValue] {
+      let result = try desk.runToEnd(["notifications", "list"])
+      #expect(result.status == 0, "\(result.errors)")
+      return try result.output.split(separator: "\n").map { try JSONValue.parse(String($0)) }
+    }
+
+    /// How many surfaces the owner has made so far, through a toast that
+    /// stays with the tag `probe`.
+    func surfacesMade() throws -> Int {
+      if try desk.status(tag: "probe") == nil {
+        #expect(
+          try desk.runToEnd(["--tag", "probe", "--timeout", "0", "--no-animation", "probe"])
+            .status == 0)
+      }
+      return try #require(try desk.status(tag: "probe")).surfaces
+    }
+  }
+
+  /// The card a notification shows, as the server makes it.
+  static func card(
+    app: String, summary: String, body: String, actions: [NotificationAction] = [],
+    timeout: Int32 = -1
+  ) -> Toast {
+    NotificationCard.toast(
+      for: NotificationRequest(
+        appName: app, summary: summary, body: body, actions: actions, expireTimeout: timeout),
+      rules: [])
+  }
+
+  /// Where a card rests alone at the top right of sway's 1280x720 output.
+  static func restingBox(_ card: Toast) -> Box {
+    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
+    let width = Int(layout.box.width)
+    return Box(
+      x: 1280 - Design.margin - width, y: Design.margin, width: width,
+      height: Int(layout.box.height))
+  }
+
+  /// Where button `index` of a card resting alone at the top right is.
+  static func buttonBox(_ index: Int, of card: Toast) -> Box {
+    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
+    let box = restingBox(card)
+    let frame = layout.buttons[index].frame
+    return Box(
+      x: box.x - Int(layout.box.x) + Int(frame.x), y: box.y - Int(layout.box.y) + Int(frame.y),
+      width: Int(frame.width), height: Int(frame.height))
+  }
+
+  /// The centre of button `index` of a card resting alone at the top right.
+  static func buttonCentre(_ index: Int, of card: Toast) -> (x: Int, y: Int) {
+    let button = buttonBox(index, of: card)
+    return (button.x + button.width / 2, button.y + button.height / 2)
+  }
+
+  static let cardColor = blend(Design.Card.background, over: HeadlessSway.desktop)
+
+  /// Waits until the only card on screen rests at `box`.
+  static func expectCard(at box: Box, on desk: Desk<HeadlessSway>) throws {
+    var last: Box?
+    try desk.screenshot("a card at \(box) (last: \(lastSeen(last)))") { shot in
+      last = shot.boundingBox(of: cardColor, tolerance: 3)
+      return last == box
+    }
+  }
+
+  /// Waits until `card` rests alone at the top right, drawn as it is offscreen
+  /// (but for 1 % of its pixels); returns that screenshot.
+  @discardableResult
+  static func expectDrawnAsOffscreen(_ card: Toast, on desk: Desk<HeadlessSway>) throws -> Image {
+    let box = restingBox(card)
+    try expectCard(at: box, on: desk)
+    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
+    let reference = composited(card, over: HeadlessSway.desktop)
+    let origin = (x: box.x - Int(layout.box.x), y: box.y - Int(layout.box.y))
+    var mismatches = 0
+    return try desk.screenshot("the card as drawn offscreen (\(mismatches) pixels differ)") {
+      mismatches = $0.mismatches(in: box, from: reference.blend, origin: origin)
+      return mismatches < box.width * box.height / 100
+    }
+  }
+
+  /// Waits until no card is on screen.
+  static func expectNoCard(on desk: Desk<HeadlessSway>) throws {
+    try desk.screenshot("no card") { $0.boundingBox(of: cardColor, tolerance: 3) == nil }
+  }
+
+  @Test func notifySendShowsACardAtTheTopRightAsItIsDrawnOffscreen() throws {
+    let server = try Server()
+    let id = try server.notify(["-a", "Mail", "-t", "0", "Meeting", "In five minutes"])
+    #expect(id == 1, "the first id")
+    let card = Self.card(app: "Mail", summary: "Meeting", body: "In five minutes", timeout: 0)
+    try Self.expectDrawnAsOffscreen(card, on: server.desk)
+    let listed = try server.list()
+    #expect(listed.count == 1)
+    #expect(listed.first?["id"]?.doubleValue == 1 && listed.first?["app"]?.stringValue == "Mail")
+    #expect(listed.first?["summary"]?.stringValue == "Meeting")
+    #expect(listed.first?["body"]?.stringValue == "In five minutes")
+    #expect(listed.first?["urgency"]?.stringValue == "normal")
+    #expect(listed.first?["shown"]?.boolValue == true)
+  }
+
+  @Test func anImageDataIconAndAValueBarShowAsTheyAreDrawnOffscreen() throws {
+    let server = try Server()
+    // 4x4 pixels: red, green, blue and half-transparent white, row after row.
+    let pixels: [[UInt8]] = [
+      [255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 128],
+    ]
+    let rgba = (0..<16).flatMap { pixels[$0 / 4] }
+    let image =
+      "<(4, 4, 16, true, 8, 4, [byte " + rgba.map(String.init).joined(separator: ", ") + "])>"
+    let called = try server.call(
+      "Notify",
+      ["Img", "0", "''", "'Pixels'", "''", "[]", "{'image-data': \(image), 'value': <40>}", "0"])
+    #expect(called.status == 0 && called.output == "(uint32 1,)\n", "\(called.errors)")
+    var hints = NotificationHints()
+    hints.image = .pixels(try #require(Toast.Image(width: 4, height: 4, rgba: rgba)))
+    hints.value = 40
+    let card = NotificationCard.toast(
+      for: NotificationRequest(appName: "Img", summary: "Pixels", hints: hints, expireTimeout: 0),
+      rules: [])
+    #expect(card.image != nil && card.progress == 0.4)
+    let shot = try Self.expectDrawnAsOffscreen(card, on: server.desk)
+    // The icon's colours, scaled up from its 16 pixels.
+    #expect(shot.colorfulPixels(in: Self.restingBox(card)) > 500)
+  }
+
+  @Test func replacesIDUpdatesTheCardInPlaceAndCloseNotificationEndsIt() throws {
+    let server = try Server()
+    let before = try server.surfacesMade()
+    let id = try server.notify(["-t", "0", "Copying", "1 of 3"])
+    try waitUntil("the card's surface") { try server.surfacesMade() == before + 1 }
+    #expect(try server.notify(["-r", String(id), "-t", "0", "Copying", "2 of 3"]) == id)
+    try waitUntil("the card updated") {
+      try server.list().first?["body"]?.stringValue == "2 of 3"
+    }
+    #expect(try server.surfacesMade() == before + 1, "the same surface")
+    let closed = try server.call("CloseNotification", [String(id)])
+    #expect(closed.status == 0, "\(closed.errors)")
+    let signals = try server.bus.waitForSignal("NotificationClosed", [String(id), "3"])
+    #expect(signals.filter { $0.member == "NotificationClosed" }.count == 1, "\(signals)")
+    try Self.expectNoCard(on: server.desk)
+    #expect(try server.list().isEmpty)
+    // An id no notification has: no error, as the specification says.
+    #expect(
+      try server.call("CloseNotification", ["4242"]).status == 0)
+    // An unknown replaces_id becomes the new notification's id (dunstify -r).
+    #expect(try server.notify(["-r", "2593", "-t", "0", "Fixed id"]) == 2593)
+    #expect(try server.notify(["-t", "0", "Next"]) != 2593)
+  }
+
+  @Test func aSynchronousSeriesUpdatesOneCard() throws {
+    let server = try Server()
+    let before = try server.surfacesMade()
+    var ids: [UInt32] = []
+    for level in [20, 40, 60] {
+      ids.append(
+        try server.notify([
+          "-a", "volume", "-t", "0", "-h", "int:value:\(level)",
+          "-h", "string:x-canonical-private-synchronous:volume", "Volume \(level)%",
+        ]))
+      try waitUntil("the card at \(level)%") {
+        try server.list().map { $0["summary"]?.stringValue } == ["Volume \(level)%"]
+      }
+    }
+    #expect(try server.surfacesMade() == before + 1, "one surface for the series")
+    #expect(Set(ids).count == 3, "each its own id")
+    // The replaced ones ended as expired, as with dunst.
+    try server.bus.waitForSignal("NotificationClosed", [String(ids[0]), "1"])
+    try server.bus.waitForSignal("NotificationClosed", [String(ids[1]), "1"])
+    // Another application's tag is its own.
+    _ = try server.notify([
+      "-a", "other", "-t", "0", "-h", "string:x-canonical-private-synchronous:volume", "Other",
+    ])
+    try waitUntil("two cards") { try server.list().count == 2 }
+  }
+
+  @Test func aButtonClickedIsTheActionNotifySendWaitsFor() throws {
+    let server = try Server()
+    let waiting = try server.desk.start(
+      Run(
+        ["--wait", "-a", "Calendar", "-A", "snooze=Snooze", "Meeting", "In five minutes"],
+        program: "notify-send"))
+    defer { waiting.terminate() }
+    let card = Self.card(
+      app: "Calendar", summary: "Meeting", body: "In five minutes",
+      actions: [NotificationAction(key: "snooze", label: "Snooze")])
+    try Self.expectCard(at: Self.restingBox(card), on: server.desk)
+    let button = Self.buttonCentre(0, of: card)
+    try server.desk.input.click(x: button.x, y: button.y)
+    #expect(waiting.wait(timeout: 20) == 0)
+    #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "snooze\n")
+    // The token first (sway gives one for the click), so the application
+    // may raise its window; the end after the action.
+    let signals = try server.bus.waitForSignal("NotificationClosed", ["1", "2"])
+    #expect(
+      signals.map(\.member) == ["ActivationToken", "ActionInvoked", "NotificationClosed"],
+      "\(signals)")
+    #expect(
+      signals.first?.arguments.first == "1" && signals.first?.arguments.last?.isEmpty == false)
+    #expect(
+      signals.dropFirst().map(\.description) == [
+        "ActionInvoked(1, snooze)", "NotificationClosed(1, 2)",
+      ])
+  }
+
+  @Test func focusHandsTheKeyboardToTheNewestCardWithActions() throws {
+    let server = try Server()
+    let refused = try server.desk.runToEnd(["notifications", "focus"])
+    #expect(
+      refused.status == 1 && refused.errors == "wl-toast: no notification with actions shows\n")
+    let waiting = try server.desk.start(
+      Run(
+        [
+          "--wait", "-a", "Calendar", "-A", "later=Later", "-A", "snooze=Snooze", "Meeting", "Soon",
+        ],
+        program: "notify-send"))
+    defer { waiting.terminate() }
+    let card = Self.card(
+      app: "Calendar", summary: "Meeting", body: "Soon",
+      actions: [
+        NotificationAction(key: "later", label: "Later"),
+        NotificationAction(key: "snooze", label: "Snooze"),
+      ])
+    try Self.expectCard(at: Self.restingBox(card), on: server.desk)
+    // Shown without the keyboard: a key goes elsewhere.
+    try server.desk.input.press(.enter)
+    #expect(waiting.isRunning)
+    #expect(try server.desk.runToEnd(["notifications", "focus"]).status == 0)
+    // The focus ring on the first button, Tab moves it to the second, Enter chooses it.
+    func ring(_ index: Int, in shot: Image) -> UInt8 {
+      let button = Self.buttonBox(index, of: card)
+      return shot.pixel(x: button.x, y: button.y + button.height / 2).red
+    }
+    try server.desk.screenshot("a ring around Later") {
+      ring(0, in: $0) > 200 && ring(1, in: $0) < 150
+    }
+    try server.desk.input.press(.tab)
+    try server.desk.screenshot("a ring around Snooze") {
+      ring(1, in: $0) > 200 && ring(0, in: $0) < 150
+    }
+    try server.desk.input.press(.enter)
+    #expect(waiting.wait(timeout: 20) == 0)
+    #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "snooze\n")
+  }
+
+  @Test func aRightClickDismissesAndALeftClickIsTheDefaultAction() throws {
+    let server = try Server()
+    let card = Self.card(app: "App", summary: "First", body: "", timeout: 0)
+    let first = try server.notify(["-a", "App", "-t", "0", "First"])
+    let box = Self.restingBox(card)
+    try Self.expectCard(at: box, on: server.desk)
+    try server.desk.input.click(x: box.x + 20, y: box.y + box.height - 6, button: .right)
+    try server.bus.waitForSignal("NotificationClosed", [String(first), "2"])
+    try Self.expectNoCard(on: server.desk)
+    let waiting = try server.desk.start(
+      Run(
+        ["--wait", "-a", "App", "-A", "default=Open", "-t", "0", "First"], program: "notify-send"))
+    defer { waiting.terminate() }
+    try Self.expectCard(at: box, on: server.desk)
+    try server.desk.input.click(x: box.x + 20, y: box.y + box.height - 6)
+    #expect(waiting.wait(timeout: 20) == 0)
+    #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "default\n")
+  }
+
+  @Test func dunstifyAndZenityAreServedToo() throws {
+    let server = try Server()
+    func dunstify(_ arguments: [String]) throws -> String {
+      let result = try server.client("dunstify", ["-p"] + arguments)
+      #expect(result.status == 0, "\(result.errors)")
+      return result.output
+    }
+    // A volume script written for dunst: a fixed id, then a stack tag.
+    #expect(try dunstify(["-r", "2593", "-t", "0", "-h", "int:value:40", "Volume"]) == "2593\n")
+    let stacked = ["-a", "volume", "-t", "0", "-h", "string:x-dunst-stack-tag:volume"]
+    let first = try dunstify(stacked + ["-h", "int:value:50", "Volume 50%"])
+    let second = try dunstify(stacked + ["-h", "int:value:60", "Volume 60%"])
+    #expect(first != second)
+    try waitUntil("one card of the stack tag") {
+      try server.list().compactMap { $0["summary"]?.stringValue }.sorted() == [
+        "Volume", "Volume 60%",
+      ]
+    }
+    let zenity = try server.client("zenity", ["--notification", "--text", "Zenity says hi"])
+    #expect(zenity.status == 0, "\(zenity.errors)")
+    try waitUntil("zenity's notification") {
+      try server.list().contains { $0["summary"]?.stringValue == "Zenity says hi" }
+    }
+  }
+
+  @Test func capabilitiesAndServerInformationSayWhatIsBuilt() throws {
+    let server = try Server()
+    func call(_ method: String) throws -> String {
+      let result = try server.call(method)
+      #expect(result.status == 0, "\(result.errors)")
+      return result.output
+    }
+    #expect(try call("GetCapabilities") == "(['actions', 'body', 'body-markup', 'icon-static'],)\n")
+    #expect(try call("GetServerInformation") == "('wl-toast', 'wl-toast', '0.1.0', '1.2')\n")
+  }
+
+  @Test func anotherServerIsNamedAndReplaceTakesTheNameFromIt() throws {
+    let first = try Server()
+    let kept = try first.notify(["-t", "0", "Kept?"])
+    // A second display's daemon on the same bus: refused in one line, status 1.
+    let desk = try deskWithOwnRuntime()
+    desk.environment.merge(first.bus.clientEnvironment) { $1 }
+    let refused = try desk.runToEnd(["daemon", "--notifications"])
+    #expect(refused.status == 1)
+    let owner = try #require(first.bus.serverConnection())
+    #expect(
+      refused.errors
+        == "wl-toast: org.freedesktop.Notifications is owned by \(owner) (pid \(first.daemon.pid))\n"
+    )
+    #expect(try first.bus.hasServer() && first.bus.serverProcess() == first.daemon.pid)
+    // With --replace it takes the name; the first says so and its notification ends.
+    let log = desk.scratch("second") + ".log"
+    let second = try desk.run(["daemon", "--notifications", "--replace"], logPath: log)
+    defer { second.terminate() }
+    try waitUntil("the second daemon to own the name") {
+      first.bus.serverProcess() == second.pid
+    }
+    try first.bus.waitForSignal("NotificationClosed", [String(kept), "4"])
+    try waitUntil("the first daemon to say it lost the name (\(first.errors))") {
+      first.errors
+        == "wl-toast: lost org.freedesktop.Notifications to another server; notifications end here\n"
+    }
+    #expect(first.daemon.isRunning, "toasts go on")
+    #expect(try first.desk.runToEnd(["--timeout", "0.1", "--wait", "still here"]).status == 0)
+  }
+
+  @Test func everyNotificationEndsOnceWhenTheOwnerStopsOrTheBusGoes() throws {
+    let server = try Server()
+    var ids: [UInt32] = []
+    for number in 1...6 { ids.append(try server.notify(["-t", "0", "Card \(number)"])) }
+    try waitUntil("six notifications") { try server.list().count == 6 }
+    kill(server.daemon.pid, SIGTERM)
+    #expect(server.daemon.wait(timeout: 20) == 0)
+    for id in ids { try server.bus.waitForSignal("NotificationClosed", [String(id), "4"]) }
+    #expect(server.bus.signals().filter { $0.member == "NotificationClosed" }.count == 6)
+    #expect(try !server.bus.hasServer())
+    // The bus goes away under another daemon: one line, and toasts go on.
+    let other = try Server()
+    other.bus.stop()
+    try waitUntil("the daemon to say the bus went away (\(other.errors))") {
+      other.errors == "wl-toast: the session bus went away; notifications end here\n"
+    }
+    #expect(try other.desk.runToEnd(["--timeout", "0.1", "--wait", "still here"]).status == 0)
+    #expect(other.daemon.isRunning)
+  }
+
+  @Test func withoutASessionBusTheDaemonSaysSoAndEnds() throws {
+    let desk = try deskWithOwnRuntime()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+    let result = try desk.runToEnd(["daemon", "--notifications"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "wl-toast: no session bus: DBUS_SESSION_BUS_ADDRESS is unset and"
+        + " $XDG_RUNTIME_DIR/bus is none\n")
+    #expect(desk.ownerProcesses().isEmpty, "no owner stays")
+  }
+
+  @Test func anOwnerAlreadyRunningTakesTheNameWhenAsked() throws {
+    let bus = try NotificationBus()
+    let desk = try deskWithOwnRuntime()
+    desk.environment.merge(bus.clientEnvironment) { $1 }
+    // A lingering owner, started by a toast.
+    #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Hello"]).status == 0)
+    let owner = try #require(desk.ownerProcesses().first)
+    let asked = try desk.runToEnd(["daemon", "--notifications"])
+    #expect(asked.status == 0 && asked.errors.isEmpty, "\(asked.errors)")
+    #expect(bus.serverProcess() == owner)
+    // Resident now: it stays after its last toast.
+    #expect(try desk.runToEnd(["hide", "--tag", "t"]).status == 0)
+    #expect(try desk.runToEnd(Run(["-t", "1", "Once"], program: "notify-send")).status == 0)
+    try expectIdle(owner)
+    // Asked again: it serves already.
+    #expect(try desk.runToEnd(["daemon", "--notifications"]).status == 0)
+    #expect(desk.ownerProcesses() == [owner])
+  }
+
+  @Test func theCommandsListDismissAndInvoke() throws {
+    let server = try Server()
+    let mail = try server.notify(["-a", "Mail", "-t", "0", "-c", "email.arrived", "New mail"])
+    let waiting = try server.desk.start(
+      Run(
+        ["--wait", "-A", "default=Open", "-A", "later=Later", "-t", "0", "Reminder"],
+        program: "notify-send"))
+    defer { waiting.terminate() }
+    try waitUntil("two notifications") { try server.list().count == 2 }
+    let listed = try server.list()
+    #expect(listed.map { $0["summary"]?.stringValue } == ["Reminder", "New mail"], "newest first")
+    #expect(listed.last?["category"]?.stringValue == "email.arrived")
+    #expect(
+      listed.first?["actions"]
+        == .object(["default": .string("Open"), "later": .string("Later")]))
+    let reminder = try #require(listed.first?["id"]?.doubleValue.flatMap { UInt32(exactly: $0) })
+    let wrong = try server.desk.runToEnd(["notifications", "invoke", String(reminder), "never"])
+    #expect(wrong.status == 1)
+    #expect(
+      wrong.errors
+        == "wl-toast: notification \(reminder) has no action 'never' (actions: 'default', 'later')\n"
+    )
+    #expect(try server.desk.runToEnd(["notifications", "invoke", String(reminder)]).status == 0)
+    #expect(waiting.wait(timeout: 20) == 0)
+    #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "default\n")
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", String(mail)]).status == 0)
+    try server.bus.waitForSignal("NotificationClosed", [String(mail), "2"])
+    let gone = try server.desk.runToEnd(["notifications", "dismiss", String(mail)])
+    #expect(gone.status == 1 && gone.errors == "wl-toast: no notification with id \(mail)\n")
+    _ = try server.notify(["-t", "0", "One"])
+    _ = try server.notify(["-t", "0", "Two"])
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", "--all"]).status == 0)
+    #expect(try server.list().isEmpty)
+  }
+
+  @Test func atMostFiveCardsShowAndTheOthersWaitTheirTurn() throws {
+    let server = try Server()
+    var ids: [UInt32] = []
+    for number in 1...7 { ids.append(try server.notify(["-t", "0", "Card \(number)"])) }
+    var listed: [JSONValue] = []
+    try waitUntil("7 notifications, 5 shown (\(listed))") {
+      listed = try server.list()
+      return listed.count == 7
+    }
+    #expect(listed.map { $0["shown"]?.boolValue } == [true, true, true, true, true, false, false])
+    #expect(
+      listed.map { $0["summary"]?.stringValue }
+        == ["Card 5", "Card 4", "Card 3", "Card 2", "Card 1", "Card 6", "Card 7"])
+    // A client that leaves while its notification waits: it waits on.
+    let leaving = try server.desk.start(
+      Run(["--wait", "-t", "0", "Card 8"], program: "notify-send"))
+    try waitUntil("card 8 waiting") { try server.list().count == 8 }
+    leaving.terminate()
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", String(ids[0])]).status == 0)
+    try waitUntil("card 6 shown") {
+      try server.list().first { $0["summary"]?.stringValue == "Card 6" }?["shown"]?.boolValue
+        == true
+    }
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", String(ids[1])]).status == 0)
+    try waitUntil("card 7 shown, card 8 still waiting") {
+      try server.list().map { $0["shown"]?.boolValue } == [true, true, true, true, true, false]
+    }
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", "--all"]).status == 0)
+    try server.bus.waitForSignal("NotificationClosed", ["8", "2"])
+  }
+
+  @Test func doNotDisturbHoldsNotificationsBackUntilItEnds() throws {
+    let server = try Server()
+    #expect(try server.desk.runToEnd(["dnd", "on"]).status == 0)
+    let held = try server.notify(["-t", "0", "Held"])
+    let critical = try server.notify(["-u", "critical", "Critical"])
+    let transient = try server.notify(["-t", "0", "-e", "Transient"])
+    var listed: [JSONValue] = []
+    try waitUntil("the critical one shown, the other waiting (\(listed))") {
+      listed = try server.list()
+      return listed.map { $0["shown"]?.boolValue } == [true, false]
+    }
+    #expect(listed.map { $0["id"]?.doubleValue } == [Double(critical), Double(held)])
+    try server.bus.waitForSignal("NotificationClosed", [String(transient), "4"])
+    #expect(try server.desk.runToEnd(["dnd", "off"]).status == 0)
+    try waitUntil("the held one shown") {
+      try server.list().allSatisfy { $0["shown"]?.boolValue == true }
+    }
+    #expect(
+      !server.bus.signals().contains {
+        $0.member == "NotificationClosed" && $0.arguments.first == String(held)
+      }, "held, not closed")
+  }
+
+  @Test func hostileCallsAreRefusedOrBoundedAndTheServerGoesOn() throws {
+    let server = try Server()
+    func notify(_ actions: String, _ hints: String) throws -> CommandResult {
+      try server.call("Notify", ["hostile", "0", "''", "'s'", "'b'", actions, hints, "-1"])
+    }
+    func expectRefused(_ result: CommandResult, _ name: String) {
+      #expect(result.status == 1, "refused")
+      // A line of the server's, and gdbus's own: the introspected signature.
+      #expect(
+        result.errors.hasPrefix("Error: GDBus.Error:org.freedesktop.DBus.Error.\(name): "),
+        "\(result.errors)")
+    }
+    // image-data whose length disagrees with its size, and a size of gigabytes.
+    expectRefused(
+      try notify("[]", "{'image-data': <(2, 2, 8, true, 8, 4, [byte 1, 2, 3])>}"), "InvalidArgs")
+    let huge = try notify("[]", "{'image-data': <(65536, 65536, 262144, true, 8, 4, [byte 1])>}")
+    #expect(
+      huge.status == 1 && huge.errors.contains("org.freedesktop.DBus.Error."), "\(huge.errors)")
+    // An odd-length actions array, and 10,000 actions.
+    expectRefused(try notify("['a', 'A', 'b']", "{}"), "InvalidArgs")
+    let many = "[" + Array(repeating: "'k', 'L'", count: 10_000).joined(separator: ", ") + "]"
+    expectRefused(try notify(many, "{}"), "LimitsExceeded")
+    // A wrong signature (dbus-send does not convert to the introspected types).
+    let wrong = try server.client(
+      "dbus-send",
+      [
+        "--session", "--print-reply", "--dest=org.freedesktop.Notifications",
+        "/org/freedesktop/Notifications", "org.freedesktop.Notifications.Notify", "string:x",
+      ])
+    #expect(wrong.status == 1 && wrong.errors.contains("InvalidArgs"), "\(wrong.errors)")
+    // From Python's dbus: a 1 MiB body and markup bombs are cut and shown,
+    // never refused; 10,000 calls in a burst keep at most 1000.
+    let python = try server.client(
+      "/usr/bin/python3",
+      [
+        "-c",
+        """
+        import dbus
+        bus = dbus.SessionBus()
+        server = dbus.Interface(
+            bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications'),
+            'org.freedesktop.Notifications')
+        bodies = ['x' * (1 << 20), '<b><i>' * 5000 + 'deep' + '</i></b>' * 5000,
+                  '<blink>&bogus; &#99999999; <a href="x">unclosed <', '<' * 100000]
+        for body in bodies:
+            print(server.Notify('bombs', 0, '', 'bomb', body, [], {}, 0) > 0)
+        for number in range(10000):
+            server.Notify('burst', 0, '', 'n%d' % number, 'body', [], {}, 0)
+        print(server.GetServerInformation()[0])
+        """,
+      ])
+    #expect(
+      python.status == 0 && python.output == "True\nTrue\nTrue\nTrue\nwl-toast\n",
+      "\(python.output) \(python.errors)")
+    let listed = try server.list()
+    #expect(listed.count == 1000, "the cap")
+    // The cards on screen stay; the oldest waiting ones made room.
+    #expect(listed.filter { $0["shown"]?.boolValue == true }.count == 5)
+    #expect(listed.last?["summary"]?.stringValue == "n9999")
+    // Bounded memory: far below what 10,000 notifications of 1 MiB would take.
+    let resident = try #require(residentKiB(of: server.daemon.pid))
+    #expect(resident < 200 * 1024, "\(resident) KiB")
+    #expect(server.daemon.isRunning)
+    #expect(try server.call("GetServerInformation").status == 0)
+  }
+}
+
+/// The resident memory of a process, in KiB (`VmRSS`).
+private func residentKiB(of pid: Int32) -> Int? {
+  guard let data = readFile("/proc/\(pid)/status") else { return nil }
+  let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first {
+    $0.hasPrefix("VmRSS:")
+  }
+  return line.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") }
+}

@@ -1,0 +1,158 @@
+import Testing
+import ToastProtocol
+
+@testable import ToastOwner
+
+/// The notification server's bookkeeping: which notifications show as
+/// cards, which wait, and how each ends.
+@Suite struct NotificationStackTests {
+  typealias Stack = NotificationStack<String>
+
+  static func entry(
+    _ id: UInt32, app: String = "app", stackTag: String? = nil, critical: Bool = false,
+    transient: Bool = false, cost: Int = 0, text: String = ""
+  ) -> Stack.Entry {
+    Stack.Entry(
+      id: id, appName: app, stackTag: stackTag, isCritical: critical, isTransient: transient,
+      cost: cost, payload: text)
+  }
+
+  static func tag(_ card: Int) -> String { "notification \(card)" }
+
+  @Test func cardsShowUpToTheLimitAndTheRestWaitInOrder() {
+    var stack = Stack(visibleLimit: 2)
+    #expect(stack.notify(Self.entry(1)) == [.show(id: 1, tag: Self.tag(1))])
+    #expect(stack.notify(Self.entry(2)) == [.show(id: 2, tag: Self.tag(2))])
+    #expect(stack.notify(Self.entry(3)) == [], "the third waits")
+    #expect(stack.notify(Self.entry(4, critical: true)) == [], "a critical one waits too")
+    #expect(stack.ordered.map(\.id) == [2, 1, 4, 3], "newest card first, critical first in line")
+    #expect(stack.tag(of: 3) == nil && stack.tag(of: 2) == Self.tag(2))
+    // The first card expires: the critical one takes its place, with a card of its own.
+    #expect(
+      stack.cardEnded(tag: Self.tag(1), reason: .expired) == [
+        .closed(id: 1, reason: .expired), .show(id: 4, tag: Self.tag(3)),
+      ])
+    #expect(
+      stack.cardEnded(tag: Self.tag(2), reason: .dismissed) == [
+        .closed(id: 2, reason: .dismissed), .show(id: 3, tag: Self.tag(4)),
+      ])
+    #expect(stack.count == 2)
+  }
+
+  @Test func aLiveIdIsReplacedInPlaceOnScreenAndInTheQueue() {
+    var stack = Stack(visibleLimit: 1)
+    _ = stack.notify(Self.entry(1, text: "a"))
+    _ = stack.notify(Self.entry(2, text: "b"))
+    #expect(stack.notify(Self.entry(1, text: "a2")) == [.show(id: 1, tag: Self.tag(1))])
+    #expect(stack.notify(Self.entry(2, text: "b2")) == [], "waiting: only its content changes")
+    #expect(stack.ordered.map(\.payload) == ["a2", "b2"])
+    #expect(stack.count == 2)
+  }
+
+  @Test func aStackTagTakesTheCardOfTheSameApplicationsNotification() {
+    var stack = Stack()
+    _ = stack.notify(Self.entry(1, app: "volume", stackTag: "vol"))
+    _ = stack.notify(Self.entry(2, app: "other", stackTag: "vol"))
+    // The same application: the new id takes the card, the old one ends as expired.
+    #expect(
+      stack.notify(Self.entry(3, app: "volume", stackTag: "vol")) == [
+        .closed(id: 1, reason: .expired), .show(id: 3, tag: Self.tag(1)),
+      ])
+    #expect(stack.id(forTag: Self.tag(1)) == 3 && !stack.isLive(1))
+    #expect(stack.ordered.map(\.id) == [2, 3], "another application's tag is its own")
+    // An end reported for the card now belongs to the new notification.
+    #expect(
+      stack.cardEnded(tag: Self.tag(1), reason: .expired) == [.closed(id: 3, reason: .expired)])
+  }
+
+  @Test func closingGoesAtOnceAndLaterEndsOfItsCardAreIgnored() {
+    var stack = Stack(visibleLimit: 1)
+    _ = stack.notify(Self.entry(1))
+    _ = stack.notify(Self.entry(2))
+    #expect(
+      stack.close(1, reason: .closedByCall) == [
+        .hide(tag: Self.tag(1)), .closed(id: 1, reason: .closedByCall),
+        .show(id: 2, tag: Self.tag(2)),
+      ])
+    #expect(stack.cardEnded(tag: Self.tag(1), reason: .dismissed) == [], "closed already")
+    #expect(stack.close(1, reason: .closedByCall) == [], "an id no longer live")
+    #expect(stack.close(99, reason: .dismissed) == [], "an id never seen")
+    #expect(stack.cardEnded(tag: Self.tag(2), reason: nil) == [], "another card took the surface")
+    #expect(stack.isLive(2))
+  }
+
+  @Test func doNotDisturbSendsCardsBackToWaitAndDropsTransientOnes() {
+    var stack = Stack()
+    _ = stack.notify(Self.entry(1))
+    _ = stack.notify(Self.entry(2, critical: true))
+    _ = stack.notify(Self.entry(3, transient: true))
+    #expect(
+      stack.hold(true) == [
+        .hide(tag: Self.tag(3)), .closed(id: 3, reason: .other), .hide(tag: Self.tag(1)),
+      ])
+    #expect(stack.notify(Self.entry(4)) == [], "waits while held")
+    #expect(stack.notify(Self.entry(5, transient: true)) == [.closed(id: 5, reason: .other)])
+    #expect(stack.notify(Self.entry(6, critical: true)) == [.show(id: 6, tag: Self.tag(4))])
+    // Released: the one that went back shows first, then the newer one.
+    #expect(
+      stack.hold(false) == [.show(id: 1, tag: Self.tag(5)), .show(id: 4, tag: Self.tag(6))])
+    #expect(stack.cardEnded(tag: Self.tag(1), reason: .expired) == [], "its old card is forgotten")
+    #expect(stack.ordered.map(\.id) == [4, 1, 6, 2])
+  }
+
+  @Test func pastTheCapacityTheOldestWaitingNonCriticalOneEnds() {
+    var stack = Stack(visibleLimit: 1, capacity: 3)
+    _ = stack.notify(Self.entry(1))
+    _ = stack.notify(Self.entry(2, critical: true))
+    _ = stack.notify(Self.entry(3))
+    #expect(stack.notify(Self.entry(4)) == [.closed(id: 3, reason: .other)])
+    #expect(stack.notify(Self.entry(5)) == [.closed(id: 4, reason: .other)])
+    #expect(stack.ordered.map(\.id) == [1, 2, 5])
+    var bytes = Stack(visibleLimit: 1, byteBudget: 100)
+    _ = bytes.notify(Self.entry(1, cost: 60))
+    _ = bytes.notify(Self.entry(2, cost: 30))
+    #expect(bytes.notify(Self.entry(3, cost: 30)) == [.closed(id: 2, reason: .other)])
+    #expect(bytes.notify(Self.entry(3, cost: 50)) == [.closed(id: 3, reason: .other)])
+    #expect(bytes.ordered.map(\.id) == [1], "the card on screen stays")
+  }
+
+  @Test func closingAllEndsCardsAndTheWaitingAlike() {
+    var stack = Stack(visibleLimit: 1)
+    _ = stack.notify(Self.entry(7))
+    _ = stack.notify(Self.entry(8))
+    #expect(
+      stack.closeAll(reason: .other) == [
+        .hide(tag: Self.tag(1)), .closed(id: 7, reason: .other), .closed(id: 8, reason: .other),
+      ])
+    #expect(stack.count == 0 && stack.ordered.isEmpty)
+  }
+
+  @Test func cardTagsCannotBeAToastsTag() {
+    #expect(Stack.tagPrefix.contains(" "), "--tag takes no spaces")
+  }
+}
+
+/// The pages `wl-toast notifications list` asks for, each one reply.
+@Suite struct NotificationListPageTests {
+  @Test func aLongListIsCutIntoPagesThatEachFitAReply() {
+    let body = String(repeating: "x", count: 4000)
+    let notifications = (1...100).map {
+      JSONValue.object(["id": .number(Double($0)), "body": .string(body)])
+    }
+    var seen: [JSONValue] = []
+    var pages = 0
+    while true {
+      let reply = Owner.page(of: notifications, from: seen.count)
+      guard case .listed(let page, let more) = reply else {
+        Issue.record("not a page: \(reply)")
+        return
+      }
+      #expect(reply.encoded.utf8.count <= maximumMessageSize)
+      seen += page
+      pages += 1
+      if !more { break }
+    }
+    #expect(seen == notifications && pages > 1)
+    #expect(Owner.page(of: notifications, from: 100) == .listed([], more: false))
+  }
+}
