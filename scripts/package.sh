@@ -40,6 +40,7 @@ stage() {
   find "$dest$prefix/share/doc/wl-toast/examples" -type f -exec chmod 644 {} +
   chmod 755 "$dest$prefix/share/doc/wl-toast/examples/follow-pipeline.sh" 2>/dev/null || true
   chmod 755 "$dest$prefix/share/doc/wl-toast/examples/river-init" 2>/dev/null || true
+  chmod 755 "$dest$prefix/share/doc/wl-toast/examples/volume-notify.sh" 2>/dev/null || true
 }
 
 # The shared libraries the programs need, as dpkg-shlibdeps finds them: the
