@@ -154,6 +154,29 @@ struct ActivationTests {
     #expect(journal.entries == ["button 1", "token", "chose(button: 1)"])
   }
 
+  @Test func focusMovesTheKeyboardFromOneToastToAnother() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(
+      display: desk.sway.socketPath, announcesToScreenReaders: false)
+    var outcomes: [String] = []
+    presenter.onCompletion = { tag, outcome in outcomes.append("\(tag) \(outcome)") }
+    try Self.show(Self.keyless, tag: "first", on: presenter)
+    try Self.show(Self.keyless, tag: "second", on: presenter)
+    #expect(presenter.focus(tag: "first"))
+    try presenter.roundtrip()
+    #expect(presenter.focus(tag: "second"))
+    try presenter.roundtrip()
+    try desk.input.press(keysym: 0xff0d)  // Enter: the second's first button
+    try presenter.roundtrip()
+    #expect(outcomes == ["second chose(button: 0)"])
+    #expect(!presenter.focus(tag: "second"), "gone")
+    #expect(presenter.focus(tag: "first"))
+    try presenter.roundtrip()
+    try desk.input.press(keysym: 0xff1b)  // Escape
+    _ = try Self.runUntilHidden(presenter)
+    #expect(outcomes == ["second chose(button: 0)", "first dismissed"])
+  }
+
   @Test func aFocusedToastGivesTheKeyboardBackAsItStartsToGo() throws {
     let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(
