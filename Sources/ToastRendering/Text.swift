@@ -20,6 +20,10 @@ public final class TextBlock {
   public let lineCount: Int
   /// Whether Pango shortened the text with an ellipsis.
   public let isEllipsized: Bool
+  /// How many times the text was laid out to find where to cut it
+  /// (``LineLimit/wholeText``; 0 otherwise): at most about twice the binary
+  /// logarithm of the characters of its last line shown, whatever they are.
+  package let cutLayouts: Int
   /// What the block was shaped from.
   private let source: Source
   /// The linear part of the Cairo matrix the layout was last laid out for:
@@ -140,8 +144,9 @@ public final class TextBlock {
     pango_layout_set_alignment(
       layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
     var cut = false
+    var cutLayouts = 0
     if limited && lineLimit == .wholeText {
-      cut = TextBlock.cut(layout, toLines: max(1, maximumLines))
+      (cut, cutLayouts) = TextBlock.cut(layout, toLines: max(1, maximumLines))
     } else if limited {
       pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
       // A negative height limits the lines of each paragraph; when several
@@ -167,39 +172,97 @@ public final class TextBlock {
     height = Double(logical.height) / Double(PANGO_SCALE)
     lineCount = Int(pango_layout_get_line_count(layout))
     isEllipsized = cut || pango_layout_is_ellipsized(layout) != 0
+    self.cutLayouts = cutLayouts
   }
 
   /// Cuts the text of `layout` (wrapped, not ellipsized) after its first
   /// `maximum` lines, the last of them ending in an ellipsis; the markup's
-  /// attributes stay on the text kept. Returns whether it cut.
+  /// attributes stay on the text kept. Returns whether it cut, and how many
+  /// texts were laid out.
   ///
   /// The ellipsis takes the place of the white space the last line ends in,
-  /// or of its last word (then of its last characters) when it would not fit.
-  private static func cut(_ layout: OpaquePointer, toLines maximum: Int) -> Bool {
-    guard pango_layout_get_line_count(layout) > Int32(maximum),
+  /// or of its last word (then of its last characters, each whole: an
+  /// accented letter is never split) when it would not fit: the longest of
+  /// those texts that fits. However costly the characters are to shape, it
+  /// takes a few layouts, not one per character: at most about twice the
+  /// binary logarithm of the last line's characters, fewer the less must go.
+  private static func cut(_ layout: OpaquePointer, toLines maximum: Int) -> (Bool, Int) {
+    // Each paragraph broken into one line more than shown at most (Pango puts
+    // the rest of it in that line): the lines shown are those of the whole
+    // text, without breaking all of a long text into lines first.
+    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+    pango_layout_set_height(layout, Int32(-(maximum + 1)))
+    // The text up to the end of the last line shown, read before the lines
+    // go with the settings; nil when every line shows.
+    var head: [UInt8]?
+    var start = 0
+    if pango_layout_get_line_count(layout) > Int32(maximum),
       let line = pango_layout_get_line_readonly(layout, Int32(maximum - 1)),
       let text = pango_layout_get_text(layout)
-    else { return false }
-    let start = Int(line.pointee.start_index)
-    var kept = Array(String(cString: text).utf8.prefix(start + Int(line.pointee.length)))
+    {
+      start = Int(line.pointee.start_index)
+      let count = start + Int(line.pointee.length)
+      head = text.withMemoryRebound(to: UInt8.self, capacity: count) {
+        Array(UnsafeBufferPointer(start: $0, count: count))
+      }
+    }
+    pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+    pango_layout_set_height(layout, -1)
+    // Every line shows: the text is laid out again as it is.
+    guard let head else { return (false, 2) }
+    var layouts = 1
     let ellipsis = Array("…".utf8)
     let spaces: Set<UInt8> = [0x20, 0x09, 0x0a, 0x0d]
-    var wholeWord = true
-    while true {
-      while let last = kept.last, spaces.contains(last) { kept.removeLast() }
-      pango_layout_set_text(layout, String(decoding: kept + ellipsis, as: UTF8.self), -1)
-      guard pango_layout_get_line_count(layout) > Int32(maximum), kept.count > start else {
-        return true
-      }
-      if wholeWord, let space = kept[start...].lastIndex(where: spaces.contains), space > start {
-        kept.removeSubrange(space...)
-      } else {
-        // One character: its continuation bytes, then its first.
-        while let last = kept.last, last & 0xc0 == 0x80 { kept.removeLast() }
-        _ = kept.popLast()
-      }
-      wholeWord = false
+    /// The text up to `end`, without the white space it ends in.
+    func stripped(_ end: Int) -> ArraySlice<UInt8> {
+      var end = end
+      while end > 0, spaces.contains(head[end - 1]) { end -= 1 }
+      return head[..<end]
     }
+    /// Lays out `kept` and the ellipsis; whether it fits.
+    func fits(_ kept: ArraySlice<UInt8>) -> Bool {
+      pango_layout_set_text(layout, String(decoding: kept + ellipsis, as: UTF8.self), -1)
+      layouts += 1
+      return pango_layout_get_line_count(layout) <= Int32(maximum)
+    }
+    let first = stripped(head.count)
+    guard !fits(first), first.count > start else { return (true, layouts) }
+    // The ends to try next, in order: each character's (never inside one,
+    // as a letter's accents) from the first shown of the line, up to its last
+    // word gone, or its last character gone when it has one word.
+    let shown = first[start...].firstIndex { !spaces.contains($0) } ?? first.count
+    var ends: [Int] = []
+    var end = start
+    for character in String(decoding: first[start...], as: UTF8.self) {
+      end += character.utf8.count
+      if end > shown && end < first.count { ends.append(end) }
+    }
+    if let space = first[start...].lastIndex(where: spaces.contains), space > start {
+      ends = space > shown ? ends.filter { $0 < space } + [space] : []
+    }
+    // A longer text fits no better: from the longest end, 1, 3, 7, 15…
+    // ends shorter until one fits (the first often does), then halving
+    // between it and the shortest known not to fit.
+    var best = -1
+    var tooLong = ends.count
+    var laidOut = -1
+    var step = 1
+    while best < 0 && tooLong > 0 {
+      laidOut = max(tooLong - step, 0)
+      if fits(stripped(ends[laidOut])) { best = laidOut } else { tooLong = laidOut }
+      step *= 2
+    }
+    while tooLong - best > 1 && best >= 0 {
+      laidOut = (best + tooLong) / 2
+      if fits(stripped(ends[laidOut])) { best = laidOut } else { tooLong = laidOut }
+    }
+    guard best >= 0 else {
+      // Nothing of the last line fits: the lines before, and the ellipsis.
+      _ = fits(stripped(start))
+      return (true, layouts)
+    }
+    if laidOut != best { _ = fits(stripped(ends[best])) }
+    return (true, layouts)
   }
 
   deinit {

@@ -64,6 +64,25 @@ struct CardLayoutTests {
     }
   }
 
+  /// However costly its characters are to shape (a letter with hundreds of
+  /// combining marks at the end of the last line shown), a card's text is
+  /// cut in a few layouts, not one per character taken off.
+  @Test func cuttingTheLastLineTakesFewLayouts() {
+    let marks = String(repeating: "\u{301}", count: 400)
+    var most = 0
+    // One of these lengths ends the eighth line with the marks' letter.
+    for count in 150...250 {
+      let block = TextBlock(
+        text: String(repeating: "l", count: count) + marks + String(repeating: "l", count: 100),
+        isMarkup: false, font: Design.Card.font, wrapWidth: 100,
+        maximumLines: Design.Card.maximumLines, alignment: .left, lineLimit: .wholeText)
+      #expect(block.lineCount <= Design.Card.maximumLines && block.isEllipsized)
+      most = max(most, block.cutLayouts)
+    }
+    // One layout per mark taken off would be some 400.
+    #expect(most <= 12, "\(most) layouts to cut a line of 400 marks")
+  }
+
   @Test func theTextWrapsAndEndsInAnEllipsisAfterEightLinesInAll() {
     let body = String(repeating: "The body of a long message goes on. ", count: 30)
     let layout = Self.layout(Self.card("<small>Mail</small>\n<b>Summary</b>\n" + body))
