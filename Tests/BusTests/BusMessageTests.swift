@@ -60,6 +60,89 @@ struct BusMessageTests {
     }
   }
 
+  /// A signal of `size` bytes of text, then a small call, as a bus sends them.
+  static func largeThenSmall(size: Int) -> [UInt8] {
+    received(
+      BusMessage.signal(
+        path: "/a", interface: "org.example.A", member: "Large",
+        body: Variant.tuple([Variant.string(String(repeating: "x", count: size))])),
+      BusMessage.call(destination: nil, path: "/b", interface: "org.example.B", member: "Small"))
+  }
+
+  /// Feeds `bytes` to `input` `size` bytes at a time, as the connection reads
+  /// them; returns the members of the messages read and the most storage held.
+  static func read(
+    _ bytes: [UInt8], into input: inout BusInput, piecesOf size: Int
+  ) throws -> (members: [String], storage: Int) {
+    var members: [String] = []
+    var most = 0
+    for start in stride(from: 0, to: bytes.count, by: size) {
+      input.append(bytes[start..<min(start + size, bytes.count)])
+      most = max(most, input.storage)
+      while let message = try input.next() { members.append(message.member ?? "") }
+      most = max(most, input.storage)
+    }
+    return (members, most)
+  }
+
+  @Test func busInputLetsGoOfALargeMessagesStorageOnceTaken() throws {
+    let size = 3 << 20
+    let bytes = Self.largeThenSmall(size: size)
+    for pieces in [16_384, 1_000_000] {
+      var input = BusInput()
+      let (members, most) = try Self.read(bytes, into: &input, piecesOf: pieces)
+      #expect(members == ["Large", "Small"])
+      #expect(
+        most <= size + BusInput.retainedStorage + 2 * pieces,
+        "\(most) bytes held: about one message's size while it comes, not twice")
+      #expect(input.pending == 0 && input.storage <= BusInput.retainedStorage)
+    }
+  }
+
+  @Test func busInputSkipsAMessageOverItsLimitAsItComes() throws {
+    let limit = 1 << 20
+    let bytes = Self.largeThenSmall(size: 3 << 20)
+    for pieces in [16_384, 100_000, bytes.count] {
+      var input = BusInput(maximumMessageSize: limit)
+      let (members, most) = try Self.read(bytes, into: &input, piecesOf: pieces)
+      #expect(members == ["Small"], "\(pieces) bytes at a time")
+      #expect(input.skipped == 1 && input.pending == 0 && input.consumed == bytes.count)
+      if pieces < limit { #expect(most <= 2 * pieces, "\(most) bytes held") }
+    }
+  }
+
+  @Test func busInputSkipsAMessageOverTheDefaultLimitWithoutHoldingIt() throws {
+    var huge = try #require(
+      BusMessage.signal(
+        path: "/a", interface: "org.example.A", member: "Huge",
+        body: Variant.tuple([Variant.string("x")])
+      ).encoded(serial: 1))
+    // Its body said to be 100 MiB long (little-endian: its first byte is `l`).
+    #expect(huge[0] == UInt8(ascii: "l"))
+    withUnsafeBytes(of: UInt32(100 << 20).littleEndian) { huge.replaceSubrange(4..<8, with: $0) }
+    let size = try #require(
+      huge.withUnsafeMutableBufferPointer { BusMessage.size(of: $0.baseAddress!) })
+    #expect(size > BusInput.defaultMaximumMessageSize)
+    let small = try #require(
+      BusMessage.call(destination: nil, path: "/b", interface: "org.example.B", member: "Small")
+        .encoded(serial: 2))
+    var input = BusInput()
+    input.append(Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8) + huge)
+    #expect(try input.next() == nil)
+    var most = input.storage
+    var given = huge.count
+    let piece = [UInt8](repeating: 0, count: 65_536)
+    while given < size {
+      input.append(piece.prefix(size - given))
+      given += min(piece.count, size - given)
+      #expect(try input.next() == nil)
+      most = max(most, input.storage)
+    }
+    input.append(small)
+    #expect(try input.next()?.member == "Small")
+    #expect(input.skipped == 1 && input.pending == 0 && most <= 2 * piece.count)
+  }
+
   @Test func busInputFailsOnARefusalALongLineAndBytesThatFrameNothing() {
     func failure(_ bytes: [UInt8]) -> BusInput.Failure? {
       var input = BusInput()
