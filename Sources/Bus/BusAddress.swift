@@ -73,8 +73,15 @@ package struct BusAddress: Equatable, Sendable {
 
   /// A value with its `%XX` escapes decoded; nil when an escape is malformed.
   private static func unescaped(_ value: Substring) -> String? {
+    percentDecoded(value).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// The bytes of `text` with its `%XX` escapes decoded, as D-Bus addresses
+  /// and URIs write them; nil when an escape is malformed.
+  package static func percentDecoded(_ text: Substring) -> [UInt8]? {
     var bytes: [UInt8] = []
-    var iterator = value.utf8.makeIterator()
+    bytes.reserveCapacity(text.utf8.count)
+    var iterator = text.utf8.makeIterator()
     while let byte = iterator.next() {
       guard byte == UInt8(ascii: "%") else {
         bytes.append(byte)
@@ -85,7 +92,7 @@ package struct BusAddress: Equatable, Sendable {
       else { return nil }
       bytes.append(high << 4 | low)
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
   }
 
   private static func hexDigit(_ byte: UInt8) -> UInt8? {

@@ -86,16 +86,8 @@ package enum NotificationCard {
     }
     let words = line.split(whereSeparator: Toast.isBlank)
     guard !words.isEmpty else { return nil }
-    var label = words.joined(separator: " ")
-    let limit = Toast.Limits.buttonLabelLength
-    if label.unicodeScalars.count > limit {
-      var kept = ""
-      for character in label {
-        guard kept.unicodeScalars.count + character.unicodeScalars.count <= limit - 1 else { break }
-        kept.append(character)
-      }
-      label = kept + "…"
-    }
+    let label = Toast.truncated(
+      words.joined(separator: " "), limit: Toast.Limits.buttonLabelLength)
     return (try? Toast.checkedButton(label)) != nil ? label : nil
   }
 

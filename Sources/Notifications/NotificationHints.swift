@@ -38,30 +38,8 @@ package enum NotificationImage: Equatable, Sendable {
 /// The text of a URI's path with its `%XX` escapes decoded; nil for a broken
 /// escape or bytes that are not UTF-8.
 private func percentDecoded(_ text: Substring) -> String? {
-  var bytes: [UInt8] = []
-  bytes.reserveCapacity(text.utf8.count)
-  var iterator = text.utf8.makeIterator()
-  while let byte = iterator.next() {
-    guard byte == UInt8(ascii: "%") else {
-      bytes.append(byte)
-      continue
-    }
-    guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
-    else { return nil }
-    bytes.append(high << 4 | low)
-  }
-  guard !bytes.contains(0) else { return nil }
+  guard let bytes = BusAddress.percentDecoded(text), !bytes.contains(0) else { return nil }
   return String(validating: bytes, as: UTF8.self)
-}
-
-/// The value of an ASCII hexadecimal digit.
-private func hexValue(_ byte: UInt8) -> UInt8? {
-  switch byte {
-  case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-  case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-  case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-  default: nil
-  }
 }
 
 /// The hints of a `Notify` call that the server reads. A hint of a type it

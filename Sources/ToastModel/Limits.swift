@@ -46,11 +46,10 @@ extension Toast {
     public static let barSize: ClosedRange<Int> = 0...200
   }
 
-  /// `text` cut to at most ``Limits/textLength`` Unicode scalars, ending in
-  /// "…" when cut, at a character boundary (an emoji or accented letter is
-  /// never split).
-  public static func truncated(_ text: String) -> String {
-    let limit = Limits.textLength
+  /// `text` cut to at most `limit` Unicode scalars (``Limits/textLength``
+  /// unless told), ending in "…" when cut, at a character boundary (an emoji
+  /// or accented letter is never split).
+  public static func truncated(_ text: String, limit: Int = Limits.textLength) -> String {
     guard text.unicodeScalars.count > limit else { return text }
     var kept = 0
     var end = text.startIndex

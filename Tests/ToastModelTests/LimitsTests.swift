@@ -42,6 +42,9 @@ struct LimitsTests {
     #expect(Toast.truncated(exact) == exact)
     // The library shows what normalized() gives.
     #expect(Toast(long).normalized().text == cut)
+    // Another limit (a button's label), an accented letter kept whole.
+    #expect(Toast.truncated("ab\u{65}\u{301}cd", limit: 4) == "ab…")
+    #expect(Toast.truncated("abe\u{301}d", limit: 5) == "abe\u{301}d")
   }
 }
 
