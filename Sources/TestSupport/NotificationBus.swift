@@ -138,6 +138,29 @@ package final class NotificationBus {
     return seen
   }
 
+  /// Waits until notification `id` has ended (`NotificationClosed`), and
+  /// returns every signal about it until then as ``BusSignal`` describes
+  /// them, an activation token written `TOKEN` (`ActivationToken(1, TOKEN)`;
+  /// an empty one as it is).
+  package func signalsUntilClosed(_ id: UInt32, timeout: Double = 20) throws -> [String] {
+    let number = String(id)
+    var about: [BusSignal] = []
+    try waitUntil("NotificationClosed(\(number), …) on the bus (seen: \(about))", timeout: timeout)
+    {
+      about = signals().filter { $0.arguments.first == number }
+      return about.contains { $0.member == "NotificationClosed" }
+    }
+    return about.map { signal in
+      var signal = signal
+      if signal.member == "ActivationToken", signal.arguments.count == 2,
+        !signal.arguments[1].isEmpty
+      {
+        signal.arguments[1] = "TOKEN"
+      }
+      return signal.description
+    }
+  }
+
   /// Runs `gdbus call` on the server's object: `method` of its interface
   /// with arguments in GVariant text (after `--`, so numbers may be negative).
   package func gdbusCall(_ method: String, _ arguments: [String], destination: String = serverName)

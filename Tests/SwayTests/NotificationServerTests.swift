@@ -82,46 +82,25 @@ struct NotificationServerTests {
     app: String, summary: String, body: String, actions: [NotificationAction] = [],
     timeout: Int32 = -1
   ) -> Toast {
-    NotificationCard.toast(
-      for: NotificationRequest(
-        appName: app, summary: summary, body: body, actions: actions, expireTimeout: timeout),
-      rules: [])
+    CardLooks.card(app: app, summary: summary, body: body, actions: actions, timeout: timeout)
   }
 
   /// Where a card rests alone at the top right of sway's 1280x720 output.
-  static func restingBox(_ card: Toast) -> Box {
-    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
-    let width = Int(layout.box.width)
-    return Box(
-      x: 1280 - Design.margin - width, y: Design.margin, width: width,
-      height: Int(layout.box.height))
-  }
+  static func restingBox(_ card: Toast) -> Box { CardLooks.restingBox(card) }
 
   /// Where button `index` of a card resting alone at the top right is.
   static func buttonBox(_ index: Int, of card: Toast) -> Box {
-    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
-    let box = restingBox(card)
-    let frame = layout.buttons[index].frame
-    return Box(
-      x: box.x - Int(layout.box.x) + Int(frame.x), y: box.y - Int(layout.box.y) + Int(frame.y),
-      width: Int(frame.width), height: Int(frame.height))
+    CardLooks.buttonBox(index, of: card)
   }
 
   /// The centre of button `index` of a card resting alone at the top right.
   static func buttonCentre(_ index: Int, of card: Toast) -> (x: Int, y: Int) {
-    let button = buttonBox(index, of: card)
-    return (button.x + button.width / 2, button.y + button.height / 2)
+    CardLooks.buttonCentre(index, of: card)
   }
-
-  static let cardColor = blend(Design.Card.background, over: HeadlessSway.desktop)
 
   /// Waits until the only card on screen rests at `box`.
   static func expectCard(at box: Box, on desk: Desk<HeadlessSway>) throws {
-    var last: Box?
-    try desk.screenshot("a card at \(box) (last: \(lastSeen(last)))") { shot in
-      last = shot.boundingBox(of: cardColor, tolerance: 3)
-      return last == box
-    }
+    try CardLooks.expectCard(at: box, on: desk)
   }
 
   /// Waits until `card` rests alone at the top right, drawn as it is offscreen
@@ -142,7 +121,7 @@ struct NotificationServerTests {
 
   /// Waits until no card is on screen.
   static func expectNoCard(on desk: Desk<HeadlessSway>) throws {
-    try desk.screenshot("no card") { $0.boundingBox(of: cardColor, tolerance: 3) == nil }
+    try CardLooks.expectNoCard(on: desk)
   }
 
   @Test func notifySendShowsACardAtTheTopRightAsItIsDrawnOffscreen() throws {
@@ -237,31 +216,11 @@ struct NotificationServerTests {
 
   @Test func aButtonClickedIsTheActionNotifySendWaitsFor() throws {
     let server = try Server()
-    let waiting = try server.desk.start(
-      Run(
-        ["--wait", "-a", "Calendar", "-A", "snooze=Snooze", "Meeting", "In five minutes"],
-        program: "notify-send"))
-    defer { waiting.terminate() }
-    let card = Self.card(
-      app: "Calendar", summary: "Meeting", body: "In five minutes",
-      actions: [NotificationAction(key: "snooze", label: "Snooze")])
-    try Self.expectCard(at: Self.restingBox(card), on: server.desk)
-    let button = Self.buttonCentre(0, of: card)
-    try server.desk.input.click(x: button.x, y: button.y)
-    #expect(waiting.wait(timeout: 20) == 0)
-    #expect(String(decoding: waiting.captured(1), as: UTF8.self) == "snooze\n")
     // The token first (sway gives one for the click), so the application
     // may raise its window; the end after the action.
-    let signals = try server.bus.waitForSignal("NotificationClosed", ["1", "2"])
-    #expect(
-      signals.map(\.member) == ["ActivationToken", "ActionInvoked", "NotificationClosed"],
-      "\(signals)")
-    #expect(
-      signals.first?.arguments.first == "1" && signals.first?.arguments.last?.isEmpty == false)
-    #expect(
-      signals.dropFirst().map(\.description) == [
-        "ActionInvoked(1, snooze)", "NotificationClosed(1, 2)",
-      ])
+    try expectSnoozeChosen(on: server.desk, bus: server.bus) { x, y in
+      try server.desk.input.click(x: x, y: y)
+    }
   }
 
   @Test func focusHandsTheKeyboardToTheNewestCardWithActions() throws {

@@ -198,7 +198,8 @@ struct ButtonTreeTests {
     }
     let beyond = ask(tree, card, action, "DoAction", [Variant.int32(2)])
     #expect(beyond.argument(0, Variant.bool) == false, "no third action")
-    let snooze = ask(tree, AccessibleTree.path(of: 5, button: 0), action, "DoAction", [Variant.int32(0)])
+    let snooze = ask(
+      tree, AccessibleTree.path(of: 5, button: 0), action, "DoAction", [Variant.int32(0)])
     #expect(snooze.argument(0, Variant.bool) == true)
     #expect(done == ["5 activate", "5 dismiss", "6 dismiss", "5 button(0)"])
   }
