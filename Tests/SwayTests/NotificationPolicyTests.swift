@@ -74,7 +74,7 @@ struct NotificationPolicyTests {
     var changed: Box?
     return try desk.screenshot(
       "\(Toast.quoted(card.text)) alone at \(box) as drawn offscreen (\(mismatches) pixels"
-        + " differ; changed: \(lastSeen(changed)))"
+        + " differ; changed: \(lastSeen(changed)))", timeout: 20
     ) { shot in
       changed = changes(in: shot, from: below, within: region)
       mismatches = shot.mismatches(in: box, from: reference.blend, origin: origin)
@@ -88,7 +88,7 @@ struct NotificationPolicyTests {
     _ below: Image, within region: Box? = nil, on desk: Desk<HeadlessSway>
   ) throws {
     var changed: Box?
-    try desk.screenshot("no card (changed: \(lastSeen(changed)))") { shot in
+    try desk.screenshot("no card (changed: \(lastSeen(changed)))", timeout: 20) { shot in
       changed = changes(in: shot, from: below, within: region)
       return changed == nil
     }
@@ -165,12 +165,18 @@ struct NotificationPolicyTests {
     let released = now()
     try Self.doNotDisturb("off", server)
     try Self.expectDrawn(heldCard, over: desktop, on: server.desk)
-    // Watched until it goes: the last screenshot that showed it began late enough.
+    // Watched until it goes, in screenshots of its place alone (quick to
+    // take): the last that showed it began late enough.
+    let place = Self.shadowed(box)
     var lastSeenSince: Double?
     try waitUntil("the held card to go (last seen \(lastSeen(lastSeenSince)) s in)", timeout: 30) {
       let began = now()
-      let shot = try server.desk.sway.screenshot()
-      guard shot.difference(from: desktop) == nil else {
+      let shot = try server.desk.sway.screenshot(
+        x: place.x, y: place.y, width: place.width, height: place.height)
+      let seen = shot.boundingBox {
+        !shot.pixel(x: $0, y: $1).isClose(to: HeadlessSway.desktop, tolerance: 8)
+      }
+      guard seen == nil else {
         lastSeenSince = began - released
         return false
       }
