@@ -194,8 +194,10 @@ package final class HeadlessWeston {
 /// runtime directory, the headless backend with no input devices and the
 /// pixman renderer.
 func headlessCompositorEnvironment(directory: String) -> [String: String] {
+  // No session bus unless a test gives one: what a compositor starts (an
+  // example config's notification server) must not reach the user's own.
   var environment = currentEnvironment(without: [
-    "WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK",
+    "WAYLAND_DISPLAY", "SWAYSOCK", "DISPLAY", "I3SOCK", "DBUS_SESSION_BUS_ADDRESS",
   ])
   environment["XDG_RUNTIME_DIR"] = directory
   environment["HOME"] = directory

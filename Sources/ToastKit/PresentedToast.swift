@@ -198,6 +198,13 @@ final class PresentedToast {
     views.first?.setKeyboardHold(.held)
   }
 
+  /// A toast given the keyboard goes back to its own mode (another was given it).
+  func releaseKeyboard() {
+    guard keyboardTaken, !isGone else { return }
+    keyboardTaken = false
+    for view in views where view.keyboardHold == .held { view.setKeyboardHold(.toastsOwn) }
+  }
+
   /// A toast that was given the keyboard gives it back (as it starts to go).
   private func giveKeyboardBack() {
     guard keyboardTaken else { return }

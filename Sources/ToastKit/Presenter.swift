@@ -389,12 +389,16 @@ public final class ToastPresenter {
   /// exclusively, the one mode that makes the compositor hand it over at
   /// once on every layer-shell version (sway gives an on-demand surface the
   /// keyboard only at a click, KWin 5.27 has no on-demand); the toast gives
-  /// it back (none) as it starts to go.
+  /// it back (none) as it starts to go. A toast given the keyboard earlier
+  /// goes back to its own mode: one toast holds it at a time.
   ///
-  /// - Returns: false when no toast with `tag` is on screen (or it is going).
+  /// - Returns: false when no toast with `tag` is on screen (or it is going);
+  ///   the keyboard stays where it was.
   @discardableResult
   public func focus(tag: String) -> Bool {
-    surfaces[tag]?.takeKeyboard() ?? false
+    guard let toast = surfaces[tag], toast.takeKeyboard() else { return false }
+    for other in surfaces.values where other !== toast { other.releaseKeyboard() }
+    return true
   }
 
   /// Runs the event loop until no toast is presenting, and returns how the last one ended.

@@ -247,7 +247,9 @@ final class NotificationServer {
     for effect in effects {
       switch effect {
       case .show(let id, let tag):
-        guard let held = stack.entry(id)?.payload else { continue }
+        // Only while the card still has that tag: a change carried out
+        // before this one (do-not-disturb, a close) may have taken it away.
+        guard stack.tag(of: id) == tag, let held = stack.entry(id)?.payload else { continue }
         _ = presenter.showOrUpdate(accepted: held.toast, tag: tag)
       case .hide(let tag):
         presenter.hide(tag: tag)
@@ -340,10 +342,17 @@ final class NotificationServer {
   // MARK: - Commands
 
   /// The notifications as `wl-toast notifications list` prints them, one
-  /// object each: on screen (newest first), then waiting; the summary and
+  /// object each: on screen (newest first), then waiting (a card that a
+  /// fullscreen window holds back first, then the queue); the summary and
   /// body as the call gave them, cut to ``Toast/Limits/textLength`` characters.
   func list() -> [JSONValue] {
-    stack.ordered.map { entry in
+    func onScreen(_ id: UInt32) -> Bool {
+      guard let tag = stack.tag(of: id) else { return false }
+      return !presenter.isWaitingToAppear(tag: tag)
+    }
+    let ordered = stack.ordered
+    let shown = ordered.filter { onScreen($0.id) }
+    return (shown + ordered.filter { !onScreen($0.id) }).map { entry in
       let request = entry.payload.request
       var actions: [String: JSONValue] = [:]
       for action in request.actions { actions[action.key] = .string(action.label) }
@@ -354,7 +363,7 @@ final class NotificationServer {
         "urgency": .string(request.hints.urgency.rawValue), "actions": .object(actions),
         "tag": request.hints.stackTag.map(JSONValue.string) ?? .null,
         "category": request.hints.category.map(JSONValue.string) ?? .null,
-        "shown": .bool(stack.tag(of: entry.id) != nil),
+        "shown": .bool(onScreen(entry.id)),
       ])
     }
   }

@@ -36,6 +36,77 @@ struct KWinTests {
     #expect(output == "button:Keep\n", "standard output and error: \(output)")
   }
 
+  /// A toast with buttons shown by a presenter in this process, on screen
+  /// (its loop run meanwhile); the presenter asks for an activation token at
+  /// each button chosen, and `entries` gets the buttons, tokens and ends in
+  /// the order they come.
+  final class AskingPresenter {
+    let presenter: ToastPresenter
+    var entries: [String] = []
+
+    init(_ desk: Desk<HeadlessKWin>, keyboard: Toast.Keyboard? = nil) throws {
+      presenter = try ToastPresenter(display: desk.kwin.socketPath, announcesToScreenReaders: false)
+      presenter.onButton = { [unowned self] tag, button in
+        entries.append("button \(button)")
+        presenter.requestActivationToken(tag: tag) { [unowned self] token in
+          // KWin names a token it refuses `not-granted-666`.
+          let kind = token.map { $0.isEmpty || $0 == "not-granted-666" ? "refused" : "token" }
+          entries.append(kind ?? "no token")
+        }
+        return .end
+      }
+      presenter.onCompletion = { [unowned self] _, outcome in entries.append("\(outcome)") }
+      var toast = KWinTests.asking
+      toast.keyboard = keyboard
+      presenter.show(toast, tag: "asking")
+      try waitUntil("the HUD with buttons on screen", timeout: desk.kwin.patience) {
+        try presenter.dispatch(timeout: .milliseconds(20))
+        return desk.hudBox(in: try desk.kwin.screenshot()) != nil
+      }
+      try presenter.roundtrip()
+    }
+
+    /// Runs the loop until the toast is gone (failing after KWin's patience).
+    func runUntilHidden(_ desk: Desk<HeadlessKWin>) throws {
+      try waitUntil("the toast gone", timeout: desk.kwin.patience) {
+        try presenter.dispatch(timeout: .milliseconds(20))
+        return !presenter.isPresenting
+      }
+      _ = try presenter.runUntilHidden()
+    }
+  }
+
+  static let asking: Toast = {
+    var toast = Toast("Deleted 3 files", timeout: 0)
+    toast.buttons = ["Undo", "Keep"]
+    toast.isAnimated = false
+    return toast
+  }()
+
+  /// KWin 5.27 offers xdg_activation_v1: a fake click on a button gets a
+  /// token it grants (no window is active) before the toast's end is reported.
+  @Test func aClickedButtonGetsAnActivationToken() throws {
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
+    let asking = try AskingPresenter(desk)
+    let keep = Looks.button(1, of: Self.asking)
+    try desk.input.click(x: Double(keep.x + keep.width / 2), y: Double(keep.y + keep.height / 2))
+    try asking.runUntilHidden(desk)
+    #expect(asking.entries == ["button 1", "token", "chose(button: 1)"])
+  }
+
+  /// Layer-shell v3, no on-demand focus: `focus(tag:)` gives a toast without
+  /// a keyboard of its own the keyboard (exclusive) for Tab and Enter.
+  @Test func focusGivesAKeylessToastTheKeyboard() throws {
+    let desk = try Desk<HeadlessKWin>(scale: 1.5)
+    let asking = try AskingPresenter(desk, keyboard: .never)
+    #expect(asking.presenter.focus(tag: "asking"))
+    try asking.presenter.roundtrip()
+    try desk.input.press(DeskKey.tab)
+    try desk.input.press(DeskKey.enter)
+    try asking.runUntilHidden(desk)
+    #expect(asking.entries.first == "button 1" && asking.entries.last == "chose(button: 1)")
+  }
+
   /// `wl-toast nag` at 1.5: its buffers are the bar's logical size times the
   /// scale (WAYLAND_DEBUG's create_buffer), its text as sharp as at scale 1,
   /// and a fake click on a button runs its action.

@@ -36,6 +36,17 @@ struct ActivationTests {
     try presenter.roundtrip()
   }
 
+  /// Runs the presenter's loop until no toast is left (failing after 10 s
+  /// rather than waiting for ever), then handles what came meanwhile: how
+  /// the last toast ended.
+  static func runUntilHidden(_ presenter: ToastPresenter) throws -> ToastOutcome {
+    try waitUntil("every toast gone", timeout: 10) {
+      try presenter.dispatch(timeout: .milliseconds(20))
+      return !presenter.isPresenting
+    }
+    return try presenter.runUntilHidden()
+  }
+
   /// The middle of the toast's button `index`, as the pointer clicks it.
   static func middle(of index: Int) -> (x: Int, y: Int) {
     let button = Looks.button(index, of: asking)
@@ -70,11 +81,11 @@ struct ActivationTests {
     try desk.input.click(x: keep.x, y: keep.y)
     // Without an exit animation the toast ends as the click is handled: its
     // end waits for the token.
-    #expect(try presenter.runUntilHidden() == .chose(button: 1))
+    #expect(try Self.runUntilHidden(presenter) == .chose(button: 1))
     #expect(journal.entries == ["button 1", "token", "chose(button: 1)"])
   }
 
-  @Test func aTokenAskedForAToastThatIsGoneIsNoneAtOnce() throws {
+  @Test func aTokenIsNoneAtOnceWithoutAToastAndComesInTheToastsCompletion() throws {
     let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(
       display: desk.sway.socketPath, announcesToScreenReaders: false)
@@ -88,12 +99,40 @@ struct ActivationTests {
     try Self.show(Self.asking, tag: "asking", on: presenter)
     let undo = Self.middle(of: 0)
     try desk.input.click(x: undo.x, y: undo.y)
-    #expect(try presenter.runUntilHidden() == .chose(button: 0))
+    #expect(try Self.runUntilHidden(presenter) == .chose(button: 0))
     try waitUntil("the token asked for in onCompletion") {
       try presenter.dispatch(timeout: .milliseconds(20))
       return answers.count == 2
     }
     #expect(answers.last??.isEmpty == false, "\(answers)")
+  }
+
+  @Test func theCommandsToastsNeverBindXdgActivation() throws {
+    let desk = try Desk<HeadlessSway>()
+    let log = desk.scratch("owner-log")
+    desk.environment["WAYLAND_DEBUG"] = "1"
+    desk.environment["WL_TOAST_OWNER_LOG"] = log
+    // A plain toast, then one whose button is clicked: the owner shows both
+    // and asks for no token, so it binds nothing for tokens.
+    let plain = try desk.runToEnd(["--no-animation", "--timeout", "0.1", "--wait", "Plain"])
+    #expect(plain.status == 0, "\(plain.errors)")
+    let asking = try desk.run([
+      "--button", "Undo", "--button", "Keep", "--no-animation", "--wait", "Deleted 3 files",
+    ])
+    defer { asking.terminate() }
+    try desk.waitUntilDrawn()
+    let keep = Self.middle(of: 1)
+    try desk.input.click(x: keep.x, y: keep.y)
+    #expect(asking.wait(timeout: desk.compositor.patience) == 11)
+    let messages = (readFile(log) ?? []).split(separator: 0x0A).compactMap {
+      WaylandDebugMessage(line: Substring(String(decoding: $0, as: UTF8.self)))
+    }
+    let activation = messages.filter { $0.arguments.contains("\"xdg_activation_v1\"") }
+    #expect(
+      activation.contains { !$0.isRequest && $0.name == "global" }, "sway offers xdg_activation_v1")
+    #expect(
+      !activation.contains { $0.isRequest && $0.name == "bind" }, "\(activation.map(\.arguments))")
+    #expect(messages.contains { $0.isRequest && $0.name == "bind" }, "the owner's binds are logged")
   }
 
   @Test func focusGivesAKeylessToastTheKeyboardForTabAndEnter() throws {
@@ -111,8 +150,31 @@ struct ActivationTests {
     try presenter.roundtrip()
     try desk.input.press(keysym: 0xff09)  // Tab: the second button
     try desk.input.press(keysym: 0xff0d)  // Enter
-    #expect(try presenter.runUntilHidden() == .chose(button: 1))
+    #expect(try Self.runUntilHidden(presenter) == .chose(button: 1))
     #expect(journal.entries == ["button 1", "token", "chose(button: 1)"])
+  }
+
+  @Test func focusMovesTheKeyboardFromOneToastToAnother() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(
+      display: desk.sway.socketPath, announcesToScreenReaders: false)
+    var outcomes: [String] = []
+    presenter.onCompletion = { tag, outcome in outcomes.append("\(tag) \(outcome)") }
+    try Self.show(Self.keyless, tag: "first", on: presenter)
+    try Self.show(Self.keyless, tag: "second", on: presenter)
+    #expect(presenter.focus(tag: "first"))
+    try presenter.roundtrip()
+    #expect(presenter.focus(tag: "second"))
+    try presenter.roundtrip()
+    try desk.input.press(keysym: 0xff0d)  // Enter: the second's first button
+    try presenter.roundtrip()
+    #expect(outcomes == ["second chose(button: 0)"])
+    #expect(!presenter.focus(tag: "second"), "gone")
+    #expect(presenter.focus(tag: "first"))
+    try presenter.roundtrip()
+    try desk.input.press(keysym: 0xff1b)  // Escape
+    _ = try Self.runUntilHidden(presenter)
+    #expect(outcomes == ["second chose(button: 0)", "first dismissed"])
   }
 
   @Test func aFocusedToastGivesTheKeyboardBackAsItStartsToGo() throws {
@@ -144,7 +206,7 @@ struct ActivationTests {
     try presenter.roundtrip()
     #expect(outcomes == ["waiting chose(button: 0)"])
     #expect(presenter.isPresenting(tag: "fading"), "still fading out")
-    _ = try presenter.runUntilHidden()
+    _ = try Self.runUntilHidden(presenter)
     #expect(outcomes == ["waiting chose(button: 0)", "fading dismissed"])
   }
 
@@ -191,7 +253,7 @@ struct ActivationTests {
       return pressing.exitStatus != nil
     }
     #expect(pressing.exitStatus == 0, "the action was done")
-    #expect(try presenter.runUntilHidden() == .chose(button: 1))
+    #expect(try Self.runUntilHidden(presenter) == .chose(button: 1))
     #expect(journal.entries == ["button 1", "token", "chose(button: 1)"])
   }
 }

@@ -12,10 +12,14 @@ struct ExamplesTests {
   /// A headless sway whose config includes Examples/sway-config ($mod Super),
   /// the programs of its bindings found in `bin` first, and a pointer and
   /// keyboard, the pointer parked in the bottom-right corner.
-  static func swayWithTheExampleConfig(_ bin: String) throws -> (HeadlessSway, VirtualInput) {
+  /// `environment` adds to sway's (a session bus for the notification server
+  /// the config starts).
+  static func swayWithTheExampleConfig(_ bin: String, environment: [String: String] = [:]) throws
+    -> (HeadlessSway, VirtualInput)
+  {
     let sway = try HeadlessSway(
       extraConfig: "set $mod Mod4\ninclude \(examplesDirectory)/sway-config",
-      environment: ["PATH": examplePATH(bin)])
+      environment: environment.merging(["PATH": examplePATH(bin)]) { $1 })
     let input = try VirtualInput(
       socketPath: sway.socketPath, width: sway.outputWidth, height: sway.outputHeight)
     try input.move(x: sway.outputWidth - 1, y: sway.outputHeight - 1)
@@ -47,6 +51,28 @@ struct ExamplesTests {
         .map { Box(x: $0.x + area.x, y: $0.y + area.y, width: $0.width, height: $0.height) }
       return seen == box
     }
+  }
+
+  @Test func theSwayConfigStartsTheNotificationServer() throws {
+    let bin = try exampleBinDirectory()
+    defer { removeTree(bin) }
+    let bus = try NotificationBus()
+    // Run as root, the tests' sway and what it starts are another user's: the
+    // bus's directory lets them reach its socket.
+    chmod(bus.directory, 0o711)
+    let (sway, _) = try Self.swayWithTheExampleConfig(bin, environment: bus.clientEnvironment)
+    defer { withExtendedLifetime(sway) {} }
+    try bus.waitForServer()
+    let server = try #require(bus.serverProcess())
+    let program = readFile("/proc/\(server)/comm").map { String(decoding: $0, as: UTF8.self) }
+    #expect(program?.hasPrefix("wl-toast") == true, "the name's owner is \(program ?? "gone")")
+    let answer = try runTool(
+      [
+        "gdbus", "call", "--session", "--dest", NotificationBus.serverName, "--object-path",
+        "/org/freedesktop/Notifications", "--method",
+        "org.freedesktop.Notifications.GetServerInformation",
+      ], environment: currentEnvironment().merging(bus.clientEnvironment) { $1 })
+    #expect(answer.hasPrefix("('wl-toast',"), "\(answer)")
   }
 
   @Test func theSwayConfigsExitPromptIsAWarningBarThatEndsSway() throws {

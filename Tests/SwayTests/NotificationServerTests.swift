@@ -23,11 +23,21 @@ struct NotificationServerTests {
     let daemon: ChildProcess
     let log: String
 
-    init(bus: NotificationBus? = nil, arguments: [String] = []) throws {
+    /// A daemon started with `arguments`, reading `configuration` (the text
+    /// of a configuration file) from the test's own `XDG_CONFIG_HOME`.
+    init(bus: NotificationBus? = nil, arguments: [String] = [], configuration: String? = nil)
+      throws
+    {
       let bus = try bus ?? NotificationBus()
       self.bus = bus
       desk = try deskWithOwnRuntime()
       desk.environment.merge(bus.clientEnvironment) { $1 }
+      if let configuration {
+        let home = desk.compositor.runtimeDirectory + "/config-home"
+        #expect(mkdir(home, 0o700) == 0 && mkdir(home + "/wl-toast", 0o700) == 0)
+        try writeFile(home + "/wl-toast/config", configuration)
+        desk.environment["XDG_CONFIG_HOME"] = home
+      }
       log = desk.scratch("daemon") + ".log"
       daemon = try desk.run(["daemon", "--notifications"] + arguments, logPath: log)
       try waitUntil("the daemon to own \(NotificationBus.serverName) (log: \(errors))") {
