@@ -251,7 +251,8 @@ package struct NotificationStack<Payload> {
     return effects + promote()
   }
 
-  /// Ends every notification for `reason` (the server stops): cards first.
+  /// Ends every notification for `reason` (the server stops, `dismiss
+  /// --all`): cards first, and none that waits is shown on the way.
   package mutating func closeAll(reason: NotificationCloseReason) -> [Effect] {
     var effects: [Effect] = shown.map { .hide(tag: $0.tag) }
     effects += (shown.map(\.id) + waitingCritical + waitingOthers).map {

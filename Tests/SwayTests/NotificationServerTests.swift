@@ -190,12 +190,20 @@ struct NotificationServerTests {
     #expect(signals.filter { $0.member == "NotificationClosed" }.count == 1, "\(signals)")
     try Self.expectNoCard(on: server.desk)
     #expect(try server.list().isEmpty)
-    // An id no notification has: no error, as the specification says.
-    #expect(
-      try server.call("CloseNotification", ["4242"]).status == 0)
+    // An id no notification has: success and no signal, as mako and dunst
+    // answer (the specification asks for an empty error).
+    #expect(try server.call("CloseNotification", ["4242"]).status == 0)
+    #expect(try server.call("CloseNotification", [String(id)]).status == 0)
     // An unknown replaces_id becomes the new notification's id (dunstify -r).
     #expect(try server.notify(["-r", "2593", "-t", "0", "Fixed id"]) == 2593)
     #expect(try server.notify(["-t", "0", "Next"]) != 2593)
+    // Signals come in order: once this one is seen, the unknown ids' would have been.
+    #expect(try server.call("CloseNotification", ["2593"]).status == 0)
+    let later = try server.bus.waitForSignal("NotificationClosed", ["2593", "3"])
+    #expect(
+      later.filter { $0.member == "NotificationClosed" }.map(\.description) == [
+        "NotificationClosed(\(id), 3)", "NotificationClosed(2593, 3)",
+      ])
   }
 
   @Test func aSynchronousSeriesUpdatesOneCard() throws {
@@ -444,6 +452,95 @@ struct NotificationServerTests {
     #expect(try server.list().isEmpty)
   }
 
+  /// Sends notifications from Python's dbus: `count` of them, each made by
+  /// the Python expression `call` (of `number`) to the server's `Notify`;
+  /// returns the ids in order.
+  static func notifyFromPython(_ server: Server, count: Int, _ call: String) throws -> [UInt32] {
+    let python = try server.desk.runToEnd(
+      Run(
+        [
+          "-c",
+          """
+          import dbus
+          server = dbus.Interface(
+              dbus.SessionBus().get_object(
+                  'org.freedesktop.Notifications', '/org/freedesktop/Notifications'),
+              'org.freedesktop.Notifications')
+          for number in range(\(count)):
+              print(\(call))
+          """,
+        ], program: "/usr/bin/python3"), timeout: 300)
+    let ids = python.output.split(separator: "\n").compactMap { UInt32($0) }
+    #expect(python.status == 0 && ids.count == count, "\(python.errors)")
+    return ids
+  }
+
+  @Test func listPrintsHundredsOfTheLargestNotifications() throws {
+    let server = try Server()
+    // 480 of 69 KB each: within the 64 MiB the server holds.
+    let ids = try Self.notifyFromPython(
+      server, count: 480,
+      "server.Notify('big', 0, '', '%d ' % number + 'S' * 4000, 'B' * 65000, [], {}, 0)")
+    let listed = try server.list()
+    #expect(listed.count == 480)
+    #expect(Set(listed.compactMap { $0["id"]?.doubleValue }) == Set(ids.map(Double.init)))
+    #expect(listed.allSatisfy { $0["body"]?.stringValue?.unicodeScalars.count == 4096 })
+    #expect(server.daemon.isRunning)
+  }
+
+  @Test func aListLineOfControlCharactersIsCutToOneReplyAndItsKeysKeptWhole() throws {
+    let server = try Server()
+    // Summary and body of U+0001 (six bytes each in JSON), 16 actions whose
+    // keys and labels are 256 bytes of it: about 98 KB of JSON uncut.
+    let ids = try Self.notifyFromPython(
+      server, count: 1,
+      """
+      server.Notify('ctl', 0, '', '\\x01' * 4096, '\\x01' * 4096,
+                          [part for n in range(16)
+                           for part in ('%02d' % n + '\\x01' * 254, '\\x01' * 256)],
+                          {}, 0)
+      """)
+    let listed = try server.list()
+    #expect(listed.count == 1)
+    let line = try #require(listed.first)
+    #expect(line.serialized.utf8.count <= 60 * 1024)
+    #expect(line["body"]?.stringValue == "…")
+    guard case .object(let actions)? = line["actions"] else {
+      Issue.record("no actions: \(line)")
+      return
+    }
+    let control = String(repeating: "\u{1}", count: 254)
+    #expect(actions.keys.sorted() == (0..<16).map { String(twoDigits: $0) + control })
+    // A key as listed is the notification's own.
+    let key = (0..<16).map { String(twoDigits: $0) + control }[3]
+    let invoked = try server.desk.runToEnd(["notifications", "invoke", String(ids[0]), key])
+    #expect(invoked.status == 0, "\(invoked.errors)")
+    try server.bus.waitForSignal("NotificationClosed", [String(ids[0]), "2"])
+  }
+
+  @Test func dismissAllEndsEveryNotificationOnceWithoutShowingTheWaitingOnes() throws {
+    let server = try Server()
+    let ids = try Self.notifyFromPython(
+      server, count: 480, "server.Notify('many', 0, '', 'n%d' % number, 'body', [], {}, 0)")
+    try waitUntil("480 notifications, 5 shown", timeout: 60) {
+      let listed = try server.list()
+      return listed.count == 480 && listed.filter { $0["shown"]?.boolValue == true }.count == 5
+    }
+    let before = try server.surfacesMade()
+    let dismissed = try server.desk.runToEnd(["notifications", "dismiss", "--all"])
+    #expect(dismissed.status == 0, "\(dismissed.errors)")
+    #expect(try server.list().isEmpty)
+    #expect(try server.surfacesMade() == before, "no waiting one shown on the way")
+    var closed: [BusSignal] = []
+    try waitUntil("480 NotificationClosed (\(closed.count))", timeout: 60) {
+      closed = server.bus.signals().filter { $0.member == "NotificationClosed" }
+      return closed.count >= 480
+    }
+    #expect(closed.map(\.arguments.last) == Array(repeating: "2", count: 480))
+    #expect(Set(closed.compactMap { $0.arguments.first.flatMap { UInt32($0) } }) == Set(ids))
+    #expect(closed.count == 480, "each once")
+  }
+
   @Test func atMostFiveCardsShowAndTheOthersWaitTheirTurn() throws {
     let server = try Server()
     var ids: [UInt32] = []
@@ -563,6 +660,11 @@ struct NotificationServerTests {
     #expect(server.daemon.isRunning)
     #expect(try server.call("GetServerInformation").status == 0)
   }
+}
+
+extension String {
+  /// A number of two digits: `03`.
+  fileprivate init(twoDigits number: Int) { self = number < 10 ? "0\(number)" : "\(number)" }
 }
 
 /// The resident memory of a process, in KiB (`VmRSS`).

@@ -179,28 +179,3 @@ import ToastProtocol
     #expect(Stack.tagPrefix.contains(" "), "--tag takes no spaces")
   }
 }
-
-/// The pages `wl-toast notifications list` asks for, each one reply.
-@Suite struct NotificationListPageTests {
-  @Test func aLongListIsCutIntoPagesThatEachFitAReply() {
-    let body = String(repeating: "x", count: 4000)
-    let notifications = (1...100).map {
-      JSONValue.object(["id": .number(Double($0)), "body": .string(body)])
-    }
-    var seen: [JSONValue] = []
-    var pages = 0
-    while true {
-      let reply = Owner.page(of: notifications, from: seen.count)
-      guard case .listed(let page, let more) = reply else {
-        Issue.record("not a page: \(reply)")
-        return
-      }
-      #expect(reply.encoded.utf8.count <= maximumMessageSize)
-      seen += page
-      pages += 1
-      if !more { break }
-    }
-    #expect(seen == notifications && pages > 1)
-    #expect(Owner.page(of: notifications, from: 100) == .listed([], more: false))
-  }
-}
