@@ -188,10 +188,13 @@ let package = Package(
     .executableTarget(
       name: "wl-toast-demo", dependencies: ["ToastKit", "TestSupport"], swiftSettings: strict),
     // The cases every test compositor runs alike (HUD and banner placement, tap,
-    // touch-through, Escape, update in place), for the test targets.
+    // touch-through, Escape, update in place, a notification's button), for the
+    // test targets.
     .target(
       name: "CompositorCases",
-      dependencies: ["TestSupport", "ToastKit", "ToastRendering", "ToastProtocol"],
+      dependencies: [
+        "TestSupport", "ToastKit", "ToastRendering", "ToastProtocol", "Notifications",
+      ],
       swiftSettings: strict),
 
     // The harness's headless sway and screen reader's desktop for the scripts

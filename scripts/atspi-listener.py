@@ -6,7 +6,7 @@
 # leaks` (scripts/leaks.sh).
 #
 #   /usr/bin/python3 scripts/atspi-listener.py OUTPUT EVENT...
-#   /usr/bin/python3 scripts/atspi-listener.py --do-action APP NAME
+#   /usr/bin/python3 scripts/atspi-listener.py --do-action APP NAME [ACTION]
 #
 # The first finds the accessibility bus as any libatspi client does (the
 # session bus's org.a11y.Bus, or AT_SPI_BUS_ADDRESS), registers for each EVENT
@@ -18,13 +18,14 @@
 #
 # The second, as a screen reader's "press this button" command, walks the
 # application named APP (its children, theirs, ...) for a push button named
-# NAME, and does its first action (DoAction(0)). It writes one JSON line to
-# standard output with what libatspi read of the button on the way: its name,
-# role, states, index in its parent, its parent's name and role and the names
-# of the parent's children (read again, one by one), its actions (name,
-# description, key binding) and whether the action was done ("done"). It exits
-# 0 when the action was done, 1 when no such button was found, 2 when the
-# action failed.
+# NAME, or with ACTION for any object named NAME (a notification), and does
+# its first action (DoAction(0)), or the one named ACTION. It writes one JSON
+# line to standard output with what libatspi read of the object on the way:
+# its name, role, states, index in its parent, its parent's name and role and
+# the names of the parent's children (read again, one by one), its actions
+# (name, description, key binding) and whether the action was done ("done").
+# It exits 0 when the action was done, 1 when no such object (or action) was
+# found, 2 when the action failed.
 import json, sys, time, warnings
 import gi
 gi.require_version("Atspi", "2.0")
@@ -51,8 +52,9 @@ def heard(event):
 def children(node):
     return [node.get_child_at_index(i) for i in range(node.get_child_count())]
 
-def find_button(app_name, name):
-    """The push button named `name` under the application named `app_name`, breadth first."""
+def find_object(app_name, name, any_role):
+    """The push button (with `any_role`, the object) named `name` under the
+    application named `app_name`, breadth first."""
     desktop = Atspi.get_desktop(0)
     for app in children(desktop):
         if app is None or app.get_name() != app_name:
@@ -62,13 +64,14 @@ def find_button(app_name, name):
             for child in children(queue.pop(0)):
                 if child is None:
                     continue
-                if child.get_role() == Atspi.Role.PUSH_BUTTON and child.get_name() == name:
+                role_fits = any_role or child.get_role() == Atspi.Role.PUSH_BUTTON
+                if role_fits and child.get_name() == name:
                     return child
                 queue.append(child)
     return None
 
-def do_action(app_name, name):
-    button = find_button(app_name, name)
+def do_action(app_name, name, action_name=None):
+    button = find_object(app_name, name, any_role=action_name is not None)
     if button is None:
         print(json.dumps({"type": "action", "found": False}), flush=True)
         return 1
@@ -86,16 +89,22 @@ def do_action(app_name, name):
         states=states, index=button.get_index_in_parent(), parent=parent.get_name(),
         parent_role=parent.get_role_name(),
         siblings=[child.get_name() for child in children(parent)], actions=actions)
+    names = [action[0] for action in actions]
+    if action_name is not None and action_name not in names:
+        fields["found"] = False
+        print(json.dumps(fields, sort_keys=True), flush=True)
+        return 1
+    index = names.index(action_name) if action_name is not None else 0
     try:
-        fields["done"] = bool(has_action and Action.do_action(button, 0))
+        fields["done"] = bool(has_action and Action.do_action(button, index))
     except Exception as error:
         fields["done"] = False
         fields["error"] = str(error)
     print(json.dumps(fields, sort_keys=True), flush=True)
     return 0 if fields["done"] else 2
 
-if len(sys.argv) == 4 and sys.argv[1] == "--do-action":
-    sys.exit(do_action(sys.argv[2], sys.argv[3]))
+if len(sys.argv) in (4, 5) and sys.argv[1] == "--do-action":
+    sys.exit(do_action(*sys.argv[2:]))
 
 out = open(sys.argv[1], "a", buffering=1)
 

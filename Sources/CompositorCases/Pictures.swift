@@ -11,12 +11,25 @@ package func composited(
   _ toast: Toast, over background: RGB, outputWidth: Int = 1280, outputHeight: Int = 720,
   scale: Int = 1
 ) -> (image: OffscreenImage, blend: (Int, Int) -> RGB) {
+  composited(
+    toast, under: { _, _ in background }, outputWidth: outputWidth, outputHeight: outputHeight,
+    scale: scale)
+}
+
+/// An offscreen rendering of a toast composited over what `under` gives at
+/// each of the rendering's pixels (what the screen shows below the toast:
+/// a screenshot taken without it), as the compositor would show it at rest.
+package func composited(
+  _ toast: Toast, under: @escaping (Int, Int) -> RGB, outputWidth: Int = 1280,
+  outputHeight: Int = 720, scale: Int = 1
+) -> (image: OffscreenImage, blend: (Int, Int) -> RGB) {
   let image = OffscreenImage.render(
     toast, outputWidth: outputWidth, outputHeight: outputHeight, scale: scale)
   return (
     image,
     { x, y in
       let p = image.pixel(x: x, y: y)
+      let background = under(x, y)
       let keep = 255 - Int(p.alpha)
       func channel(_ value: UInt8, _ under: UInt8) -> UInt8 {
         UInt8(min(255, Int(value) + (Int(under) * keep + 127) / 255))

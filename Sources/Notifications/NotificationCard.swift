@@ -18,7 +18,9 @@ package enum NotificationCard {
   ///   (``BodyMarkup``), one a line, the empty ones left out;
   /// - the image of the hints, else `app_icon`'s (``NotificationImage``);
   /// - the progress bar of `value` (percent; beyond 100 the toast's overflow);
-  /// - a button for each action but `default` (``buttonActions(in:)``);
+  /// - a button for each action but `default` (``buttonActions(in:)``), and
+  ///   the `default` action's label as a button's for screen readers
+  ///   (``Toast/defaultActionLabel``: a click on the body chooses it);
   /// - the timeout of `expire_timeout`: N milliseconds; 0 until dismissed;
   ///   -1 (or less), the server's default, until dismissed when critical,
   ///   else the card's own (``Toast/Timeout/standard``: the card style's
@@ -42,6 +44,9 @@ package enum NotificationCard {
     }
     toast.progress = request.hints.value.map { Double($0) / 100 }
     toast.buttons = buttonActions(in: request).map(\.label)
+    toast.defaultActionLabel = request.actions.first { $0.key == "default" }.flatMap {
+      buttonLabel($0.label) ?? buttonLabel($0.key)
+    }
     toast.urgency = request.hints.urgency
     if request.expireTimeout > 0 {
       toast.timeout = Toast.Timeout(seconds: Double(request.expireTimeout) / 1000)

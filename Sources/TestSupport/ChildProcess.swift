@@ -383,9 +383,9 @@ package func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) thr
   }
 }
 
-/// Makes a fresh private directory under /tmp.
-package func makeTemporaryDirectory(prefix: String) throws -> String {
-  var template = Array("/tmp/\(prefix)-XXXXXX".utf8CString)
+/// Makes a fresh private directory under `parent` (a directory under /tmp).
+package func makeTemporaryDirectory(prefix: String, in parent: String = "/tmp") throws -> String {
+  var template = Array("\(parent)/\(prefix)-XXXXXX".utf8CString)
   guard let path = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
   return String(cString: path)
 }

@@ -164,6 +164,19 @@ extension Box {
 }
 
 extension Image {
+  /// This image with the pixels of `box` taken from `other`, an image of the
+  /// same size: the screen as it was there before, for instance.
+  package func replacing(_ box: Box, from other: Image) -> Image {
+    var bytes = self.bytes
+    for y in max(0, box.y)..<min(height, box.y + box.height) {
+      for x in max(0, box.x)..<min(width, box.x + box.width) {
+        let index = (y * width + x) * 3
+        bytes[index..<index + 3] = other.bytes[index..<index + 3]
+      }
+    }
+    return Image(width: width, height: height, bytes: bytes)
+  }
+
   /// The bounding box of pixels that differ from `other` by more than `tolerance`.
   package func difference(from other: Image, tolerance: Int = 8) -> Box? {
     boundingBox { x, y in

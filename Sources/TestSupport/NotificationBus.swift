@@ -6,6 +6,12 @@ import SystemSupport
 /// installed for the bench and for `dunstify`, would otherwise be started by
 /// D-Bus activation for `org.freedesktop.Notifications`), and
 /// `dbus-monitor`'s record of every notification signal on it.
+///
+/// Or the notifications of a private session bus another fixture already
+/// runs, configured the same way (an ``AccessibilityBus``'s, for a screen
+/// reader's desktop; a compositor's, KWin's): one bus
+/// for the notification server, its clients, the accessibility plumbing and
+/// the compositor.
 package final class NotificationBus {
   /// The bus name of a notification server.
   package static let serverName = "org.freedesktop.Notifications"
@@ -14,25 +20,56 @@ package final class NotificationBus {
   package let directory: String
   /// The bus address, for clients' `DBUS_SESSION_BUS_ADDRESS`.
   package let address: String
-  private let daemon: ChildProcess
+  /// The bus's daemon, when the bus is this one's own.
+  private let daemon: ChildProcess?
   private let monitor: ChildProcess
   private var session: SessionBus?
   private var stopped = false
 
   /// Starts the bus and the monitor, and waits until the monitor listens.
-  package init() throws {
-    let directory = try makeTemporaryDirectory(prefix: "wl-toast-notify")
+  package convenience init() throws {
+    try self.init(sharing: nil, inside: "/tmp")
+  }
+
+  /// Watches the notifications on `bus`'s session bus (the monitor and its
+  /// record in a directory inside `bus`'s, stopped with it at the latest).
+  package convenience init(on bus: AccessibilityBus) throws {
+    try self.init(sharing: bus.sessionAddress, inside: bus.directory)
+  }
+
+  /// Watches the notifications on the private session bus `compositor`
+  /// runs on (KWin's), in a directory inside the compositor's.
+  package convenience init(on compositor: some TestCompositor) throws {
+    guard let address = compositor.sessionBusAddress else {
+      throw HarnessError("the compositor runs on no session bus of its own")
+    }
+    try self.init(sharing: address, inside: compositor.runtimeDirectory)
+  }
+
+  /// Starts the bus (or, with `address`, connects to the one there), then
+  /// the monitor, in a new directory inside `parent`, and waits until the
+  /// monitor listens.
+  private init(sharing shared: String?, inside parent: String) throws {
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-notify", in: parent)
     chmod(directory, 0o700)
     self.directory = directory
-    let address = "unix:path=\(directory)/bus"
+    let address = shared ?? "unix:path=\(directory)/bus"
     self.address = address
     var started: [ChildProcess] = []
     do {
       var environment = currentEnvironment(without: ["DISPLAY", "WAYLAND_DISPLAY"])
       environment["DBUS_SESSION_BUS_ADDRESS"] = address
       environment[rigMarker] = directory
-      let (daemon, session) = try startPrivateSessionBus(in: directory, environment: environment)
-      started.append(daemon)
+      let daemon: ChildProcess?
+      let session: SessionBus
+      if shared == nil {
+        let (ownDaemon, ownSession) = try startPrivateSessionBus(
+          in: directory, environment: environment)
+        started.append(ownDaemon)
+        (daemon, session) = (ownDaemon, ownSession)
+      } else {
+        (daemon, session) = (nil, try SessionBus(address: address))
+      }
       let monitor = try ChildProcess(
         [
           "dbus-monitor", "--address", address,
@@ -101,6 +138,29 @@ package final class NotificationBus {
     return seen
   }
 
+  /// Waits until notification `id` has ended (`NotificationClosed`), and
+  /// returns every signal about it until then as ``BusSignal`` describes
+  /// them, an activation token written `TOKEN` (`ActivationToken(1, TOKEN)`;
+  /// an empty one as it is).
+  package func signalsUntilClosed(_ id: UInt32, timeout: Double = 20) throws -> [String] {
+    let number = String(id)
+    var about: [BusSignal] = []
+    try waitUntil("NotificationClosed(\(number), …) on the bus (seen: \(about))", timeout: timeout)
+    {
+      about = signals().filter { $0.arguments.first == number }
+      return about.contains { $0.member == "NotificationClosed" }
+    }
+    return about.map { signal in
+      var signal = signal
+      if signal.member == "ActivationToken", signal.arguments.count == 2,
+        !signal.arguments[1].isEmpty
+      {
+        signal.arguments[1] = "TOKEN"
+      }
+      return signal.description
+    }
+  }
+
   /// Runs `gdbus call` on the server's object: `method` of its interface
   /// with arguments in GVariant text (after `--`, so numbers may be negative).
   package func gdbusCall(_ method: String, _ arguments: [String], destination: String = serverName)
@@ -119,7 +179,7 @@ package final class NotificationBus {
     guard !stopped else { return }
     stopped = true
     session = nil
-    endRig(directory, startedWith: [daemon, monitor])
+    endRig(directory, startedWith: [daemon, monitor].compactMap { $0 })
     removeTree(directory)
   }
 

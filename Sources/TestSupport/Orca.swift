@@ -7,20 +7,40 @@ import SystemSupport
 /// speech-dispatcher set up with a generic output module that appends each
 /// text it would speak to a file instead of sounding it.
 ///
-/// Orca runs as `python3 /usr/bin/orca`: it refuses to start while another
-/// process named `orca` runs for the user, and so its own name differs.
+/// Orca runs as `python3 /usr/bin/orca`. It names its process `orca` and
+/// refuses to start while another process of that name runs for the user
+/// (`pgrep -u UID -x orca`), so tests run one Orca at a time on the machine:
+/// each holds ``lockPath`` while its Orca runs, and the next waits for it.
 package final class Orca {
+  /// The lock an Orca's test holds while its Orca runs (tests in parallel,
+  /// in one process or several, wait for it in turn).
+  package static let lockPath = "/tmp/wl-toast-orca.lock"
+
   /// Orca's directory: home, configuration, logs and the spoken file.
   package let directory: String
   private let spokenPath: String
   private let xvfb: ChildProcess
   private let speech: ChildProcess
   private let orca: ChildProcess
+  /// The descriptor holding ``lockPath``, until ``stop()``.
+  private let lock: Int32
   private var stopped = false
 
-  /// Starts Xvfb, speech-dispatcher and Orca, and waits until Orca has said
+  /// Waits (up to `queue` seconds) until no other test's Orca runs, starts
+  /// Xvfb, speech-dispatcher and Orca, and waits until Orca has said
   /// "Screen reader on".
-  package init(on bus: AccessibilityBus, timeout: Double = 60) throws {
+  package init(on bus: AccessibilityBus, timeout: Double = 60, queue: Double = 600) throws {
+    let lock = open(Self.lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+    guard lock >= 0 else { throw HarnessError("cannot open \(Self.lockPath): \(Errno.current)") }
+    do {
+      try waitUntil("another test's Orca to stop (\(Self.lockPath))", timeout: queue) {
+        flock(lock, LOCK_EX | LOCK_NB) == 0
+      }
+    } catch {
+      close(lock)
+      throw error
+    }
+    self.lock = lock
     let directory = bus.directory + "/orca"
     self.directory = directory
     spokenPath = directory + "/spoken.txt"
@@ -119,6 +139,7 @@ package final class Orca {
       self.orca = orca
     } catch {
       endRig(directory, startedWith: started)
+      close(lock)
       throw HarnessError("Orca did not start: \(error)\n\(logs())")
     }
   }
@@ -143,6 +164,7 @@ package final class Orca {
     stopped = true
     // Then speech-dispatcher's output module, anything Orca started.
     endRig(directory, startedWith: [xvfb, speech, orca])
+    close(lock)
   }
 
   /// One line from `fd` (without its newline), waiting up to `timeout` seconds.

@@ -2,11 +2,41 @@ import Bus
 import CGio
 import Glibc
 
+/// What a screen reader asks of a toast through AT-SPI's `DoAction`.
+package enum AccessibleAction: Equatable, Sendable {
+  /// Choose the button at this index, as a click on it does.
+  case button(Int)
+  /// Click a card's body: its default action (``ToastModel/ToastOutcome/activated``).
+  case activate
+  /// Dismiss a card, as a right click on it does.
+  case dismiss
+}
+
+/// One action of an accessible object: what it does, and its name and
+/// description as `org.a11y.atspi.Action` gives them (no key binding of its
+/// own: the keyboard reaches a toast's buttons once it has the keyboard).
+package struct NamedAction: Equatable, Sendable {
+  /// What doing it asks of the toast.
+  package var action: AccessibleAction
+  /// Its name, as toolkits name theirs (`click`, `activate`, `dismiss`).
+  package var name: String
+  /// What it does, in words.
+  package var description: String
+
+  /// An action named `name`, described as `description`, doing `action`.
+  package init(_ action: AccessibleAction, name: String, description: String) {
+    self.action = action
+    self.name = name
+    self.description = description
+  }
+}
+
 /// What a screen reader sees of a presenter on the accessibility bus: an
 /// application object named `wl-toast` whose children are the toasts on
 /// screen, each a `notification` whose name is what it says, and whose
 /// children are its buttons, each a `push button` named by its label, with
-/// one action ("click") a screen reader can do.
+/// one action ("click") a screen reader can do. A notification's card has
+/// actions of its own, as its body takes clicks (``cardActions(defaultAction:)``).
 ///
 /// The tree answers the calls a screen reader (through libatspi) makes about
 /// an object before it presents an event from it: role, states, name, parent,
@@ -23,6 +53,8 @@ package final class AccessibleTree {
     var buttons: [String] = []
     /// The button with the keyboard focus; nil while the toast has no keyboard.
     var focused: Int?
+    /// The actions of the toast's own object (a card's: ``cardActions(defaultAction:)``).
+    var actions: [NamedAction] = []
   }
 
   static let rootPath = "/org/a11y/atspi/accessible/root"
@@ -46,6 +78,15 @@ package final class AccessibleTree {
   /// the focused button).
   static let clickAction = (name: "click", description: "Activates the button", keyBinding: "")
 
+  /// The actions of a card's own object, as its body takes clicks:
+  /// `activate`, a left click or tap on the body, when the card has a
+  /// default action (described by that action's label, `defaultAction`);
+  /// then `dismiss`, a right click.
+  package static func cardActions(defaultAction: String?) -> [NamedAction] {
+    (defaultAction.map { [NamedAction(.activate, name: "activate", description: $0)] } ?? [])
+      + [NamedAction(.dismiss, name: "dismiss", description: "Dismisses the notification")]
+  }
+
   /// The application's name, as screen readers say it.
   let applicationName: String
   /// The toolkit's version, for `org.a11y.atspi.Application.Version`.
@@ -58,10 +99,10 @@ package final class AccessibleTree {
   private var applicationID: Int32 = 0
   /// The toasts' objects, in the order they appeared.
   private(set) var nodes: [Node] = []
-  /// Called when a screen reader does a button's action (`DoAction(0)`), with
-  /// the toast's number and the button's index, while the call is answered:
-  /// what it does must wait until the answer has gone out.
-  package var onAction: ((_ id: Int, _ button: Int) -> Void)?
+  /// Called when a screen reader does an action (`DoAction`) of a button or
+  /// a toast, with the toast's number and what the action asks, while the
+  /// call is answered: what it does must wait until the answer has gone out.
+  package var onAction: ((_ id: Int, _ action: AccessibleAction) -> Void)?
 
   /// An empty tree: the application, no toasts yet.
   package init(applicationName: String, version: String) {
@@ -81,10 +122,19 @@ package final class AccessibleTree {
   func reference(_ path: String) -> OpaquePointer { Variant.reference(busName, path) }
 
   /// Adds a toast's object, with a child for each of `buttons` (their
-  /// labels); returns its index among the application's children.
-  package func add(id: Int, name: String, buttons: [String] = []) -> Int {
-    nodes.append(Node(id: id, name: name, buttons: buttons))
+  /// labels) and `actions` of its own; returns its index among the
+  /// application's children.
+  package func add(
+    id: Int, name: String, buttons: [String] = [], actions: [NamedAction] = []
+  ) -> Int {
+    nodes.append(Node(id: id, name: name, buttons: buttons, actions: actions))
     return nodes.count - 1
+  }
+
+  /// Gives the toast numbered `id`'s own object these actions.
+  func setActions(_ actions: [NamedAction], of id: Int) {
+    guard let index = nodes.firstIndex(where: { $0.id == id }) else { return }
+    nodes[index].actions = actions
   }
 
   /// The labels of the buttons of the toast numbered `id` (none when it has no object).
@@ -206,8 +256,8 @@ package final class AccessibleTree {
       // No private peer-to-peer bus: screen readers keep to the accessibility bus.
       return call.reply(Variant.tuple([Variant.string("")]))
     case ("org.a11y.atspi.Action", _):
-      guard case .button(let node, let index) = object,
-        let body = actionMethod(member, call: call, button: index, of: nodes[node].id)
+      guard let (id, actions) = actions(of: object),
+        let body = actionMethod(member, call: call, actions: actions, of: id)
       else { return call.error("org.freedesktop.DBus.Error.UnknownMethod", "no such method") }
       return call.reply(Variant.tuple([body]))
     case (_, _) where call.interface == nil || call.interface == "org.a11y.atspi.Accessible":
@@ -261,28 +311,49 @@ package final class AccessibleTree {
     return body
   }
 
-  /// The answer of a method of a button's `org.a11y.atspi.Action`; nil for another method.
-  private func actionMethod(_ member: String, call: BusMessage, button: Int, of id: Int)
-    -> OpaquePointer?
-  {
-    let action = Self.clickAction
-    let index = call.argument(0, Variant.int32(of:))
+  /// The number of the toast an object belongs to and the object's actions:
+  /// a button's one, a toast's own; nil for an object without any.
+  private func actions(of object: Object) -> (id: Int, actions: [NamedAction])? {
+    switch object {
+    case .root:
+      return nil
+    case .node(let index):
+      guard !nodes[index].actions.isEmpty else { return nil }
+      return (nodes[index].id, nodes[index].actions)
+    case .button(let node, let index):
+      let click = NamedAction(
+        .button(index), name: Self.clickAction.name, description: Self.clickAction.description)
+      return (nodes[node].id, [click])
+    }
+  }
+
+  /// The answer of a method of `org.a11y.atspi.Action` on an object with
+  /// `actions`, of the toast numbered `id`; nil for another method.
+  private func actionMethod(
+    _ member: String, call: BusMessage, actions: [NamedAction], of id: Int
+  ) -> OpaquePointer? {
+    let action = call.argument(0, Variant.int32(of:)).flatMap { index in
+      actions.indices.contains(Int(index)) ? actions[Int(index)] : nil
+    }
+    let keyBinding = Self.clickAction.keyBinding
     switch member {
     case "GetName", "GetLocalizedName":
-      return Variant.string(index == 0 ? action.name : "")
+      return Variant.string(action?.name ?? "")
     case "GetDescription":
-      return Variant.string(index == 0 ? action.description : "")
+      return Variant.string(action?.description ?? "")
     case "GetKeyBinding":
-      return Variant.string(index == 0 ? action.keyBinding : "")
+      return Variant.string(action == nil ? "" : keyBinding)
     case "GetActions":
-      let entry = Variant.tuple([
-        Variant.string(action.name), Variant.string(action.description),
-        Variant.string(action.keyBinding),
-      ])
-      return Variant.array("(sss)", [entry])
+      let entries = actions.map { action in
+        Variant.tuple([
+          Variant.string(action.name), Variant.string(action.description),
+          Variant.string(keyBinding),
+        ])
+      }
+      return Variant.array("(sss)", entries)
     case "DoAction":
-      guard index == 0 else { return Variant.boolean(false) }
-      onAction?(id, button)
+      guard let action else { return Variant.boolean(false) }
+      onAction?(id, action.action)
       return Variant.boolean(true)
     default:
       return nil
@@ -333,8 +404,8 @@ package final class AccessibleTree {
   private func interfaces(of object: Object) -> [String] {
     switch object {
     case .root: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Application"]
-    case .node: ["org.a11y.atspi.Accessible"]
-    case .button: ["org.a11y.atspi.Accessible", "org.a11y.atspi.Action"]
+    case .node, .button:
+      ["org.a11y.atspi.Accessible"] + (actions(of: object) == nil ? [] : ["org.a11y.atspi.Action"])
     }
   }
 
@@ -345,7 +416,7 @@ package final class AccessibleTree {
     case "org.a11y.atspi.Application":
       if case .root = object { ["ToolkitName", "Version", "AtspiVersion", "Id"] } else { [] }
     case "org.a11y.atspi.Action":
-      if case .button = object { ["NActions"] } else { [] }
+      actions(of: object) == nil ? [] : ["NActions"]
     default: []
     }
   }
@@ -380,7 +451,7 @@ package final class AccessibleTree {
     case "Id":
       return Variant.int32(applicationID)
     case "NActions":
-      return Variant.int32(1)
+      return Variant.int32(Int32(actions(of: object)?.actions.count ?? 0))
     default:
       return nil
     }

@@ -34,6 +34,12 @@ import ToastModel
 /// says it as Tab moves; its action (`DoAction`) chooses it as a click does,
 /// through ``onAction``.
 ///
+/// **A card's actions.** A notification's card (``ToastModel/Toast/Style/card``)
+/// takes clicks on its body, and its own object has them as actions:
+/// `activate` (a left click: its default action, named by
+/// ``ToastModel/Toast/defaultActionLabel``, only when it has one) and
+/// `dismiss` (a right click), through ``onAction`` too.
+///
 /// Everything runs in the presenter's event loop; the connections' sockets
 /// are watched by its `poll()` and wake it only when a message arrives.
 package final class ScreenReaderAnnouncer {
@@ -54,6 +60,11 @@ package final class ScreenReaderAnnouncer {
     var inTree = false
     /// The labels of its buttons, in Tab order.
     var buttons: [String] = []
+    /// The actions of its own object: a card's clicks on its body.
+    var actions: [NamedAction] {
+      guard toast.style == .card else { return [] }
+      return AccessibleTree.cardActions(defaultAction: toast.defaultActionLabel)
+    }
     /// The button with the keyboard focus; nil while the toast has no keyboard.
     var focus: Int?
     var lastAnnounced: MonotonicTime?
@@ -81,10 +92,10 @@ package final class ScreenReaderAnnouncer {
 
   /// How many announcements were sent, by event (for tests and benchmarks).
   package private(set) var sent: (announcements: Int, showing: Int) = (0, 0)
-  /// Called when a screen reader does the action of a toast's button (its
-  /// number, the button's index), once the answer to it has gone out: the
-  /// presenter chooses the button as a click would.
-  package var onAction: ((_ id: Int, _ button: Int) -> Void)?
+  /// Called when a screen reader does an action of a toast's button or of
+  /// a card (the toast's number, what the action asks), once the answer to
+  /// it has gone out: the presenter does what a click would.
+  package var onAction: ((_ id: Int, _ action: AccessibleAction) -> Void)?
 
   /// An announcer for the presenter's loop; it starts nothing yet.
   package init(loop: EventLoop, applicationName: String = "wl-toast", version: String) {
@@ -176,6 +187,7 @@ package final class ScreenReaderAnnouncer {
     if let focus = entry.focus, focus >= buttons.count { entry.focus = nil }
     toasts[id] = entry
     if entry.inTree, isConnected, oldButtons != buttons { replaceButtons(of: id, oldButtons) }
+    if entry.inTree { tree?.setActions(entry.actions, of: id) }
     refresh()
   }
 
@@ -220,7 +232,8 @@ package final class ScreenReaderAnnouncer {
       let path = AccessibleTree.path(of: id)
       var joined = false
       if qualifies(entry) && !entry.inTree {
-        let index = tree.add(id: id, name: entry.spoken, buttons: entry.buttons)
+        let index = tree.add(
+          id: id, name: entry.spoken, buttons: entry.buttons, actions: entry.actions)
         entry.inTree = true
         joined = true
         toasts[id] = entry
@@ -284,13 +297,13 @@ package final class ScreenReaderAnnouncer {
     }
   }
 
-  /// A screen reader did a button's action: the presenter hears of it once
-  /// the answer has gone out (choosing the button may end the toast, and its
-  /// objects with it, while the call is still being answered).
-  func actionRequested(id: Int, button: Int) {
+  /// A screen reader did an action of a button or a card: the presenter
+  /// hears of it once the answer has gone out (the action may end the
+  /// toast, and its objects with it, while the call is still being answered).
+  func actionRequested(id: Int, action: AccessibleAction) {
     loop.addTimer(after: .zero) { [weak self] in
       guard let self, toasts[id]?.inTree == true else { return }
-      onAction?(id, button)
+      onAction?(id, action)
     }
   }
 

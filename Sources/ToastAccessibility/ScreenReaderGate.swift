@@ -265,7 +265,7 @@ extension ScreenReaderAnnouncer {
     guard case .registering(let current, nil) = link, current === connection else { return }
     let tree = AccessibleTree(applicationName: applicationName, version: version)
     tree.busName = connection.uniqueName ?? ""
-    tree.onAction = { [weak self] id, button in self?.actionRequested(id: id, button: button) }
+    tree.onAction = { [weak self] id, action in self?.actionRequested(id: id, action: action) }
     link = .registering(connection, tree)
     connection.addMatch(
       "type='signal',interface='org.a11y.atspi.Registry',path='/org/a11y/atspi/registry'")

@@ -368,6 +368,15 @@ final class PresentedToast {
     respond(to: input.activate(button: button, now: session.clock()))
   }
 
+  /// Clicks a card's body as a screen reader's action on the card does: a
+  /// left click is its default action, a right click (`secondary`)
+  /// dismisses it. Nothing happens once the toast is going, or to a toast
+  /// that is no card.
+  func clickBody(secondary: Bool) {
+    guard !isGone, exitOutcome == nil else { return }
+    respond(to: input.clickBody(secondary: secondary))
+  }
+
   /// Does what the input asks: draws again, tells screen readers where the
   /// focus is, ends the toast with a chosen button, as dismissed or as a
   /// card's default action, opens a bar's details.

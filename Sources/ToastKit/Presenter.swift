@@ -124,9 +124,16 @@ public final class ToastPresenter {
     announcer =
       announcesToScreenReaders
       ? ScreenReaderAnnouncer(loop: session.loop, version: Toast.version) : nil
-    // A screen reader's action on a button chooses it as a click does.
-    announcer?.onAction = { [unowned self] id, button in
-      surfaces.values.first { appearance[ObjectIdentifier($0)] == id }?.activate(button: button)
+    // A screen reader's action on a button chooses it as a click does; one
+    // on a card clicks its body.
+    announcer?.onAction = { [unowned self] id, action in
+      guard let surface = surfaces.values.first(where: { appearance[ObjectIdentifier($0)] == id })
+      else { return }
+      switch action {
+      case .button(let button): surface.activate(button: button)
+      case .activate: surface.clickBody(secondary: false)
+      case .dismiss: surface.clickBody(secondary: true)
+      }
     }
     session.onInput = { [unowned self] surface, event in
       surfaces.values.first { $0.owns(surface) }?.handle(event, on: surface)

@@ -241,6 +241,14 @@ struct ToastInput {
     return InputResponse(redraws: false, action: choose(button, now: now))
   }
 
+  /// A click on a card's body as a screen reader's action on the card does
+  /// it: a left one is its default action, a right one dismisses it.
+  /// Nothing for a toast that is no card.
+  func clickBody(secondary: Bool) -> InputResponse {
+    guard isCard else { return .none }
+    return InputResponse(redraws: false, action: secondary ? .dismiss : .activate)
+  }
+
   /// A button was chosen: a bar's details button opens or closes them; any
   /// other is the toast's own.
   private mutating func choose(_ button: Int, now: Double) -> InputResponse.Action {

@@ -95,6 +95,9 @@ extension Toast {
     if let label = detailsButton, (try? Toast.checkedButton(label)) == nil {
       toast.detailsButton = nil
     }
+    if let label = defaultActionLabel, (try? Toast.checkedButton(label)) == nil {
+      toast.defaultActionLabel = nil
+    }
     toast.details = details.map { text in
       guard text.utf8.count > Limits.detailsLength else { return text }
       var cut = Substring(text)

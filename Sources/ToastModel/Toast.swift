@@ -161,6 +161,12 @@ public struct Toast: Equatable, Sendable {
   /// until one is chosen (``ToastOutcome/chose(button:)``) or it is
   /// dismissed, unless its timeout says otherwise; Tab moves between them.
   public var buttons: [String] = []
+  /// The label of a card's default action (``Style/card``), which a left
+  /// click or tap on its body chooses (``ToastOutcome/activated``): screen
+  /// readers find it as the card's action `activate`, described so. Nil
+  /// when the card has none (a click on it then only ends it). A label as
+  /// a button's.
+  public var defaultActionLabel: String? = nil
   /// How the toast takes the keyboard; nil for its own rule: exclusive when
   /// modal, on demand with buttons or `--dismiss tap`, not at all otherwise.
   public var keyboard: Keyboard? = nil

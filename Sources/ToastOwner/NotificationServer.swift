@@ -188,6 +188,8 @@ final class NotificationServer {
       let id = notify(request)
       return call.reply(Variant.tuple([Variant.uint32(id)]))
     case "CloseNotification":
+      // An id no notification has: success and no signal, as mako and dunst
+      // answer (the specification asks for an empty error).
       if let id = call.argument(0, Variant.uint32(of:)) {
         schedule(stack.close(id, reason: .closedByCall))
       }
@@ -247,7 +249,9 @@ final class NotificationServer {
     for effect in effects {
       switch effect {
       case .show(let id, let tag):
-        guard let held = stack.entry(id)?.payload else { continue }
+        // Only while the card still has that tag: a change carried out
+        // before this one (do-not-disturb, a close) may have taken it away.
+        guard stack.tag(of: id) == tag, let held = stack.entry(id)?.payload else { continue }
         _ = presenter.showOrUpdate(accepted: held.toast, tag: tag)
       case .hide(let tag):
         presenter.hide(tag: tag)
@@ -340,21 +344,36 @@ final class NotificationServer {
   // MARK: - Commands
 
   /// The notifications as `wl-toast notifications list` prints them, one
-  /// object each: on screen (newest first), then waiting; the summary and
-  /// body as the call gave them, cut to ``Toast/Limits/textLength`` characters.
-  func list() -> [JSONValue] {
-    stack.ordered.map { entry in
+  /// object each: on screen (newest first), then waiting (a card that a
+  /// fullscreen window holds back first, then the queue); the summary and
+  /// body as the call gave them, cut to ``Toast/Limits/textLength``
+  /// characters (``NotificationListing/page(of:from:)`` cuts an object
+  /// longer than a page can hold). Each object is made as it is read: a page
+  /// of the list makes only its own.
+  func list() -> some Collection<JSONValue> {
+    typealias Listed = (id: UInt32, request: NotificationRequest, shown: Bool)
+    var shown: [Listed] = []
+    var waiting: [Listed] = []
+    for entry in stack.ordered {
       let request = entry.payload.request
+      if let tag = stack.tag(of: entry.id), !presenter.isWaitingToAppear(tag: tag) {
+        shown.append((entry.id, request, true))
+      } else {
+        waiting.append((entry.id, request, false))
+      }
+    }
+    return (shown + waiting).lazy.map { listed in
+      let request = listed.request
       var actions: [String: JSONValue] = [:]
       for action in request.actions { actions[action.key] = .string(action.label) }
-      return .object([
-        "id": .number(Double(entry.id)), "app": .string(request.appName),
+      return JSONValue.object([
+        "id": .number(Double(listed.id)), "app": .string(request.appName),
         "summary": .string(Toast.truncated(request.summary)),
         "body": .string(Toast.truncated(request.body)),
         "urgency": .string(request.hints.urgency.rawValue), "actions": .object(actions),
         "tag": request.hints.stackTag.map(JSONValue.string) ?? .null,
         "category": request.hints.category.map(JSONValue.string) ?? .null,
-        "shown": .bool(stack.tag(of: entry.id) != nil),
+        "shown": .bool(listed.shown),
       ])
     }
   }
@@ -363,7 +382,8 @@ final class NotificationServer {
   /// cannot, or nil.
   func dismiss(id: UInt32?) -> String? {
     guard let id else {
-      for entry in stack.ordered { apply(stack.close(entry.id, reason: .dismissed)) }
+      // All at once: none waiting is shown on the way.
+      apply(stack.closeAll(reason: .dismissed))
       return nil
     }
     guard stack.isLive(id) else { return "no notification with id \(id)" }

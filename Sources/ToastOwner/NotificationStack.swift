@@ -23,7 +23,9 @@ package enum NotificationCloseReason: UInt32, Equatable, Sendable {
 ///   clock does not run: its timeout starts when its card appears.
 /// - A notification with the id of a live one (`replaces_id`) replaces it
 ///   in place: its card (the same tag, so the same surface) or its place
-///   in the queue.
+///   in the queue. When its stack tag is another live notification's of
+///   the same application, that other one ends as replaced (reason 1):
+///   one notification holds a tag.
 /// - A notification with a stack tag that a live one of the same
 ///   application has takes that one's card or place in the queue, with an
 ///   id of its own; the one it replaces ends as expired (reason 1), as
@@ -31,7 +33,10 @@ package enum NotificationCloseReason: UInt32, Equatable, Sendable {
 /// - While held (do-not-disturb), only critical notifications show; the
 ///   other cards go back to the queue (no `NotificationClosed`) and show
 ///   again, timeout restarted, once released. Transient notifications are
-///   dropped instead of waiting (reason 4).
+///   dropped instead of waiting (reason 4). A replacement goes where its
+///   own urgency puts it: a critical one that takes a waiting one's place
+///   shows at once, and a card on screen replaced by a non-critical one
+///   goes back to waiting.
 /// - At most ``capacity`` notifications and ``byteBudget`` bytes of
 ///   content are held: past either, the oldest waiting notification (a
 ///   non-critical one first) ends with reason 4.
@@ -148,12 +153,24 @@ package struct NotificationStack<Payload> {
       totalCost += entry.cost - old.cost
       unstack(old)
       entries[entry.id] = entry
+      // Another notification of the application holding the stack tag ends,
+      // replaced: one card per tag.
+      var effects: [Effect] = []
+      if let stackTag = entry.stackTag,
+        let other = stacked[StackKey(appName: entry.appName, tag: stackTag)], other != entry.id
+      {
+        effects += close(other, reason: .expired)
+      }
       restack(entry)
       if isHeld && entry.isTransient && !entry.isCritical {
-        return close(entry.id, reason: .other)
+        return effects + close(entry.id, reason: .other)
       }
-      let effects: [Effect] = tag(of: entry.id).map { [.show(id: entry.id, tag: $0)] } ?? []
-      return effects + makeRoom()
+      effects += rerank(entry)
+      // Shown already when the other's end made room: shown once.
+      if let tag = tag(of: entry.id), !effects.contains(.show(id: entry.id, tag: tag)) {
+        effects.append(.show(id: entry.id, tag: tag))
+      }
+      return effects + promote() + makeRoom()
     }
     entries[entry.id] = entry
     totalCost += entry.cost
@@ -174,8 +191,9 @@ package struct NotificationStack<Payload> {
       if isHeld && entry.isTransient && !entry.isCritical {
         return effects + close(entry.id, reason: .other)
       }
+      effects += rerank(entry)
       if let tag = tag(of: entry.id) { effects.append(.show(id: entry.id, tag: tag)) }
-      return effects + makeRoom()
+      return effects + promote() + makeRoom()
     }
     if isHeld && entry.isTransient && !entry.isCritical {
       forget(entry.id)
@@ -233,7 +251,8 @@ package struct NotificationStack<Payload> {
     return effects + promote()
   }
 
-  /// Ends every notification for `reason` (the server stops): cards first.
+  /// Ends every notification for `reason` (the server stops, `dismiss
+  /// --all`): cards first, and none that waits is shown on the way.
   package mutating func closeAll(reason: NotificationCloseReason) -> [Effect] {
     var effects: [Effect] = shown.map { .hide(tag: $0.tag) }
     effects += (shown.map(\.id) + waitingCritical + waitingOthers).map {
@@ -253,6 +272,28 @@ package struct NotificationStack<Payload> {
   /// Puts `id` at the end of the queue of its rank (critical or not).
   private mutating func enqueue(_ id: UInt32, critical: Bool) {
     if critical { waitingCritical.append(id) } else { waitingOthers.append(id) }
+  }
+
+  /// Puts `entry`, which took the place of another (its own old content or
+  /// the one it replaced), where its urgency ranks it: waiting among the
+  /// critical ones or the others, or, when held and no longer critical,
+  /// back at the head of the queue, its card taken away.
+  private mutating func rerank(_ entry: Entry) -> [Effect] {
+    let id = entry.id
+    if let index = shown.firstIndex(where: { $0.id == id }) {
+      guard isHeld && !entry.isCritical else { return [] }
+      let card = shown.remove(at: index)
+      waitingOthers.insert(id, at: 0)
+      return [.hide(tag: card.tag)]
+    }
+    if entry.isCritical, let index = waitingOthers.firstIndex(of: id) {
+      waitingOthers.remove(at: index)
+      waitingCritical.append(id)
+    } else if !entry.isCritical, let index = waitingCritical.firstIndex(of: id) {
+      waitingCritical.remove(at: index)
+      waitingOthers.insert(id, at: 0)
+    }
+    return []
   }
 
   /// Shows waiting notifications while there is room and they may show:

@@ -109,10 +109,7 @@ package final class Owner {
     }
     presenter.doNotDisturb = (try? doNotDisturb.read()) ?? .off
     // A signal ends the owner: toasts go at once (outcome hidden), then the loop stops.
-    presenter.eventLoop.onSignal = { [unowned self] _ in
-      for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
-      presenter.eventLoop.stop()
-    }
+    presenter.eventLoop.onSignal = { [unowned self] _ in endAtOnce() }
     listening = presenter.eventLoop.addSource(fd: self.listener.socket.rawValue) {
       [unowned self] _ in acceptClients()
     }
@@ -191,8 +188,7 @@ package final class Owner {
           // Not a listening socket (a bad descriptor was handed over): no
           // command can ever reach this owner, so it ends rather than spin.
           failure = "cannot accept connections: \(Errno.current)"
-          for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
-          presenter.eventLoop.stop()
+          endAtOnce()
           return
         }
       }
@@ -397,6 +393,13 @@ package final class Owner {
   private var isIdle: Bool {
     !presenter.isPresenting && held.isEmpty && waiters.values.allSatisfy(\.isEmpty)
       && frameWaiters.isEmpty && requestDeadlines.isEmpty
+  }
+
+  /// Takes every toast away at once (outcome hidden) and stops the loop:
+  /// the owner ends (``run()`` returns).
+  func endAtOnce() {
+    for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
+    presenter.eventLoop.stop()
   }
 
   func cancelLinger() {

@@ -58,8 +58,7 @@ extension Owner {
     } else if let reason {
       printError("wl-toast: \(reason)")
       failure = reason
-      for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
-      presenter.eventLoop.stop()
+      endAtOnce()
     }
   }
 
@@ -71,21 +70,6 @@ extension Owner {
     var rules: [NotificationRule] = []
     for item in items { rules.append(try NotificationRule(json: item)) }
     return rules
-  }
-
-  /// The page of `notifications` from the one at `from` on: as many as one
-  /// reply holds (each is far smaller than a reply: texts are cut).
-  static func page(of notifications: [JSONValue], from: Int) -> OwnerReply {
-    var page: [JSONValue] = []
-    var size = 64
-    for notification in notifications.dropFirst(from) {
-      size += notification.serialized.utf8.count + 1
-      guard page.isEmpty || size <= maximumMessageSize - 1024 else {
-        return .listed(page, more: true)
-      }
-      page.append(notification)
-    }
-    return .listed(page, more: false)
   }
 
   /// A notifications request other than `serve`, from `fd`.
@@ -106,7 +90,7 @@ extension Owner {
     case .serve:
       return
     case .list(let from):
-      send(Self.page(of: notifications.list(), from: from), to: fd)
+      send(NotificationListing.page(of: notifications.list(), from: from), to: fd)
       return
     case .dismiss(let id):
       problem = notifications.dismiss(id: id)

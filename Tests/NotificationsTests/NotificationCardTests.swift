@@ -66,6 +66,16 @@ struct NotificationCardTests {
     #expect(NotificationCard.defaultActionKey(in: try request(actions: ["a", "A"])) == nil)
   }
 
+  @Test func theDefaultActionsLabelIsTheCardsForScreenReaders() throws {
+    let open = try request(actions: ["default", "Open", "snooze", "Snooze"])
+    #expect(NotificationCard.toast(for: open, rules: []).defaultActionLabel == "Open")
+    // A blank label (as libnotify's clients often give) is its key, as a button's.
+    let blank = try request(actions: ["default", " "])
+    #expect(NotificationCard.toast(for: blank, rules: []).defaultActionLabel == "default")
+    let none = try request(actions: ["snooze", "Snooze"])
+    #expect(NotificationCard.toast(for: none, rules: []).defaultActionLabel == nil)
+  }
+
   @Test func labelsAreMadeFitForAButton() throws {
     let long = String(repeating: "x", count: 100)
     let call = try request(actions: [

@@ -50,8 +50,8 @@ extension AtspiListener {
   }
 }
 
-/// What libatspi read of a button it did the action of, as a screen reader
-/// presses one (`scripts/atspi-listener.py --do-action`).
+/// What libatspi read of a button (or another object) it did the action of,
+/// as a screen reader presses one (`scripts/atspi-listener.py --do-action`).
 struct PressedButton {
   var name: String
   var role: String
@@ -65,18 +65,22 @@ struct PressedButton {
   var done: Bool
 
   /// Does the first action of the push button named `name` under wl-toast on
-  /// `bus`'s accessibility bus, through libatspi; throws when none is found.
-  init(named name: String, on bus: AccessibilityBus) throws {
+  /// `bus`'s accessibility bus, through libatspi, or with `action` the action
+  /// of that name of any object named `name`; throws when none is found.
+  init(named name: String, action: String? = nil, on bus: AccessibilityBus) throws {
     var environment = currentEnvironment(
       without: ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS"])
     environment.merge(bus.clientEnvironment) { $1 }
     environment["NO_AT_BRIDGE"] = "1"
     let script = repositoryDirectory + "/scripts/atspi-listener.py"
     let result = try runCommand(
-      ["/usr/bin/python3", script, "--do-action", "wl-toast", name], environment: environment)
+      ["/usr/bin/python3", script, "--do-action", "wl-toast", name] + (action.map { [$0] } ?? []),
+      environment: environment)
     let value = try JSONValue.parse(result.output)
     guard value["found"]?.boolValue == true else {
-      throw HarnessError("libatspi found no push button named \(name): \(result.output)")
+      throw HarnessError(
+        "libatspi found no \(action.map { "object with the action \($0)" } ?? "push button")"
+          + " named \(name): \(result.output)")
     }
     func strings(_ value: JSONValue?) -> [String] {
       guard case .array(let items)? = value else { return [] }

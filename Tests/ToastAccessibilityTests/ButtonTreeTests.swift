@@ -119,7 +119,9 @@ struct ButtonTreeTests {
   @Test func aButtonsOneActionIsClickAndDoingItCallsBackWithTheButton() throws {
     let tree = Self.tree()
     var done: [[Int]] = []
-    tree.onAction = { id, button in done.append([id, button]) }
+    tree.onAction = { id, action in
+      if case .button(let button) = action { done.append([id, button]) }
+    }
     let action = "org.a11y.atspi.Action"
     #expect(Self.property(tree, Self.keep, "NActions", interface: action, Variant.int32(of:)) == 1)
     let all = ask(
@@ -157,6 +159,49 @@ struct ButtonTreeTests {
       [Variant.string(action), Variant.string("NActions")])
     #expect(count.errorName == "org.freedesktop.DBus.Error.UnknownProperty")
     #expect(done == [[3, 1], [3, 0]])
+  }
+
+  @Test func aCardsObjectHasItsBodysClicksAsActions() throws {
+    let tree = Self.tree()
+    _ = tree.add(
+      id: 5, name: "Calendar: Meeting. Room 4", buttons: ["Snooze"],
+      actions: AccessibleTree.cardActions(defaultAction: "Open"))
+    _ = tree.add(
+      id: 6, name: "Mail: New mail", actions: AccessibleTree.cardActions(defaultAction: nil))
+    var done: [String] = []
+    tree.onAction = { id, action in done.append("\(id) \(action)") }
+    let action = "org.a11y.atspi.Action"
+    let card = AccessibleTree.path(of: 5)
+    let interfaces = ask(tree, card, "org.a11y.atspi.Accessible", "GetInterfaces")
+    #expect(
+      interfaces.argument(0) { Variant.children($0, Variant.text) } == [
+        "org.a11y.atspi.Accessible", "org.a11y.atspi.Action",
+      ])
+    #expect(Self.property(tree, card, "NActions", interface: action, Variant.int32(of:)) == 2)
+    let actions = ask(tree, card, action, "GetActions")
+    #expect(
+      actions.argument(0) { Variant.children($0) { Variant.children($0, Variant.text) } } == [
+        ["activate", "Open", ""], ["dismiss", "Dismisses the notification", ""],
+      ])
+    let second = ask(tree, card, action, "GetName", [Variant.int32(1)])
+    #expect(second.argument(0, Variant.text) == "dismiss")
+    // Without a default action, a card can only be dismissed.
+    let plain = ask(tree, AccessibleTree.path(of: 6), action, "GetActions")
+    #expect(
+      plain.argument(0) { Variant.children($0) { Variant.children($0, Variant.text) } } == [
+        ["dismiss", "Dismisses the notification", ""]
+      ])
+
+    for (path, index): (String, Int32) in [(card, 0), (card, 1), (AccessibleTree.path(of: 6), 0)] {
+      let answer = ask(tree, path, action, "DoAction", [Variant.int32(index)])
+      #expect(answer.argument(0, Variant.bool) == true, "\(path) \(index)")
+    }
+    let beyond = ask(tree, card, action, "DoAction", [Variant.int32(2)])
+    #expect(beyond.argument(0, Variant.bool) == false, "no third action")
+    let snooze = ask(
+      tree, AccessibleTree.path(of: 5, button: 0), action, "DoAction", [Variant.int32(0)])
+    #expect(snooze.argument(0, Variant.bool) == true)
+    #expect(done == ["5 activate", "5 dismiss", "6 dismiss", "5 button(0)"])
   }
 
   @Test func onlyTheButtonsAToastHasAreObjects() {

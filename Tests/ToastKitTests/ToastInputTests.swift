@@ -156,6 +156,15 @@ struct ToastInputTests {
     #expect(input.handle(.tap(x: yes.x, y: yes.y), layout: layout, now: 0) == .none)
   }
 
+  @Test func aScreenReadersClickOnACardsBodyIsItsDefaultActionOrDismissesIt() {
+    let card = ToastInput(toast: Toast("Meeting", style: .card, dismissal: .tap))
+    #expect(card.clickBody(secondary: false) == InputResponse(redraws: false, action: .activate))
+    #expect(card.clickBody(secondary: true) == InputResponse(redraws: false, action: .dismiss))
+    // A toast that is no card has no body to click.
+    let hud = ToastInput(toast: Self.hud([], dismissal: .tap))
+    #expect(hud.clickBody(secondary: false) == .none && hud.clickBody(secondary: true) == .none)
+  }
+
   @Test func aTapDismissesATapToastInItsBox() {
     let toast = Self.hud([], dismissal: .tap)
     let layout = Self.layout(toast)

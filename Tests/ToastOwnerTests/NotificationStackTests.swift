@@ -127,32 +127,55 @@ import ToastProtocol
     #expect(stack.count == 0 && stack.ordered.isEmpty)
   }
 
+  @Test func aReplacementByIdWhoseStackTagAnotherHoldsEndsThatOne() {
+    var stack = Stack()
+    _ = stack.notify(Self.entry(1, stackTag: "t"))
+    _ = stack.notify(Self.entry(2))
+    // The id of one, the tag of the other: the first ends, replaced.
+    #expect(
+      stack.notify(Self.entry(2, stackTag: "t", text: "both")) == [
+        .hide(tag: Self.tag(1)), .closed(id: 1, reason: .expired), .show(id: 2, tag: Self.tag(2)),
+      ])
+    #expect(stack.ordered.map(\.payload) == ["both"])
+    // The tag now belongs to the updated one.
+    #expect(
+      stack.notify(Self.entry(3, stackTag: "t")) == [
+        .closed(id: 2, reason: .expired), .show(id: 3, tag: Self.tag(2)),
+      ])
+    // Naming the same one twice: updated in place, nothing ends.
+    #expect(stack.notify(Self.entry(3, stackTag: "t")) == [.show(id: 3, tag: Self.tag(2))])
+    #expect(stack.ordered.map(\.id) == [3])
+  }
+
+  @Test func aReplacementWaitsOrShowsAsItsOwnUrgencySaysWhileHeld() {
+    var stack = Stack()
+    _ = stack.hold(true)
+    _ = stack.notify(Self.entry(1, stackTag: "battery"))
+    _ = stack.notify(Self.entry(2))
+    #expect(stack.ordered.map(\.id) == [1, 2] && stack.tag(of: 1) == nil)
+    // Critical now, by its stack tag or its id: it shows at once.
+    #expect(
+      stack.notify(Self.entry(3, stackTag: "battery", critical: true)) == [
+        .closed(id: 1, reason: .expired), .show(id: 3, tag: Self.tag(1)),
+      ])
+    #expect(stack.notify(Self.entry(2, critical: true)) == [.show(id: 2, tag: Self.tag(2))])
+    // No longer critical: back to the head of the queue, without an end.
+    #expect(stack.notify(Self.entry(2)) == [.hide(tag: Self.tag(2))])
+    #expect(stack.ordered.map(\.id) == [3, 2] && stack.tag(of: 2) == nil)
+    // Released: it shows again, with a new card.
+    #expect(stack.hold(false) == [.show(id: 2, tag: Self.tag(3))])
+    // A waiting critical one that is no longer critical waits among the others.
+    var full = Stack(visibleLimit: 1)
+    _ = full.notify(Self.entry(1))
+    _ = full.notify(Self.entry(2))
+    _ = full.notify(Self.entry(3, critical: true))
+    #expect(full.ordered.map(\.id) == [1, 3, 2])
+    #expect(full.notify(Self.entry(3)) == [])
+    #expect(full.notify(Self.entry(2, critical: true)) == [])
+    #expect(full.ordered.map(\.id) == [1, 2, 3])
+  }
+
   @Test func cardTagsCannotBeAToastsTag() {
     #expect(Stack.tagPrefix.contains(" "), "--tag takes no spaces")
-  }
-}
-
-/// The pages `wl-toast notifications list` asks for, each one reply.
-@Suite struct NotificationListPageTests {
-  @Test func aLongListIsCutIntoPagesThatEachFitAReply() {
-    let body = String(repeating: "x", count: 4000)
-    let notifications = (1...100).map {
-      JSONValue.object(["id": .number(Double($0)), "body": .string(body)])
-    }
-    var seen: [JSONValue] = []
-    var pages = 0
-    while true {
-      let reply = Owner.page(of: notifications, from: seen.count)
-      guard case .listed(let page, let more) = reply else {
-        Issue.record("not a page: \(reply)")
-        return
-      }
-      #expect(reply.encoded.utf8.count <= maximumMessageSize)
-      seen += page
-      pages += 1
-      if !more { break }
-    }
-    #expect(seen == notifications && pages > 1)
-    #expect(Owner.page(of: notifications, from: 100) == .listed([], more: false))
   }
 }
