@@ -4,11 +4,6 @@ import ToastProtocol
 /// A notification as a toast: the card the server shows, and the actions
 /// behind its buttons.
 package enum NotificationCard {
-  /// How long a low or normal notification stays when the call says -1
-  /// (the server's default): 5 seconds, as KDE Plasma's, long enough to
-  /// read a few lines. A critical one stays until dismissed.
-  package static let defaultTimeout: Double = 5
-
   /// The longest parts of a card's text, in Unicode scalars of markup: the
   /// app's name and the summary; the body has the rest of
   /// ``Toast/Limits/textLength`` (a card shows a few lines of it).
@@ -25,7 +20,10 @@ package enum NotificationCard {
   /// - the progress bar of `value` (percent; beyond 100 the toast's overflow);
   /// - a button for each action but `default` (``buttonActions(in:)``);
   /// - the timeout of `expire_timeout`: N milliseconds; 0 until dismissed;
-  ///   -1 (or less) ``defaultTimeout``, but until dismissed when critical;
+  ///   -1 (or less), the server's default, until dismissed when critical,
+  ///   else the card's own (``Toast/Timeout/standard``: the card style's
+  ///   default, dunst's 10 seconds, or until answered when it has buttons,
+  ///   as every toast with buttons);
   /// - its urgency, so that do-not-disturb holds back all but critical ones
   ///   (the toast's ``Toast/DoNotDisturbPolicy/suppress``);
   /// - what screen readers say: `APP: SUMMARY. BODY`, without markup;
@@ -49,8 +47,6 @@ package enum NotificationCard {
       toast.timeout = Toast.Timeout(seconds: Double(request.expireTimeout) / 1000)
     } else if request.expireTimeout == 0 || request.hints.urgency == .critical {
       toast.timeout = .untilDismissed
-    } else {
-      toast.timeout = Toast.Timeout(seconds: defaultTimeout)
     }
     toast.accessibleText = spokenText(of: request)
     for rule in rules where rule.criteria?.matches(request) ?? true {

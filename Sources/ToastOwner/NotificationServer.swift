@@ -94,7 +94,7 @@ final class NotificationServer {
       if isServing {
         stopServing("the session bus went away; notifications end here")
       } else {
-        self.connection = nil
+        retireConnection()
         once("the session bus closed the connection")
       }
     }
@@ -111,13 +111,11 @@ final class NotificationServer {
             let refusal =
               "\(Self.busName) is owned by \(owner ?? "another program")"
               + (replace ? ", which does not allow replacement" : "")
-            self.connection?.abandon()
-            self.connection = nil
+            retireConnection()
             once(refusal)
           }
         case .failure(let error):
-          self.connection?.abandon()
-          self.connection = nil
+          retireConnection()
           once("cannot own \(Self.busName): \(error.message)")
         }
       }
@@ -129,16 +127,23 @@ final class NotificationServer {
     apply(stack.closeAll(reason: .other))
     if isServing { connection?.releaseName(Self.busName) }
     isServing = false
-    connection?.abandon()
-    connection = nil
+    retireConnection()
   }
 
   private func stopServing(_ reason: String) {
     apply(stack.closeAll(reason: .other))
     isServing = false
-    connection?.abandon()
-    connection = nil
+    retireConnection()
     onStop?(reason)
+  }
+
+  /// Closes the bus connection and lets go of it in the next turn of the
+  /// loop: it may be the one calling (its handlers run inside its reading).
+  private func retireConnection() {
+    guard let connection else { return }
+    connection.abandon()
+    self.connection = nil
+    presenter.eventLoop.addTimer(after: .zero) { withExtendedLifetime(connection) {} }
   }
 
   // MARK: - The bus interface

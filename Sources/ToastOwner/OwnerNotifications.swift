@@ -29,16 +29,21 @@ extension Owner {
     notifications = server
     // The command that asked waits for the bus: the owner does not linger out meanwhile.
     cancelLinger()
-    server.onStop = { [unowned self] reason in
+    // The server calls from inside itself: it is let go of in the next turn.
+    server.onStop = { [unowned self, weak server] reason in
       printError("wl-toast: \(reason)")
-      notifications = nil
+      presenter.eventLoop.addTimer(after: .zero) { [unowned self] in
+        if let server, notifications === server { notifications = nil }
+      }
     }
-    server.start(replace: replace) { [unowned self, unowned server] reason in
+    server.start(replace: replace) { [unowned self, weak server] reason in
       if reason == nil {
         linger = nil
-        server.hold(presenter.doNotDisturb == .on)
-      } else if notifications === server {
-        notifications = nil
+        server?.hold(presenter.doNotDisturb == .on)
+      } else {
+        presenter.eventLoop.addTimer(after: .zero) { [unowned self] in
+          if let server, notifications === server { notifications = nil }
+        }
       }
       answerStart(reason, to: fd)
     }

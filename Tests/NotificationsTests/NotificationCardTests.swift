@@ -33,7 +33,7 @@ struct NotificationCardTests {
     #expect(toast.progress == 0.4 && toast.icon == "audio-volume-medium")
     #expect(call.hints.stackTag == "volume")
     #expect(toast.text == "<small>notify-send</small>\n<b>Volume</b>")
-    #expect(toast.timeout == Toast.Timeout(seconds: NotificationCard.defaultTimeout))
+    #expect(toast.timeout == .standard, "the card's own")
     #expect(DoNotDisturb.on.silences(toast), "a normal one waits out do-not-disturb")
     #expect(toast.accessibleText == "notify-send: Volume")
     let loud = try request(hints: [("value", Variant.int32(150))])
@@ -49,7 +49,7 @@ struct NotificationCardTests {
     #expect(NotificationCard.toast(for: critical, rules: []).timeout == 4, "given: kept")
     #expect(
       NotificationCard.toast(for: try request(hints: [("urgency", byte(0))]), rules: []).timeout
-        == 5)
+        == .standard)
   }
 
   @Test func actionsButDefaultAreButtonsInOrder() throws {
@@ -59,6 +59,7 @@ struct NotificationCardTests {
       actions: ["default", "Open", "snooze", "Snooze", "dismiss", "Dismiss"])
     let toast = NotificationCard.toast(for: call, rules: [])
     #expect(toast.buttons == ["Snooze", "Dismiss"])
+    #expect(toast.timeout == .standard, "the card's own: until answered, as toasts with buttons")
     #expect(
       NotificationCard.buttonActions(in: call).map(\.key) == ["snooze", "dismiss"])
     #expect(NotificationCard.defaultActionKey(in: call) == "default")

@@ -92,7 +92,7 @@ struct NotificationRulesTests {
         criteria: nil, settings: .object(["timeout": .number(3), "layer": .string("sky")]))
     ]
     let toast = NotificationCard.toast(for: NotificationRequest(), rules: rules)
-    #expect(toast.timeout == 5 && toast.layer == .overlay)
+    #expect(toast.timeout == .standard && toast.layer == .overlay)
   }
 }
 

@@ -124,6 +124,22 @@ struct NotificationServerTests {
     }
   }
 
+  /// Waits until `card` rests alone at the top right, drawn as it is offscreen
+  /// (but for 1 % of its pixels); returns that screenshot.
+  @discardableResult
+  static func expectDrawnAsOffscreen(_ card: Toast, on desk: Desk<HeadlessSway>) throws -> Image {
+    let box = restingBox(card)
+    try expectCard(at: box, on: desk)
+    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
+    let reference = composited(card, over: HeadlessSway.desktop)
+    let origin = (x: box.x - Int(layout.box.x), y: box.y - Int(layout.box.y))
+    var mismatches = 0
+    return try desk.screenshot("the card as drawn offscreen (\(mismatches) pixels differ)") {
+      mismatches = $0.mismatches(in: box, from: reference.blend, origin: origin)
+      return mismatches < box.width * box.height / 100
+    }
+  }
+
   /// Waits until no card is on screen.
   static func expectNoCard(on desk: Desk<HeadlessSway>) throws {
     try desk.screenshot("no card") { $0.boundingBox(of: cardColor, tolerance: 3) == nil }
@@ -134,16 +150,7 @@ struct NotificationServerTests {
     let id = try server.notify(["-a", "Mail", "-t", "0", "Meeting", "In five minutes"])
     #expect(id == 1, "the first id")
     let card = Self.card(app: "Mail", summary: "Meeting", body: "In five minutes", timeout: 0)
-    let box = Self.restingBox(card)
-    try Self.expectCard(at: box, on: server.desk)
-    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
-    let reference = composited(card, over: HeadlessSway.desktop)
-    let origin = (x: box.x - Int(layout.box.x), y: box.y - Int(layout.box.y))
-    var mismatches = 0
-    try server.desk.screenshot("the card as drawn offscreen (\(mismatches) pixels differ)") {
-      mismatches = $0.mismatches(in: box, from: reference.blend, origin: origin)
-      return mismatches < box.width * box.height / 100
-    }
+    try Self.expectDrawnAsOffscreen(card, on: server.desk)
     let listed = try server.list()
     #expect(listed.count == 1)
     #expect(listed.first?["id"]?.doubleValue == 1 && listed.first?["app"]?.stringValue == "Mail")
@@ -173,18 +180,9 @@ struct NotificationServerTests {
       for: NotificationRequest(appName: "Img", summary: "Pixels", hints: hints, expireTimeout: 0),
       rules: [])
     #expect(card.image != nil && card.progress == 0.4)
-    let box = Self.restingBox(card)
-    try Self.expectCard(at: box, on: server.desk)
-    let layout = ToastLayout(toast: card, outputWidth: 1280, outputHeight: 720)
-    let reference = composited(card, over: HeadlessSway.desktop)
-    let origin = (x: box.x - Int(layout.box.x), y: box.y - Int(layout.box.y))
-    var mismatches = 0
-    let shot = try server.desk.screenshot("the card as drawn offscreen (\(mismatches) differ)") {
-      mismatches = $0.mismatches(in: box, from: reference.blend, origin: origin)
-      return mismatches < box.width * box.height / 100
-    }
+    let shot = try Self.expectDrawnAsOffscreen(card, on: server.desk)
     // The icon's colours, scaled up from its 16 pixels.
-    #expect(shot.colorfulPixels(in: box) > 500)
+    #expect(shot.colorfulPixels(in: Self.restingBox(card)) > 500)
   }
 
   @Test func replacesIDUpdatesTheCardInPlaceAndCloseNotificationEndsIt() throws {
@@ -409,6 +407,18 @@ struct NotificationServerTests {
     }
     #expect(try other.desk.runToEnd(["--timeout", "0.1", "--wait", "still here"]).status == 0)
     #expect(other.daemon.isRunning)
+  }
+
+  @Test func withoutASessionBusTheDaemonSaysSoAndEnds() throws {
+    let desk = try deskWithOwnRuntime()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+    let result = try desk.runToEnd(["daemon", "--notifications"])
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "wl-toast: no session bus: DBUS_SESSION_BUS_ADDRESS is unset and"
+        + " $XDG_RUNTIME_DIR/bus is none\n")
+    #expect(desk.ownerProcesses().isEmpty, "no owner stays")
   }
 
   @Test func anOwnerAlreadyRunningTakesTheNameWhenAsked() throws {
