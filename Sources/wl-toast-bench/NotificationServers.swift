@@ -9,6 +9,9 @@ import ToastCommand
 // one notification (so that it is warm, as a resident server is), then times a
 // new card and its update by replaces_id, reads its peak RSS with 1 and with 10
 // notifications, counts its wake-ups, stops it and waits until the name is free.
+// A bus monitor (`dbus-monitor --profile`) tells when each Notify call went
+// through the bus, so that the server's own part of a frame shows apart from
+// notify-send's start.
 
 /// The servers, in the table's order: wl-toast's; mako at its defaults (5
 /// visible, as wl-toast's); mako with `max-visible=10` in its configuration.
@@ -26,10 +29,26 @@ private struct RunningServer {
   let log: DebugLog
 }
 
+/// The bus monitor's log, read as it grows.
+@MainActor private var monitor: BusMonitorLog!
+
 /// Every round of every server; D-Bus activation of mako is off meanwhile.
 @MainActor func measureNotificationServers() {
   print("the notification server beside mako (one at a time on the bus)...")
   must("turning D-Bus activation off") { try bench.allowActivation(false) }
+  let monitorPath = bench.log("bus-monitor.log")
+  var monitorProcess = must("starting dbus-monitor") {
+    try Launched(
+      ["dbus-monitor", "--session", "--profile"], environment: environment,
+      stdoutPath: monitorPath, stderrPath: commandsLog)
+  }
+  monitor = BusMonitorLog(path: monitorPath)
+  must("waiting for dbus-monitor") {
+    try waitUntil("dbus-monitor to watch the bus", timeout: 10) {
+      monitor.refresh()
+      return monitor.isWatching
+    }
+  }
   let tenVisible = bench.scratch + "/config/mako-10"
   mkdir(tenVisible, 0o700)
   must("writing mako's configuration") {
@@ -42,6 +61,7 @@ private struct RunningServer {
       stopServer(&server)
     }
   }
+  monitorProcess.stop()
   must("turning D-Bus activation on") { try bench.allowActivation(true) }
 }
 
@@ -98,6 +118,8 @@ private struct RunningServer {
 
   let shown = notify(["Saved", "Round \(round)"], log, name)
   note("notify-new", shown.frame)
+  note("notify-new-client", shown.call)
+  note("notify-new-server", shown.server)
   note("notify-new-exit", shown.exit)
   sleep(seconds: 0.4)  // past wl-toast's 0.2 s fade-in: the card is static
   let percent = 10 + (round * 7) % 80
@@ -107,6 +129,7 @@ private struct RunningServer {
     fail("\(name) answered the update of \(shown.id) with id \(updated.id)")
   }
   note("notify-update", updated.frame)
+  note("notify-update-server", updated.server)
   note("notify-update-reached", updated.reached)
   note("notify-update-exit", updated.exit)
   sleep(seconds: 0.2)
@@ -142,11 +165,15 @@ private struct RunningServer {
 }
 
 /// What one `notify-send` gave: exec → the server's frame with content, →
-/// its first commit of any kind, → notify-send's exit; the id it printed.
+/// its first commit of any kind, → notify-send's exit; exec → its Notify
+/// call on the bus (notify-send's own part), and that call → the frame (the
+/// server's part); the id it printed.
 private struct Sent {
   var frame: Double
   var reached: Double?
   var exit: Double
+  var call: Double
+  var server: Double
   var id: String
 }
 
@@ -178,6 +205,15 @@ private struct Sent {
 @MainActor private func notify(_ arguments: [String], _ log: DebugLog, _ name: String) -> Sent {
   let (send, exited, id) = run(arguments, name)
   let commit = log.contentCommit(after: send.stamp, "\(name)'s frame")
+  let call = must("reading the bus monitor") {
+    var call: UInt32?
+    try waitUntil("the Notify call in \(monitor.path)", timeout: 10) {
+      monitor.refresh()
+      call = monitor.firstCall("Notify", atOrAfter: send.stamp)
+      return call != nil
+    }
+    return call!
+  }
   let reached = log.activity.first(atOrAfter: send.stamp) {
     if case .commit = $0.kind { return true }
     return false
@@ -185,7 +221,8 @@ private struct Sent {
   return Sent(
     frame: milliseconds(send.stamp, commit.stamp),
     reached: reached.map { milliseconds(send.stamp, $0.stamp) },
-    exit: Double(exited - send.monotonic) / 1e6, id: id)
+    exit: Double(exited - send.monotonic) / 1e6, call: milliseconds(send.stamp, call),
+    server: milliseconds(call, commit.stamp), id: id)
 }
 
 /// Dismisses every notification (`wl-toast notifications dismiss --all`,
@@ -217,4 +254,56 @@ private func liveSurfaces(_ activity: SurfaceActivity) -> Int {
     }
   }
   return live.count
+}
+
+/// A `dbus-monitor --profile` log, read as it grows: when each method call
+/// went through the bus, on libwayland's debug clock (the monitor stamps
+/// each message with the realtime clock when it reads it).
+private final class BusMonitorLog {
+  let path: String
+  private var offset: off_t = 0
+  private var pending: [UInt8] = []
+  /// Method calls seen: their member and stamp, in order.
+  private var calls: [(member: Substring, stamp: UInt32)] = []
+  /// Whether the monitor has joined the bus (the bus's NameAcquired for it).
+  private(set) var isWatching = false
+
+  init(path: String) { self.path = path }
+
+  /// Reads what was added since the last call.
+  func refresh() {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = pread(fd, &buffer, buffer.count, offset)
+      if count <= 0 { break }
+      offset += off_t(count)
+      pending += buffer[0..<count]
+    }
+    guard let last = pending.lastIndex(of: UInt8(ascii: "\n")) else { return }
+    let text = String(decoding: pending[...last], as: UTF8.self)
+    pending.removeSubrange(...last)
+    // "TYPE\tSECONDS.MICROSECONDS\tSERIAL\tSENDER\tDESTINATION\tPATH\tINTERFACE\tMEMBER"
+    for line in text.split(separator: "\n") {
+      let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+      guard fields.count >= 8 else { continue }
+      if fields[0] == "sig" && fields[7] == "NameAcquired" { isWatching = true }
+      guard fields[0] == "mc" else { continue }
+      let time = fields[1].split(separator: ".")
+      guard time.count == 2, let seconds = Int64(time[0]), let micros = Int64(time[1]) else {
+        continue
+      }
+      calls.append(
+        (fields[7], WaylandDebugClock.stamp(seconds: seconds, nanoseconds: micros * 1000)))
+    }
+  }
+
+  /// The stamp of the first call of `member` at or after `start`.
+  func firstCall(_ member: String, atOrAfter start: UInt32) -> UInt32? {
+    calls.first {
+      $0.member == member && WaylandDebugClock.microseconds(from: start, to: $0.stamp) >= 0
+    }?.stamp
+  }
 }

@@ -48,9 +48,18 @@ import ToastCommand
   /// The rows of the notification server beside mako, in order.
   let serverRows: [(String, String, String, Int)] = [
     ("notify-new", "notify-send → the new card's first frame, server resident", "ms", 1),
+    (
+      "notify-new-client", "… of which exec → its Notify call on the bus (notify-send's part)",
+      "ms", 2
+    ),
+    ("notify-new-server", "… and that call → the frame (the server's part)", "ms", 2),
     ("notify-new-exit", "… notify-send exec → exit (its reply)", "ms", 1),
     ("notify-update", "notify-send --replace-id → the card's new frame", "ms", 1),
     ("notify-update-reached", "… of which exec → the server's first commit", "ms", 2),
+    (
+      "notify-update-server", "… its Notify call on the bus → the frame (the server's part)", "ms",
+      2
+    ),
     ("notify-update-exit", "… notify-send exec → exit", "ms", 1),
     ("notify-rss-start", "server's peak RSS once on the bus, before any card", "MiB", 1),
     ("notify-rss-1", "server's peak RSS, 1 notification showing", "MiB", 1),
@@ -84,6 +93,9 @@ import ToastCommand
       + "(wl-toast in 5 surfaces, mako in 1); \"mako, 10 visible\" is mako with "
       + "max-visible=10 in its configuration, all 10 drawn. Peak RSS is VmHWM 0.2 s after "
       + "the update (1) and 0.6 s after the tenth notify-send (10).",
+    "The server's part: from the Notify call as a bus monitor (dbus-monitor --profile on the "
+      + "same bus, realtime clock) read it to the server's frame; the monitor reads each "
+      + "message as the server does, so the same delay is in both servers' figures.",
     "Wake-ups: context switches of the server (all threads) in 2 s, in the first "
       + "\(windows) rounds: with the 10 static, then 0.5 s after every card is dismissed.",
   ]
@@ -116,6 +128,22 @@ import ToastCommand
         "issue 29: peak RSS growth from 1 to 10 notifications: \(fixed(ours, 2)) MiB against "
           + "mako's \(fixed(theirs, 2)) MiB\(tenVisible ?? "") (budget no more than mako's: "
           + "\(ours <= theirs ? "met" : "not met"))")
+    }
+    // What the server can change: its part, and what notify-send leaves it.
+    if let ours = median("notify-new-server", "wl-toast"),
+      let theirs = median("notify-new-server", "mako"),
+      let oursUpdate = median("notify-update-server", "wl-toast"),
+      let theirsUpdate = median("notify-update-server", "mako"),
+      let client = median("notify-new-client", "mako"), let whole = median("notify-new", "mako"),
+      theirs > 0, theirsUpdate > 0, whole > 0
+    {
+      lines.append(
+        "issue 29, the server's part alone (Notify call on the bus → frame) ÷ mako's: new card "
+          + "\(fixed(ours / theirs, 2))× (\(fixed(ours, 2)) against \(fixed(theirs, 2)) ms), "
+          + "update \(fixed(oursUpdate / theirsUpdate, 2))× (\(fixed(oursUpdate, 2)) against "
+          + "\(fixed(theirsUpdate, 2)) ms); notify-send's own part before its call is "
+          + "\(fixed(client, 2)) ms, \(fixed(client / whole, 2)) × mako's whole new card: "
+          + "a server taking no time at all would be at that ratio")
     }
     if let idle = serverFigures.first(where: { $0.key == "notify-wakeups-idle" })?.summary(
       "wl-toast")
