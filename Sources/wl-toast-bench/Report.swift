@@ -74,16 +74,19 @@ func fixed(_ value: Double, _ decimals: Int) -> String {
 }
 
 /// The Markdown table: each cell the median and, over several samples, min–max;
-/// then wl-toast's median divided by each peer's.
-func table(_ figures: [Figure]) -> String {
+/// then wl-toast's median divided by each peer's. `tools` are the columns
+/// (wl-toast first), `peers` those wl-toast is divided by.
+func table(_ figures: [Figure], tools: [String] = toolNames, peers: [String] = peerNames)
+  -> String
+{
   var lines = [
-    "| figure | " + toolNames.joined(separator: " | ") + " | "
-      + peerNames.map { "wl-toast ÷ \($0)" }.joined(separator: " | ") + " |",
-    "|---|" + String(repeating: "---|", count: toolNames.count + peerNames.count),
+    "| figure | " + tools.joined(separator: " | ") + " | "
+      + peers.map { "wl-toast ÷ \($0)" }.joined(separator: " | ") + " |",
+    "|---|" + String(repeating: "---|", count: tools.count + peers.count),
   ]
   for figure in figures {
     var cells = ["\(figure.title) (\(figure.unit))"]
-    for tool in toolNames {
+    for tool in tools {
       if let note = figure.notes[tool] {
         cells.append(note)
       } else if let summary = figure.summary(tool) {
@@ -97,7 +100,7 @@ func table(_ figures: [Figure]) -> String {
         cells.append("—")
       }
     }
-    for peer in peerNames {
+    for peer in peers {
       cells.append(figure.ratio(to: peer).map { fixed($0, 2) + "×" } ?? "—")
     }
     lines.append("| " + cells.joined(separator: " | ") + " |")
@@ -109,24 +112,40 @@ func table(_ figures: [Figure]) -> String {
 func jsonString(_ text: String) -> String { JSONValue.string(text).serialized }
 
 /// The same figures as JSON: per figure and tool the median, min, max and every
-/// sample (or the note), and wl-toast's ratio to each peer.
-func json(_ figures: [Figure], rounds: Int, context: [(String, String)], notes: [String])
-  -> String
-{
-  func number(_ value: Double) -> String { fixed(value, 4) }
+/// sample (or the note), and wl-toast's ratio to each peer; each of `sections`
+/// is a table of its own (its key, its tools and peers, its figures).
+func json(
+  _ figures: [Figure], rounds: Int, context: [(String, String)], notes: [String],
+  sections: [(key: String, tools: [String], peers: [String], figures: [Figure])] = []
+) -> String {
   var out = "{\n  \"rounds\": \(rounds),\n  \"context\": {\n"
   out +=
     context.map { "    \(jsonString($0.0)): \(jsonString($0.1))" }.joined(separator: ",\n")
   out += "\n  },\n  \"notes\": [\n"
   out += notes.map { "    " + jsonString($0) }.joined(separator: ",\n")
-  out += "\n  ],\n  \"figures\": [\n"
+  out += "\n  ],\n  \"figures\": "
+  out += jsonFigures(figures, tools: toolNames, peers: peerNames, indent: "  ")
+  for section in sections {
+    out += ",\n  \(jsonString(section.key)): {\n    \"tools\": ["
+    out += section.tools.map(jsonString).joined(separator: ", ") + "],\n    \"figures\": "
+    out += jsonFigures(section.figures, tools: section.tools, peers: section.peers, indent: "    ")
+    out += "\n  }"
+  }
+  return out + "\n}\n"
+}
+
+/// A JSON array of figures, its lines after the first indented by `indent`.
+private func jsonFigures(_ figures: [Figure], tools: [String], peers: [String], indent: String)
+  -> String
+{
+  func number(_ value: Double) -> String { fixed(value, 4) }
   var entries: [String] = []
   for figure in figures {
-    var entry = "    {\n      \"key\": \(jsonString(figure.key)),\n"
-    entry += "      \"title\": \(jsonString(figure.title)),\n"
-    entry += "      \"unit\": \(jsonString(figure.unit)),\n      \"tools\": {\n"
-    var tools: [String] = []
-    for tool in toolNames {
+    var entry = "  {\n    \"key\": \(jsonString(figure.key)),\n"
+    entry += "    \"title\": \(jsonString(figure.title)),\n"
+    entry += "    \"unit\": \(jsonString(figure.unit)),\n    \"tools\": {\n"
+    var cells: [String] = []
+    for tool in tools {
       var value = "null"
       if let note = figure.notes[tool] {
         value = "{\"note\": \(jsonString(note))}"
@@ -136,16 +155,18 @@ func json(_ figures: [Figure], rounds: Int, context: [(String, String)], notes: 
           + "\"max\": \(number(summary.maximum)), \"samples\": ["
           + samples.map(number).joined(separator: ", ") + "]}"
       }
-      tools.append("        \(jsonString(tool)): \(value)")
+      cells.append("      \(jsonString(tool)): \(value)")
     }
-    entry += tools.joined(separator: ",\n") + "\n      },\n      \"ratios\": {"
+    entry += cells.joined(separator: ",\n") + "\n    },\n    \"ratios\": {"
     entry +=
-      peerNames.map { peer in
+      peers.map { peer in
         "\(jsonString(peer)): \(figure.ratio(to: peer).map { number($0) } ?? "null")"
       }.joined(separator: ", ")
-    entry += "}\n    }"
+    entry += "}\n  }"
     entries.append(entry)
   }
-  out += entries.joined(separator: ",\n") + "\n  ]\n}\n"
-  return out
+  let lines = ("[\n" + entries.joined(separator: ",\n") + "\n]").split(
+    separator: "\n", omittingEmptySubsequences: false)
+  return lines.enumerated().map { $0.offset == 0 ? String($0.element) : indent + $0.element }
+    .joined(separator: "\n")
 }

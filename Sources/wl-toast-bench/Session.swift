@@ -167,9 +167,7 @@ final class Bench {
       scratch + "/bus/bus.conf",
       try privateBusConfiguration(
         listeningAt: scratch + "/bus/socket", services: scratch + "/bus/services"))
-    try writeFile(
-      scratch + "/bus/services/org.freedesktop.Notifications.service",
-      "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=\(which("mako")!)\n")
+    try writeFile(makoService, makoServiceText)
     bus = try Launched(
       ["dbus-daemon", "--nofork", "--config-file=\(scratch)/bus/bus.conf"],
       environment: environment, stderrPath: busLog)
@@ -181,6 +179,51 @@ final class Bench {
             "/org/freedesktop/DBus", "org.freedesktop.DBus.GetId",
           ]).status) == 0
     }
+  }
+
+  /// The bus's service file for mako, and what it says.
+  private var makoService: String {
+    scratch + "/bus/services/org.freedesktop.Notifications.service"
+  }
+  private var makoServiceText: String {
+    "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=\(which("mako")!)\n"
+  }
+
+  /// Takes mako's service file away (`allowed` false) or puts it back, and
+  /// waits until the bus has read its directory again: without it, a call to
+  /// org.freedesktop.Notifications while nobody owns the name fails instead
+  /// of starting mako.
+  func allowActivation(_ allowed: Bool) throws {
+    if allowed {
+      try writeFile(makoService, makoServiceText)
+    } else {
+      unlink(makoService)
+    }
+    let name = "org.freedesktop.Notifications"
+    try waitUntil("the bus to \(allowed ? "list" : "drop") \(name)'s service", timeout: 10) {
+      _ = try run([
+        "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+        "/org/freedesktop/DBus", "org.freedesktop.DBus.ReloadConfig",
+      ])
+      let listed = try run([
+        "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+        "/org/freedesktop/DBus", "org.freedesktop.DBus.ListActivatableNames",
+      ])
+      return listed.output.contains("\"\(name)\"") == allowed
+    }
+  }
+
+  /// The process id of the client owning `name` on the private bus, or nil.
+  func nameOwnerPID(_ name: String) -> pid_t? {
+    guard
+      let result = try? run([
+        "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+        "/org/freedesktop/DBus", "org.freedesktop.DBus.GetConnectionUnixProcessID",
+        "string:\(name)",
+      ]), result.status == 0,
+      let word = result.output.split(whereSeparator: { $0 == " " || $0 == "\n" }).last
+    else { return nil }
+    return pid_t(word)
   }
 
   /// Stops the bus, sway and removes the scratch directory (the logs with it).

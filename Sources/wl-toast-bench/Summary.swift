@@ -45,11 +45,114 @@ import ToastCommand
     ("stripped-update", "… stripped", "KiB", 0),
     ("libraries-update", "shared libraries (ldd), update command", "count", 0),
   ]
-  var ordered: [Figure] = []
-  for (key, title, unit, decimals) in rows {
-    var figure = Figure(key, title, unit: unit, decimals: decimals)
-    figure.samples = figures[key]?.samples ?? [:]
-    ordered.append(figure)
+  /// The rows of the notification server beside mako, in order.
+  let serverRows: [(String, String, String, Int)] = [
+    ("notify-new", "notify-send → the new card's first frame, server resident", "ms", 1),
+    (
+      "notify-new-client", "… of which exec → its Notify call on the bus (notify-send's part)",
+      "ms", 2
+    ),
+    ("notify-new-server", "… and that call → the frame (the server's part)", "ms", 2),
+    ("notify-new-exit", "… notify-send exec → exit (its reply)", "ms", 1),
+    ("notify-update", "notify-send --replace-id → the card's new frame", "ms", 1),
+    ("notify-update-reached", "… of which exec → the server's first commit", "ms", 2),
+    (
+      "notify-update-server", "… its Notify call on the bus → the frame (the server's part)", "ms",
+      2
+    ),
+    ("notify-update-exit", "… notify-send exec → exit", "ms", 1),
+    ("notify-rss-start", "server's peak RSS once on the bus, before any card", "MiB", 1),
+    ("notify-rss-1", "server's peak RSS, 1 notification showing", "MiB", 1),
+    ("notify-rss-10", "server's peak RSS, 10 notifications sent", "MiB", 1),
+    ("notify-rss-growth", "… growth from 1 to 10 (per round)", "MiB", 2),
+    ("notify-surfaces-10", "surfaces on screen with the 10", "count", 0),
+    ("notify-wakeups-static", "wake-ups with the 10 static (2 s)", "count", 0),
+    ("notify-wakeups-idle", "wake-ups with every card gone (2 s)", "count", 0),
+  ]
+  @MainActor func collected(_ rows: [(String, String, String, Int)]) -> [Figure] {
+    rows.map { key, title, unit, decimals in
+      var figure = Figure(key, title, unit: unit, decimals: decimals)
+      figure.samples = figures[key]?.samples ?? [:]
+      return figure
+    }
+  }
+  let ordered = collected(rows)
+  let serverFigures = collected(serverRows)
+
+  let serverNotes = [
+    "The notification server: wl-toast daemon --notifications (its process becomes the "
+      + "owner) beside mako 1.7, one after the other on the same private bus with D-Bus "
+      + "activation off; each round starts each server, waits until it owns "
+      + "org.freedesktop.Notifications, shows and dismisses one notification (warm), then "
+      + "measures, then stops it and waits until the name is free.",
+    "Every notification is notify-send --print-id --expire-time=0 (stays until dismissed "
+      + "on both); the new card and its update are timed with nothing else showing, the "
+      + "update 0.4 s after the card (past wl-toast's 0.2 s fade-in, whose first frame is "
+      + "the one timed for a new card).",
+    "10 notifications sent: wl-toast and mako at their defaults show 5 cards and hold 5 "
+      + "(wl-toast in 5 surfaces, mako in 1); \"mako, 10 visible\" is mako with "
+      + "max-visible=10 in its configuration, all 10 drawn. Peak RSS is VmHWM 0.2 s after "
+      + "the update (1) and 0.6 s after the tenth notify-send (10).",
+    "The server's part: from the Notify call as a bus monitor (dbus-monitor --profile on the "
+      + "same bus, realtime clock) read it to the server's frame; the monitor reads each "
+      + "message as the server does, so the same delay is in both servers' figures.",
+    "Wake-ups: context switches of the server (all threads) in 2 s, in the first "
+      + "\(windows) rounds: with the 10 static, then 0.5 s after every card is dismissed.",
+  ]
+
+  /// The issue's budgets for the notification server, from the medians above.
+  @MainActor func serverBudgets() -> [String] {
+    func median(_ key: String, _ tool: String) -> Double? {
+      serverFigures.first { $0.key == key }?.summary(tool)?.median
+    }
+    var lines: [String] = []
+    for (text, key, budget) in [
+      ("new card's first frame ÷ mako's", "notify-new", 0.8),
+      ("update by replaces_id ÷ mako's", "notify-update", 0.8),
+      ("peak RSS with 10 notifications ÷ mako's (both at their defaults)", "notify-rss-10", 1.2),
+    ] {
+      guard let ours = median(key, "wl-toast"), let theirs = median(key, "mako"), theirs > 0
+      else { continue }
+      let ratio = ours / theirs
+      lines.append(
+        "issue 29: \(text): \(fixed(ratio, 2))× (budget ≤ \(fixed(budget, 1)): "
+          + "\(ratio <= budget ? "met" : "not met"))")
+    }
+    if let ours = median("notify-rss-growth", "wl-toast"),
+      let theirs = median("notify-rss-growth", "mako")
+    {
+      let tenVisible = median("notify-rss-growth", "mako, 10 visible").map {
+        "; mako with 10 visible \(fixed($0, 2)) MiB"
+      }
+      lines.append(
+        "issue 29: peak RSS growth from 1 to 10 notifications: \(fixed(ours, 2)) MiB against "
+          + "mako's \(fixed(theirs, 2)) MiB\(tenVisible ?? "") (budget no more than mako's: "
+          + "\(ours <= theirs ? "met" : "not met"))")
+    }
+    // What the server can change: its part, and what notify-send leaves it.
+    if let ours = median("notify-new-server", "wl-toast"),
+      let theirs = median("notify-new-server", "mako"),
+      let oursUpdate = median("notify-update-server", "wl-toast"),
+      let theirsUpdate = median("notify-update-server", "mako"),
+      let client = median("notify-new-client", "mako"), let whole = median("notify-new", "mako"),
+      theirs > 0, theirsUpdate > 0, whole > 0
+    {
+      lines.append(
+        "issue 29, the server's part alone (Notify call on the bus → frame) ÷ mako's: new card "
+          + "\(fixed(ours / theirs, 2))× (\(fixed(ours, 2)) against \(fixed(theirs, 2)) ms), "
+          + "update \(fixed(oursUpdate / theirsUpdate, 2))× (\(fixed(oursUpdate, 2)) against "
+          + "\(fixed(theirsUpdate, 2)) ms); notify-send's own part before its call is "
+          + "\(fixed(client, 2)) ms, \(fixed(client / whole, 2)) × mako's whole new card: "
+          + "a server taking no time at all would be at that ratio")
+    }
+    if let idle = serverFigures.first(where: { $0.key == "notify-wakeups-idle" })?.summary(
+      "wl-toast")
+    {
+      lines.append(
+        "issue 29: server's wake-ups with every card gone: at most \(fixed(idle.maximum, 0)) "
+          + "in 2 s (budget 0: \(idle.maximum == 0 ? "met" : "not met"))")
+    }
+    return lines
   }
 
   let notes = [
@@ -200,12 +303,20 @@ import ToastCommand
   print("- " + agreement + ".")
   print("- " + framesCounted)
   for line in issueRatios() { print("- " + line) }
+  print("")
+  print("The notification server beside mako:")
+  print("")
+  print(table(serverFigures, tools: serverNames, peers: serverPeers))
+  print("")
+  for note in serverNotes { print("- " + note) }
+  for line in serverBudgets() { print("- " + line) }
   print("- Machine: " + context.prefix(5).map { "\($0.0) \($0.1)" }.joined(separator: "; "))
   print("- Load average (1, 5, 15 min) before: \(loadBefore); after: \(loadAverage())")
   if let jsonPath {
     let text = json(
       ordered, rounds: rounds, context: context,
-      notes: notes + [agreement, framesCounted] + issueRatios())
+      notes: notes + [agreement, framesCounted] + issueRatios() + serverNotes + serverBudgets(),
+      sections: [("notification-server", serverNames, serverPeers, serverFigures)])
     let slash = jsonPath.lastIndex(of: "/").map { String(jsonPath[..<$0]) }
     if let slash, !slash.isEmpty {
       _ = try? runCommand(["mkdir", "-p", slash], environment: currentEnvironment())

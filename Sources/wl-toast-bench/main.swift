@@ -1,5 +1,6 @@
 // wl-toast-bench: wl-toast beside wob, swaynag and mako on one embedded headless
-// sway, in one run (`make bench`; `make bench-quick` for CI).
+// sway, and wl-toast's notification server beside mako, in one run (`make bench`;
+// `make bench-quick` for CI).
 //
 //   wl-toast-bench [--rounds N] [--json FILE] [--keep-logs] [BIN-DIR]
 //
@@ -107,5 +108,6 @@ measureUpdatesAndWakeUps()
 measureOwnerCPU(desktops)
 measureFrames()
 measureResidentOwner()
+measureNotificationServers()
 measureSizes()
 report()
