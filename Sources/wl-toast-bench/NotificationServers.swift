@@ -261,27 +261,21 @@ private func liveSurfaces(_ activity: SurfaceActivity) -> Int {
 /// each message with the realtime clock when it reads it).
 private final class BusMonitorLog {
   let path: String
-  private var offset: off_t = 0
+  private var file: GrowingFile
   private var pending: [UInt8] = []
   /// Method calls seen: their member and stamp, in order.
   private var calls: [(member: Substring, stamp: UInt32)] = []
   /// Whether the monitor has joined the bus (the bus's NameAcquired for it).
   private(set) var isWatching = false
 
-  init(path: String) { self.path = path }
+  init(path: String) {
+    self.path = path
+    file = GrowingFile(path: path)
+  }
 
   /// Reads what was added since the last call.
   func refresh() {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = pread(fd, &buffer, buffer.count, offset)
-      if count <= 0 { break }
-      offset += off_t(count)
-      pending += buffer[0..<count]
-    }
+    file.readAdded { pending += $0 }
     guard let last = pending.lastIndex(of: UInt8(ascii: "\n")) else { return }
     let text = String(decoding: pending[...last], as: UTF8.self)
     pending.removeSubrange(...last)

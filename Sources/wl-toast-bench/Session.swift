@@ -42,11 +42,10 @@ func which(_ name: String) -> String? {
   return nil
 }
 
-/// A client's WAYLAND_DEBUG log file, read as it grows.
-final class DebugLog {
+/// A file read as it grows: each read hands over the bytes added since the last.
+struct GrowingFile {
   let path: String
   private var offset: off_t = 0
-  private(set) var activity = SurfaceActivity()
 
   /// Follows `path`; with `fromEnd`, what the file holds already is skipped.
   init(path: String, fromEnd: Bool = false) {
@@ -57,8 +56,8 @@ final class DebugLog {
     }
   }
 
-  /// Reads what was added since the last call.
-  func refresh() {
+  /// Hands `take` what was added since the last read, in pieces.
+  mutating func readAdded(_ take: (ArraySlice<UInt8>) -> Void) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return }
     defer { close(fd) }
@@ -67,9 +66,25 @@ final class DebugLog {
       let count = pread(fd, &buffer, buffer.count, offset)
       if count <= 0 { break }
       offset += off_t(count)
-      activity.read(buffer[0..<count])
+      take(buffer[0..<count])
     }
   }
+}
+
+/// A client's WAYLAND_DEBUG log file, read as it grows.
+final class DebugLog {
+  let path: String
+  private var file: GrowingFile
+  private(set) var activity = SurfaceActivity()
+
+  /// Follows `path`; with `fromEnd`, what the file holds already is skipped.
+  init(path: String, fromEnd: Bool = false) {
+    self.path = path
+    file = GrowingFile(path: path, fromEnd: fromEnd)
+  }
+
+  /// Reads what was added since the last call.
+  func refresh() { file.readAdded { activity.read($0) } }
 
   /// Waits for `find` to find something in the log; a timeout ends the benchmark.
   func wait<T>(for awaited: String, timeout: Double = 10, _ find: (SurfaceActivity) -> T?) -> T {
