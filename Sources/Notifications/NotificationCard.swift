@@ -28,6 +28,8 @@ package enum NotificationCard {
   ///   as every toast with buttons);
   /// - its urgency, so that do-not-disturb holds back all but critical ones
   ///   (the toast's ``Toast/DoNotDisturbPolicy/suppress``);
+  /// - the sound of `sound-file` or `sound-name` (``sound(of:)``), played
+  ///   again by a replacement that asks for one, none with `suppress-sound`;
   /// - what screen readers say: `APP: SUMMARY. BODY`, without markup;
   /// - then the settings of every rule whose criteria it matches, in the
   ///   order of `rules` (``Config``'s `notificationRules()` puts
@@ -54,11 +56,31 @@ package enum NotificationCard {
       toast.timeout = .untilDismissed
     }
     toast.accessibleText = spokenText(of: request)
+    if let sound = sound(of: request.hints) {
+      // Each call that asks for a sound is heard, a replacement's too.
+      toast.sound = sound
+      toast.soundOnUpdate = true
+    }
     for rule in rules where rule.criteria?.matches(request) ?? true {
       var changed = toast
       if (try? changed.apply(rule.settings)) != nil { toast = changed }
     }
+    // The application plays its own: no sound, a rule's neither.
+    if request.hints.suppressSound { toast.sound = nil }
     return toast
+  }
+
+  /// The sound the hints ask for: `sound-file` (an absolute path or a
+  /// `file://` URI), else `sound-name` (a name of the sound theme); nil for
+  /// none, or for a value that is neither.
+  package static func sound(of hints: NotificationHints) -> String? {
+    if let file = hints.soundFile, case .file(let path)? = NotificationImage(reference: file),
+      (try? Toast.checkedSound(path)) != nil
+    {
+      return path
+    }
+    guard let name = hints.soundName, !name.contains("/") else { return nil }
+    return try? Toast.checkedSound(name)
   }
 
   /// The key of the action a click on the card invokes: `default`, when the

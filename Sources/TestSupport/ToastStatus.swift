@@ -17,6 +17,11 @@ package struct ToastStatus {
   package var screenReaders: String?
   /// Do-not-disturb's state: `on` or `off`.
   package var doNotDisturb: String?
+  /// Where the toast's sound stands (`waiting`, `playing`, `played`,
+  /// `failed`); nil without one.
+  package var sound: String?
+  /// Why its sound failed.
+  package var soundProblem: String?
   /// The whole line, parsed, for what the fields above leave out.
   package var json: JSONValue
 
@@ -32,5 +37,7 @@ package struct ToastStatus {
     if case .array(let items)? = value["drawn"] { drawn = items.compactMap(DrawnSurface.init) }
     screenReaders = value["screen-readers"]?.stringValue
     doNotDisturb = value["do-not-disturb"]?.stringValue
+    sound = value["sound"]?.stringValue
+    soundProblem = value["sound-problem"]?.stringValue
   }
 }

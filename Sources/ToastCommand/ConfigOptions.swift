@@ -10,12 +10,12 @@ private func boolean(_ value: String) -> Bool? {
 }
 
 /// The items of well-formed entries (``Config/checked()`` reported the others).
-/// An icon path in the file that is relative (`icons/volume.svg`) is taken
+/// An icon or sound path in the file that is relative (`icons/volume.svg`) is taken
 /// from the file's directory, as the user who wrote it meant.
 func configItems(_ entries: [Config.Entry], of config: Config?, source: Int) -> [OptionItem] {
   entries.compactMap { entry in
     var entry = entry
-    if entry.key == "icon", entry.value.contains("/"), !entry.value.hasPrefix("/"),
+    if entry.key == "icon" || entry.key == "sound", entry.value.contains("/"), !entry.value.hasPrefix("/"),
       let slash = config?.path.lastIndex(of: "/"), let path = config?.path
     {
       entry.value = String(path[...slash]) + entry.value

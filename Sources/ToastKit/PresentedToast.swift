@@ -64,6 +64,9 @@ final class PresentedToast {
   var keepsSurfaces = false
   /// Called after each committed frame.
   var onFrame: (() -> Void)?
+  /// Where its sound stands (`waiting`, `playing`, `played`, `failed`) and
+  /// why it failed; nil without one (the presenter keeps it, for `status`).
+  var soundState: (state: String, problem: String?)?
 
   /// Shows `toast`; fails at once (through `onGone`, after `start()`) when its
   /// output does not exist.

@@ -71,6 +71,19 @@ public final class ToastPresenter {
   public var onButton: ((_ tag: String, _ button: Int) -> ButtonResponse)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
   package var onFrame: ((String) -> Void)?
+  /// Called when a toast's sound (``ToastModel/Toast/sound``) cannot play,
+  /// with its tag and why, in one line: no sound server (`no sound server
+  /// at /run/user/1000/pulse/native`), a name the sound theme lacks, a file
+  /// that is no sound. The toast shows all the same. A sound file that is
+  /// missing, a directory, a FIFO or too large is found before the toast
+  /// shows: the call that showed it returns ``ToastWarning/soundLeftOut(_:)``.
+  public var onSoundProblem: ((_ tag: String, _ problem: String) -> Void)?
+  /// Called when a toast's sound starts playing, with its tag (for the
+  /// owner's trace).
+  package var onSoundStarted: ((String) -> Void)?
+  /// Plays the toasts' sounds; made at the first sound, so that a program
+  /// whose toasts have none loads nothing for them.
+  private var sounds: SoundPlayer?
   /// Called when a toast that waited for the compositor's list of windows
   /// (its ``ToastModel/Toast/fullscreen`` policy asks) knows where it
   /// stands: about to show, waiting for fullscreen to end
@@ -197,6 +210,13 @@ public final class ToastPresenter {
     surfaces[tag]?.views.compactMap(\.drawn) ?? []
   }
 
+  /// Where the sound of the toast with `tag` stands (`waiting` for its
+  /// first frame, `playing`, `played` or `failed`) and, when it failed, why;
+  /// nil when it has none or no such toast shows (for `wl-toast status`).
+  package func soundState(tag: String) -> (state: String, problem: String?)? {
+    surfaces[tag]?.soundState
+  }
+
   /// Whether the toast with `tag` waits to appear: for its grace time to
   /// pass, or for an output (none is connected, or its own went away and no
   /// other is left).
@@ -240,10 +260,13 @@ public final class ToastPresenter {
     {
       current.update(toast)
       announceChange(of: current)
+      noteLeftOutSound(warnings, of: current)
+      // A new toast, though shown in the banner's surface: it sounds.
+      if current.timeline != nil { playSound(of: current, tag: tag) }
       return warnings
     }
     surfaces[tag]?.hide(.replaced, animated: false)
-    present(toast, tag: tag)
+    present(toast, tag: tag, warnings: warnings)
     return warnings
   }
 
@@ -268,9 +291,10 @@ public final class ToastPresenter {
     if let current = surfaces[tag], !current.isExiting {
       current.update(toast)
       announceChange(of: current)
+      updated(current, tag: tag, warnings: warnings)
     } else {
       surfaces[tag]?.hide(.replaced, animated: false)
-      present(toast, tag: tag)
+      present(toast, tag: tag, warnings: warnings)
     }
     return warnings
   }
@@ -295,6 +319,7 @@ public final class ToastPresenter {
     let (shown, warnings) = showable(toast.normalized())
     current.update(shown)
     announceChange(of: current)
+    updated(current, tag: tag, warnings: warnings)
     return warnings
   }
 
@@ -309,13 +334,65 @@ public final class ToastPresenter {
   /// corrupt), `toast` without it and the warning that says why. The icon is
   /// loaded at the highest scale of the outputs, which the first frame draws
   /// at, so that the frame finds it loaded.
+  /// A sound file that cannot be played (``SoundPlayer/problem(with:)``)
+  /// is left out the same way.
   private func showable(_ toast: Toast) -> (Toast, [ToastWarning]) {
-    guard toast.icon != nil else { return (toast, []) }
-    let scale = session.outputs.map(\.renderScale).max() ?? .one
-    guard let problem = toast.iconProblem(scale: scale.factor) else { return (toast, []) }
     var shown = toast
+    var warnings: [ToastWarning] = []
+    if let sound = toast.sound, let problem = SoundPlayer.problem(with: sound) {
+      shown.sound = nil
+      warnings.append(.soundLeftOut(problem + "; the toast shows without it"))
+    }
+    guard toast.icon != nil else { return (shown, warnings) }
+    let scale = session.outputs.map(\.renderScale).max() ?? .one
+    guard let problem = toast.iconProblem(scale: scale.factor) else { return (shown, warnings) }
     shown.icon = nil
-    return (shown, [.iconLeftOut(problem)])
+    return (shown, [.iconLeftOut(problem)] + warnings)
+  }
+
+  /// A toast on screen changed in place: its sound plays again when it
+  /// asks (``ToastModel/Toast/soundOnUpdate``), once it has had a first
+  /// frame (before that, the first frame plays it).
+  private func updated(_ surface: PresentedToast, tag: String, warnings: [ToastWarning]) {
+    noteLeftOutSound(warnings, of: surface)
+    if surface.toast.soundOnUpdate && surface.timeline != nil {
+      playSound(of: surface, tag: tag)
+    }
+  }
+
+  /// A sound left out of `surface`'s toast (``showable(_:)``) is what
+  /// `status` says of its sound.
+  private func noteLeftOutSound(_ warnings: [ToastWarning], of surface: PresentedToast) {
+    for case .soundLeftOut(let problem) in warnings { surface.soundState = ("failed", problem) }
+  }
+
+  /// Plays the sound of `surface`'s toast, if it has one, in the next
+  /// iteration of the loop: after the frame just committed has gone to the
+  /// compositor (the sound never delays a frame). The player's thread does
+  /// the rest; problems come back through ``onSoundProblem``.
+  private func playSound(of surface: PresentedToast, tag: String) {
+    guard surface.toast.sound != nil else { return }
+    surface.soundState = ("waiting", nil)
+    session.loop.addTimer(after: .zero) { [weak self, weak surface] in
+      guard let self, let surface, let sound = surface.toast.sound else { return }
+      let player = sounds ?? SoundPlayer(loop: session.loop)
+      sounds = player
+      let description = surface.toast.accessibleText ?? surface.toast.text
+      player.play(sound, description: description) { [weak self, weak surface] event in
+        guard let self, let surface else { return }
+        switch event {
+        case .started:
+          surface.soundState = ("playing", nil)
+          onSoundStarted?(tag)
+        case .finished:
+          surface.soundState = ("played", nil)
+        case .failed(let problem):
+          surface.soundState = ("failed", problem)
+          // Told only while the toast with the tag is this one.
+          if surfaces[tag] === surface { onSoundProblem?(tag, problem) }
+        }
+      }
+    }
   }
 
   /// Hides the toast with `tag`, fading it out unless `animated` is false.
@@ -444,8 +521,9 @@ public final class ToastPresenter {
     }
   }
 
-  private func present(_ toast: Toast, tag: String) {
+  private func present(_ toast: Toast, tag: String, warnings: [ToastWarning] = []) {
     let surface = PresentedToast(toast: toast, session: session)
+    noteLeftOutSound(warnings, of: surface)
     surfacesCreated += 1
     appeared += 1
     let id = appeared
@@ -478,6 +556,7 @@ public final class ToastPresenter {
         announced = true
         announcer?.show(id: id, toast: surface.toast, buttons: surface.buttonLabels)
         announcer?.focus(id: id, button: surface.keyboardFocus)
+        playSound(of: surface, tag: tag)
       }
       onFrame?(tag)
     }

@@ -6,6 +6,12 @@ public enum ToastWarning: Equatable, Sendable, CustomStringConvertible {
   /// or not an image), so the toast shows without it; the reason as a line,
   /// such as `icon 'x' not found in Adwaita, hicolor; the toast shows without it`.
   case iconLeftOut(String)
+  /// The toast's sound file cannot be played (missing, a directory, a FIFO
+  /// or a device, larger than ``ToastModel/Toast/Limits/soundFileBytes``,
+  /// unreadable), so the toast shows without it; the reason as a line.
+  /// (A sound that fails later, as it plays, is reported to
+  /// ``ToastPresenter/onSoundProblem``.)
+  case soundLeftOut(String)
   /// The toast does not show at all: do-not-disturb is on
   /// (``ToastPresenter/doNotDisturb``) and the toast is not critical.
   case suppressed
@@ -16,7 +22,7 @@ public enum ToastWarning: Equatable, Sendable, CustomStringConvertible {
   /// One line for the user.
   public var description: String {
     switch self {
-    case .iconLeftOut(let reason): reason
+    case .iconLeftOut(let reason), .soundLeftOut(let reason): reason
     case .suppressed: "do-not-disturb is on: the toast is not shown"
     case .refused(let refusal): refusal.description
     }

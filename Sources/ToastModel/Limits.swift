@@ -44,6 +44,11 @@ extension Toast {
     public static let detailsLength = 256 * 1024
     /// A bar's sizes (paddings, gaps, borders), in logical pixels.
     public static let barSize: ClosedRange<Int> = 0...200
+    /// The longest sound name or path, in bytes (a path's limit).
+    public static let soundLength = 4096
+    /// The largest sound file played, in bytes (16 MiB: an event sound
+    /// lasts seconds); a larger one is left out with a warning.
+    public static let soundFileBytes = 16 << 20
   }
 
   /// `text` cut to at most `limit` Unicode scalars (``Limits/textLength``
@@ -87,6 +92,7 @@ extension Toast {
     }
     if let icon, (try? Toast.checkedIcon(icon)) == nil { toast.icon = nil }
     if let iconTheme, (try? Toast.checkedIconTheme(iconTheme)) == nil { toast.iconTheme = nil }
+    if let sound, (try? Toast.checkedSound(sound)) == nil { toast.sound = nil }
     if case .named(let name) = output, (try? Toast.checkedOutputName(name)) == nil {
       toast.output = .automatic
     }
@@ -153,6 +159,8 @@ extension Toast {
       case icon
       /// ``Toast/iconTheme``.
       case iconTheme = "icon-theme"
+      /// ``Toast/sound``.
+      case sound
       /// ``Toast/grace``.
       case grace
       /// ``Toast/minimumShow``.
@@ -181,6 +189,8 @@ extension Toast {
         case .grace, .minimumShow: "seconds from 0 to \(Int(Limits.delay.upperBound))"
         case .icon: "an icon name or a file's path (1 to \(Limits.iconLength) bytes)"
         case .iconTheme: "an icon theme's name (1 to \(Limits.iconThemeLength) characters)"
+        case .sound:
+          "a sound's name or a sound file's path (1 to \(Limits.soundLength) bytes)"
         case .linger: "seconds from 0 to \(Int(Limits.linger.upperBound))"
         case .progress: "a percentage from 0 to \(Int(Limits.progressPercent.upperBound))"
         case .offset:
@@ -288,6 +298,15 @@ extension Toast {
       !icon.unicodeScalars.contains(where: Toast.isControl)
     else { throw InvalidValue(.icon, icon) }
     return icon
+  }
+
+  /// A sound: a name of the sound theme, or a file's path (it holds a
+  /// slash), 1 to ``Limits/soundLength`` bytes without control characters.
+  public static func checkedSound(_ sound: String) throws(InvalidValue) -> String {
+    guard !sound.isEmpty, sound.utf8.count <= Limits.soundLength, sound != ".", sound != "..",
+      !sound.unicodeScalars.contains(where: Toast.isControl)
+    else { throw InvalidValue(.sound, sound) }
+    return sound
   }
 
   /// An icon theme's name: 1 to ``Limits/iconThemeLength`` printable scalars, no slash.

@@ -187,6 +187,17 @@ public struct Toast: Equatable, Sendable {
   public var fullscreen: FullscreenPolicy = .show
   /// What the toast does while do-not-disturb is on (``DoNotDisturb``).
   public var doNotDisturb: DoNotDisturbPolicy = .suppress
+  /// A sound played once the toast is on screen, after its first frame:
+  /// an event sound of the freedesktop sound theme by name
+  /// (`message-new-instant`, `audio-volume-change`, `dialog-warning`) or the
+  /// path of a sound file (it holds a slash), through the user's sound server
+  /// (libcanberra, opened when the first sound is played). Nil for none.
+  /// Do-not-disturb silences it as it holds the toast back: a toast that
+  /// does not show makes no sound; a critical one does.
+  public var sound: String? = nil
+  /// Whether an update in place (``ToastPresenter``'s `showOrUpdate` and
+  /// `update`) plays ``sound`` again; otherwise only a new toast does.
+  public var soundOnUpdate: Bool = false
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(

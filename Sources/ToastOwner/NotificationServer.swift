@@ -34,6 +34,10 @@ final class NotificationServer {
   private let objects = BusObjects()
   private var ids = NotificationIDs()
   private var stack = NotificationStack<Held>()
+  /// The notifications whose sound was heard (or silenced by
+  /// do-not-disturb): a card shown again (after do-not-disturb, or from the
+  /// queue) is silent; a new call with the id is heard again.
+  private var sounded: Set<UInt32> = []
   /// What calls changed, carried out in the next turn of the loop.
   private var pending: [NotificationStack<Held>.Effect] = []
   private var flushScheduled = false
@@ -174,7 +178,7 @@ final class NotificationServer {
     ])
 
   /// What the server can do: only what is built.
-  static let capabilities = ["actions", "body", "body-markup", "icon-static"]
+  static let capabilities = ["actions", "body", "body-markup", "icon-static", "sound"]
 
   private func answer(_ method: String, _ call: BusMessage) -> BusMessage? {
     switch method {
@@ -224,6 +228,12 @@ final class NotificationServer {
       id: id, appName: request.appName, stackTag: request.hints.stackTag,
       isCritical: request.hints.urgency == .critical, isTransient: request.hints.transient,
       cost: cost, payload: Held(request: request, toast: toast))
+    // One that waits for do-not-disturb to end comes out silent.
+    if stack.isHeld && request.hints.urgency != .critical {
+      sounded.insert(id)
+    } else {
+      sounded.remove(id)
+    }
     schedule(stack.notify(entry))
     return id
   }
@@ -252,10 +262,13 @@ final class NotificationServer {
         // Only while the card still has that tag: a change carried out
         // before this one (do-not-disturb, a close) may have taken it away.
         guard stack.tag(of: id) == tag, let held = stack.entry(id)?.payload else { continue }
-        _ = presenter.showOrUpdate(accepted: held.toast, tag: tag)
+        var toast = held.toast
+        if !sounded.insert(id).inserted { toast.sound = nil }
+        _ = presenter.showOrUpdate(accepted: toast, tag: tag)
       case .hide(let tag):
         presenter.hide(tag: tag)
       case .closed(let id, let reason):
+        sounded.remove(id)
         emit("NotificationClosed", [Variant.uint32(id), Variant.uint32(reason.rawValue)])
       }
     }

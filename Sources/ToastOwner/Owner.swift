@@ -95,6 +95,12 @@ package final class Owner {
       traceFrame(tag)
       answerFrameWaiters(tag)
     }
+    // A sound that cannot play: the toast's waiting commands say why (the
+    // others returned at its first frame; `status` tells them).
+    presenter.onSoundProblem = { [unowned self] tag, problem in
+      for fd in waiters[tag] ?? [] { send(.notice(problem), to: fd) }
+    }
+    presenter.onSoundStarted = { [unowned self] tag in traceFrame("sound " + tag) }
     // A toast held back by a fullscreen window: its commands do not wait for it.
     presenter.onDecided = { [unowned self] tag in
       if presenter.isWaitingToAppear(tag: tag) { answerFrameWaiters(tag) }
@@ -117,7 +123,8 @@ package final class Owner {
       startNotifications(replace: replace, rules: rules, answering: nil)
     }
     // For benchmarks: WL_TOAST_TRACE names a file that gets the monotonic time
-    // (nanoseconds) of every committed frame.
+    // (nanoseconds) of every committed frame ("TIME TAG"), and of every sound
+    // that starts ("TIME sound TAG").
     if let path = getenv("WL_TOAST_TRACE") {
       let trace = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
       if trace >= 0 { self.trace = trace }
@@ -309,10 +316,12 @@ package final class Owner {
       scheduleLingerIfIdle()
     case .status(let tag):
       let drawn = presenter.drawnSurfaces(tag: tag)
+      let sound = presenter.soundState(tag: tag)
       send(
         .status(
           presenter.toast(tag: tag), pid: getpid(), surfaces: presenter.surfacesCreated,
-          drawn: drawn, screenReaders: presenter.announcer?.state ?? "disabled"),
+          drawn: drawn, screenReaders: presenter.announcer?.state ?? "disabled",
+          sound: sound.map { OwnerReply.Sound(state: $0.state, problem: $0.problem) }),
         to: fd)
       scheduleLingerIfIdle()
     case .hold:

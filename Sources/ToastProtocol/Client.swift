@@ -49,6 +49,7 @@ package final class Client {
     // The owner runs in `/`: a relative icon path is the command's.
     var toast = toast
     toast.icon = toast.icon.map(absoluteIconPath)
+    toast.sound = toast.sound.map(absoluteIconPath)
     let delivered = try deliver { startsOwner in
       .show(tag: tag, toast: toast, wait: wait, whenShown: startsOwner)
     }
@@ -178,7 +179,7 @@ package final class Client {
   /// The process id of the owner running, as its `status` tells it; nil
   /// when it does not answer.
   private func runningOwnerPID() -> Int32? {
-    guard case .status(_, let pid, _, _, _)? = try? request(.status(tag: Toast.defaultTag))
+    guard case .status(_, let pid, _, _, _, _)? = try? request(.status(tag: Toast.defaultTag))
     else { return nil }
     return pid
   }
@@ -439,8 +440,8 @@ private func decodeReply(_ text: String) throws(CommandError) -> OwnerReply {
   }
 }
 
-/// `icon` made absolute when it is a relative path (it holds a slash),
-/// against the current directory; a name, or a path too long, unchanged.
+/// `icon` (or a sound) made absolute when it is a relative path (it holds a
+/// slash), against the current directory; a name, or a path too long, unchanged.
 func absoluteIconPath(_ icon: String) -> String {
   guard icon.contains("/"), !icon.hasPrefix("/"), let directory = getcwd(nil, 0) else {
     return icon

@@ -187,9 +187,10 @@ package enum OwnerReply: Equatable, Sendable {
   /// id, how many toasts it has created surfaces for so far, how the
   /// toast's surfaces are drawn, and where the owner stands with screen
   /// readers (`starting`, `no-screen-reader`, `connecting`, `connected`,
-  /// `failed`).
+  /// `failed`), and where the toast's sound stands.
   case status(
-    Toast?, pid: Int32, surfaces: Int, drawn: [DrawnSurface] = [], screenReaders: String? = nil)
+    Toast?, pid: Int32, surfaces: Int, drawn: [DrawnSurface] = [], screenReaders: String? = nil,
+    sound: Sound? = nil)
   /// How the toast a waiting command showed ended.
   case outcome(ToastOutcome)
   /// Something a command tells its user on standard error: before
@@ -199,6 +200,34 @@ package enum OwnerReply: Equatable, Sendable {
   /// A page of the notifications' list (``NotificationsRequest/list(from:)``):
   /// one object each, and whether more follow.
   case listed([JSONValue], more: Bool)
+
+  /// Where a toast's sound stands, as `status` tells it: `waiting` (for
+  /// its first frame), `playing`, `played` or `failed`, and why it failed.
+  package struct Sound: Equatable, Sendable {
+    /// `waiting`, `playing`, `played` or `failed`.
+    package var state: String
+    /// Why it failed, in one line.
+    package var problem: String?
+
+    /// A sound's state and problem.
+    package init(state: String, problem: String? = nil) {
+      self.state = state
+      self.problem = problem
+    }
+
+    /// Its members of a status object: `sound`, and `sound-problem` when it failed.
+    package var members: [String: JSONValue] {
+      var members = ["sound": JSONValue.string(state)]
+      if let problem { members["sound-problem"] = .string(problem) }
+      return members
+    }
+
+    /// The sound a status object tells of; nil when it tells of none.
+    package init?(_ object: JSONValue) {
+      guard let state = object["sound"]?.stringValue else { return nil }
+      self.init(state: state, problem: object["sound-problem"]?.stringValue)
+    }
+  }
 
   /// The reply itself, or the error a failure or refusal stands for.
   package func checked() throws(CommandError) -> OwnerReply {
@@ -224,12 +253,13 @@ package enum OwnerReply: Equatable, Sendable {
       return JSONValue.object([
         "ok": .bool(false), "error": .string(reason), "usage": .bool(true),
       ]).serialized
-    case .status(let toast, let pid, let surfaces, let drawn, let screenReaders):
+    case .status(let toast, let pid, let surfaces, let drawn, let screenReaders, let sound):
       var object: [String: JSONValue] = [
         "ok": .bool(true), "toast": toast?.json ?? .null, "pid": .number(Double(pid)),
         "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
       ]
       if let screenReaders { object["screen-readers"] = .string(screenReaders) }
+      if let sound { object.merge(sound.members) { $1 } }
       return JSONValue.object(object).serialized
     case .outcome(let outcome):
       var object: [String: JSONValue] = ["outcome": .string(outcome.name)]
@@ -269,14 +299,17 @@ package enum OwnerReply: Equatable, Sendable {
       var drawn: [DrawnSurface] = []
       if case .array(let items)? = value["drawn"] { drawn = items.compactMap(DrawnSurface.init) }
       let screenReaders = value["screen-readers"]?.stringValue
+      let sound = Sound(value)
       if json.isNull {
         self = .status(
-          nil, pid: pid, surfaces: surfaces, drawn: drawn, screenReaders: screenReaders)
+          nil, pid: pid, surfaces: surfaces, drawn: drawn, screenReaders: screenReaders,
+          sound: sound)
       } else {
         var toast = Toast("")
         try toast.apply(json)
         self = .status(
-          toast, pid: pid, surfaces: surfaces, drawn: drawn, screenReaders: screenReaders)
+          toast, pid: pid, surfaces: surfaces, drawn: drawn, screenReaders: screenReaders,
+          sound: sound)
       }
     } else if value["ok"]?.boolValue == true {
       self = .accepted

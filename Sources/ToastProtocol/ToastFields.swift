@@ -225,6 +225,20 @@ extension ToastField {
       help: "the icon theme to look names up in (default: GTK's, else Adwaita; then hicolor)",
       check: { theme throws(Toast.InvalidValue) in try Toast.checkedIconTheme(theme) },
       write: { $0 }, get: { $0.iconTheme }, set: { $0.iconTheme = $1 }),
+    word(
+      "sound", valueName: "NAME|PATH", summary: "a sound from the sound theme or a file",
+      help:
+        "play a sound once the toast shows: an event sound's name (message-new-instant,"
+        + " audio-volume-change, dialog-warning) or a sound file's absolute path",
+      takesPath: true,
+      check: { sound throws(Toast.InvalidValue) in try Toast.checkedSound(sound) },
+      write: { $0 }, get: { $0.sound }, set: { $0.sound = $1 }
+    ).omittedWhenDefault,
+    flag(
+      "sound-on-update", summary: "updates in place play the sound again",
+      help: "play --sound again at each update in place (default: a new toast only)",
+      get: { $0.soundOnUpdate }, set: { $0.soundOnUpdate = $1 }
+    ).omittedWhenDefault,
     seconds(
       "grace", of: .grace, summary: "appear only if still wanted after SECONDS",
       help: "appear only if still wanted after SECONDS (0 to 60)",

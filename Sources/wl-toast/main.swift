@@ -138,12 +138,13 @@ case .success(.hide(let tag, let after)):
 case .success(.status(let tag)):
   do {
     switch try makeClient().request(.status(tag: tag)) {
-    case .status(let toast?, let pid, let surfaces, let drawn, let screenReaders):
+    case .status(let toast?, let pid, let surfaces, let drawn, let screenReaders, let sound):
       var report: [String: JSONValue] = [
         "tag": .string(tag), "toast": toast.json, "owner": .number(Double(pid)),
         "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
       ]
       if let screenReaders { report["screen-readers"] = .string(screenReaders) }
+      if let sound { report.merge(sound.members) { $1 } }
       report["do-not-disturb"] = .string(doNotDisturb().rawValue)
       writeOutput(JSONValue.object(report).serialized)
     case .failed(let reason):

@@ -24,14 +24,17 @@ struct NotificationServerTests {
     let log: String
 
     /// A daemon started with `arguments`, reading `configuration` (the text
-    /// of a configuration file) from the test's own `XDG_CONFIG_HOME`.
-    init(bus: NotificationBus? = nil, arguments: [String] = [], configuration: String? = nil)
-      throws
-    {
+    /// of a configuration file) from the test's own `XDG_CONFIG_HOME`, with
+    /// `environment` added to its own.
+    init(
+      bus: NotificationBus? = nil, arguments: [String] = [], configuration: String? = nil,
+      environment: [String: String] = [:]
+    ) throws {
       let bus = try bus ?? NotificationBus()
       self.bus = bus
       desk = try deskWithOwnRuntime()
       desk.environment.merge(bus.clientEnvironment) { $1 }
+      desk.environment.merge(environment) { $1 }
       if let configuration {
         let home = desk.compositor.runtimeDirectory + "/config-home"
         #expect(mkdir(home, 0o700) == 0 && mkdir(home + "/wl-toast", 0o700) == 0)
@@ -332,7 +335,8 @@ struct NotificationServerTests {
       #expect(result.status == 0, "\(result.errors)")
       return result.output
     }
-    #expect(try call("GetCapabilities") == "(['actions', 'body', 'body-markup', 'icon-static'],)\n")
+    #expect(
+      try call("GetCapabilities") == "(['actions', 'body', 'body-markup', 'icon-static', 'sound'],)\n")
     #expect(try call("GetServerInformation") == "('wl-toast', 'wl-toast', '0.1.0', '1.2')\n")
   }
 

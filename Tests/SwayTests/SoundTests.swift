@@ -1,0 +1,199 @@
+import Glibc
+import SystemSupport
+import TestSupport
+import Testing
+
+/// `--sound` heard through a PulseAudio server of the test's own (a null
+/// sink whose monitor `parec` records), on headless sway: a toast's sound
+/// after its first frame, silence without one, do-not-disturb, no server,
+/// bad sounds, and notifications' sound hints.
+///
+/// The recording is read while it grows: sound is waited for until it is
+/// heard (within a bound long enough for a loaded machine, where libcanberra
+/// takes its time to start); silence is a fixed stretch of recording after
+/// the toast's first frame (``silenceWindow``): far longer than a sound
+/// takes to start when one is asked for, which the same tests then hear
+/// in the same recording (so the recording is shown to work).
+@Suite(.serialized)
+struct SoundTests {
+  /// Seconds of recording after a frame in which no sound may start.
+  static let silenceWindow = 3.0
+  /// Seconds a sound may take to be heard.
+  static let soundPatience = 30.0
+
+  /// A sway desk whose commands use `server` (or none there).
+  static func desk(_ environment: [String: String]) throws -> Desk<HeadlessSway> {
+    let desk = try deskWithOwnRuntime()
+    desk.environment.merge(environment) { $1 }
+    return desk
+  }
+
+  /// Waits until `recording` has a sound in it from `start` seconds in.
+  static func expectHeard(_ recording: SoundRecording, from start: Double, _ what: String) throws {
+    try waitUntil("\(what) to be heard (peak \(recording.peak(from: start)))", timeout: soundPatience)
+    {
+      recording.heardSound(from: start)
+    }
+  }
+
+  /// Records `silenceWindow` seconds past `start` and expects no sound in them.
+  static func expectSilence(_ recording: SoundRecording, from start: Double, _ what: String) throws {
+    try waitUntil("\(silenceWindow) s of recording after \(what)", timeout: soundPatience) {
+      recording.seconds >= start + silenceWindow
+    }
+    #expect(!recording.heardSound(from: start), "\(what): silence (peak \(recording.peak(from: start)))")
+  }
+
+  @Test func aSoundIsHeardAfterTheFirstFrameAndAToastWithoutOneIsSilent() throws {
+    let server = try SoundServer()
+    let trace = server.directory + "/trace"
+    let desk = try Self.desk(server.clientEnvironment.merging(["WL_TOAST_TRACE": trace]) { $1 })
+    let recording = try server.record()
+    // Without a sound: silence, and status says nothing of a sound.
+    let quiet = recording.seconds
+    #expect(try desk.runToEnd(["--timeout", "0", "--tag", "quiet", "Quiet"]).status == 0)
+    #expect(try desk.status(tag: "quiet")?.sound == nil)
+    try Self.expectSilence(recording, from: quiet, "a toast without a sound")
+    // With one: heard, and it started after the toast's first frame.
+    let start = recording.seconds
+    let shown = try desk.runToEnd(
+      ["--timeout", "0", "--tag", "ding", "--sound", "message-new-instant", "Ding"])
+    #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
+    try Self.expectHeard(recording, from: start, "message-new-instant")
+    try waitUntil("status to say the sound played") {
+      try desk.status(tag: "ding")?.sound == "played"
+    }
+    let lines = String(decoding: readFile(trace) ?? [], as: UTF8.self).split(separator: "\n")
+    let frame = lines.first { $0.hasSuffix(" ding") && !$0.contains(" sound ") }
+    let sound = lines.first { $0.hasSuffix(" sound ding") }
+    let frameTime = try #require(frame.flatMap { $0.split(separator: " ").first }.flatMap { UInt64($0) })
+    let soundTime = try #require(sound.flatMap { $0.split(separator: " ").first }.flatMap { UInt64($0) })
+    #expect(frameTime < soundTime, "the sound starts after the first frame")
+    // An update in place is silent, unless it asks.
+    let updated = recording.seconds
+    #expect(
+      try desk.runToEnd(["--timeout", "0", "--tag", "ding", "--sound", "message-new-instant", "2"])
+        .status == 0)
+    try Self.expectSilence(recording, from: updated, "an update in place")
+    let again = recording.seconds
+    #expect(
+      try desk.runToEnd([
+        "--timeout", "0", "--tag", "ding", "--sound", "message-new-instant", "--sound-on-update",
+        "3",
+      ]).status == 0)
+    try Self.expectHeard(recording, from: again, "an update with --sound-on-update")
+  }
+
+  @Test func theOwnerIsIdleOnceItsSoundHasPlayed() throws {
+    let server = try SoundServer()
+    let desk = try Self.desk(server.clientEnvironment)
+    let recording = try server.record()
+    #expect(
+      try desk.runToEnd([
+        "--linger", "60", "--timeout", "0.5", "--sound", "message-new-instant", "Ding",
+      ]).status == 0)
+    try Self.expectHeard(recording, from: 0, "message-new-instant")
+    let owner = try #require(desk.ownerProcesses().first)
+    try waitUntil("the toast to go") { try desk.status() == nil }
+    // libcanberra's context, libpulse's thread and its connection went with
+    // the sound's end: the owner's threads sleep.
+    try expectIdle(owner)
+  }
+
+  @Test func doNotDisturbSilencesANormalToastAndACriticalOneIsHeard() throws {
+    let server = try SoundServer()
+    let desk = try Self.desk(server.clientEnvironment)
+    #expect(try desk.runToEnd(["dnd", "on"]).status == 0)
+    let recording = try server.record()
+    let start = recording.seconds
+    let normal = try desk.runToEnd(["--sound", "message-new-instant", "Normal"])
+    #expect(normal.status == 0)
+    try Self.expectSilence(recording, from: start, "a normal toast under do-not-disturb")
+    let critical = recording.seconds
+    #expect(
+      try desk.runToEnd([
+        "--urgency", "critical", "--timeout", "0", "--sound", "dialog-warning", "Battery low",
+      ]).status == 0)
+    try Self.expectHeard(recording, from: critical, "a critical toast under do-not-disturb")
+  }
+
+  @Test func withoutASoundServerTheToastShowsAndSaysWhy() throws {
+    let desk = try Self.desk(SoundServer.absentEnvironment)
+    let shown = try desk.runToEnd(["--timeout", "0", "--sound", "message-new-instant", "Hi"])
+    #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
+    try desk.waitUntilDrawn()
+    var status: ToastStatus?
+    try waitUntil("status to say why no sound played (\(lastSeen(status?.soundProblem)))") {
+      status = try desk.status()
+      return status?.sound == "failed"
+    }
+    #expect(
+      status?.soundProblem?.hasPrefix("no sound server at unix:/nonexistent/") == true,
+      "\(lastSeen(status?.soundProblem))")
+    // A waiting command prints it, one line, and exits as it would.
+    let waited = try desk.runToEnd([
+      "--tag", "w", "--timeout", "0.5", "--wait", "--sound", "message-new-instant", "Hi",
+    ])
+    #expect(waited.status == 0, "\(waited.errors)")
+    let lines = waited.errors.split(separator: "\n")
+    #expect(lines.count == 1 && lines.first?.hasPrefix("wl-toast: no sound server at ") == true,
+      "\(waited.errors)")
+  }
+
+  @Test func badSoundsAreLeftOutWithOneLineAndNeverHang() throws {
+    let server = try SoundServer()
+    let desk = try Self.desk(server.clientEnvironment)
+    let files = server.directory
+    // A FIFO nobody writes, a directory, a sparse 1 GiB file, a text file.
+    #expect(mkfifo(files + "/fifo", 0o600) == 0)
+    let big = open(files + "/big.wav", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    #expect(big >= 0 && ftruncate(big, 1 << 30) == 0)
+    close(big)
+    try writeFile(files + "/text.oga", "not a sound\n")
+    let leftOut = [
+      (files + "/fifo", "is a FIFO"), (files, "is a directory"),
+      (files + "/big.wav", "is larger than 16 MiB"), (files + "/missing.oga", "No such file"),
+    ]
+    for (path, reason) in leftOut {
+      let result = try desk.runToEnd(
+        ["--tag", "bad", "--timeout", "0", "--sound", path, "Bad"], timeout: 30)
+      #expect(result.status == 0, "\(path): \(result.errors)")
+      let lines = result.errors.split(separator: "\n")
+      #expect(
+        lines.count == 1 && lines[0].hasPrefix("wl-toast: sound file \(path) ")
+          && lines[0].contains(reason) && lines[0].hasSuffix("; the toast shows without it"),
+        "\(path): \(result.errors)")
+      #expect(try desk.status(tag: "bad")?.sound == "failed")
+    }
+    // Found out as it plays: a file that is no sound, a name not in the theme.
+    let late = [
+      (files + "/text.oga", "is not a sound libcanberra can play"),
+      ("no-such-sound", "sound 'no-such-sound' not found in the sound theme freedesktop (in "),
+    ]
+    for (sound, reason) in late {
+      let result = try desk.runToEnd(
+        ["--tag", "late", "--timeout", "0.5", "--wait", "--sound", sound, "Late"], timeout: 30)
+      #expect(result.status == 0, "\(sound): \(result.errors)")
+      #expect(result.errors.split(separator: "\n").count == 1 && result.errors.contains(reason),
+        "\(sound): \(result.errors)")
+    }
+    // A name that cannot be one: a usage error.
+    let empty = try desk.runToEnd(["--sound", "", "Empty"])
+    #expect(empty.status == 2 && empty.errors.hasPrefix("wl-toast: --sound: "), "\(empty.errors)")
+  }
+
+  @Test func aNotificationsSoundHintIsHeardAndSuppressSoundSilencesIt() throws {
+    let server = try SoundServer()
+    let notifications = try NotificationServerTests.Server(environment: server.clientEnvironment)
+    let recording = try server.record()
+    let suppressed = recording.seconds
+    _ = try notifications.notify([
+      "-h", "string:sound-name:message-new-instant", "-h", "boolean:suppress-sound:true",
+      "Quiet",
+    ])
+    try Self.expectSilence(recording, from: suppressed, "a notification with suppress-sound")
+    let start = recording.seconds
+    _ = try notifications.notify(["-h", "string:sound-name:message-new-instant", "Mail"])
+    try Self.expectHeard(recording, from: start, "a notification's sound-name")
+  }
+}
