@@ -106,7 +106,9 @@ dist)
     for package in $libraries; do echo "  $package"; done
     echo
     echo "Optional: librsvg2-2 (SVG icons, loaded when one is drawn) and an icon"
-    echo "theme such as adwaita-icon-theme. See 'man wl-toast' once installed."
+    echo "theme such as adwaita-icon-theme; for --sound, libcanberra0 with"
+    echo "libcanberra-pulse (loaded when a toast first asks for a sound) and"
+    echo "sound-theme-freedesktop. See 'man wl-toast' once installed."
   } > "$root/README"
   tar -C "$work" --owner=0 --group=0 --numeric-owner --sort=name -czf "$out/$name.tar.gz" "$name"
   echo "$out/$name.tar.gz"

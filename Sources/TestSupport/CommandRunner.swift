@@ -83,9 +83,12 @@ package final class CommandRunner {
   /// Whether the directory is this runner's, removed with it.
   private let ownsDirectory: Bool
 
-  /// A runner with an environment, keeping its files in `directory`.
+  /// A runner with an environment, keeping its files in `directory`. No
+  /// sound server is reachable from it (``SoundServer/absentEnvironment``):
+  /// no test plays through the machine's own; a test with a
+  /// ``SoundServer`` sets its ``SoundServer/clientEnvironment``.
   package init(environment: [String: String], directory: String) {
-    self.environment = environment
+    self.environment = environment.merging(SoundServer.absentEnvironment) { $1 }
     self.directory = directory
     ownsDirectory = false
   }
@@ -96,8 +99,8 @@ package final class CommandRunner {
   }
 
   /// A runner without a compositor: this process's environment without a
-  /// display, a session bus or a configuration, and a private directory of
-  /// its own, removed with it.
+  /// display, a session bus, a configuration or a sound server, and a
+  /// private directory of its own, removed with it.
   package init() throws {
     directory = try makeTemporaryDirectory(prefix: "wl-toast-runner")
     ownsDirectory = true
@@ -105,6 +108,7 @@ package final class CommandRunner {
       "WAYLAND_DISPLAY", "WAYLAND_SOCKET", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR",
     ])
     environment["XDG_RUNTIME_DIR"] = directory
+    environment.merge(SoundServer.absentEnvironment) { $1 }
   }
 
   deinit { if ownsDirectory { removeTree(directory) } }

@@ -21,6 +21,8 @@ extension Toast {
     toast.layer = .top
     toast.icon = "audio-volume-high-symbolic"
     toast.iconTheme = "Adwaita"
+    toast.sound = "message-new-instant"
+    toast.soundOnUpdate = true
     toast.grace = 0.3
     toast.minimumShow = 1
     toast.accessibility = .on

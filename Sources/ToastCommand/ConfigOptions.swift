@@ -15,7 +15,8 @@ private func boolean(_ value: String) -> Bool? {
 func configItems(_ entries: [Config.Entry], of config: Config?, source: Int) -> [OptionItem] {
   entries.compactMap { entry in
     var entry = entry
-    if entry.key == "icon" || entry.key == "sound", entry.value.contains("/"), !entry.value.hasPrefix("/"),
+    if entry.key == "icon" || entry.key == "sound", entry.value.contains("/"),
+      !entry.value.hasPrefix("/"),
       let slash = config?.path.lastIndex(of: "/"), let path = config?.path
     {
       entry.value = String(path[...slash]) + entry.value

@@ -116,7 +116,8 @@ final class SoundPlayer {
 
 /// libcanberra's functions that are called, looked up after dlopen.
 private struct Canberra: @unchecked Sendable {
-  typealias Finished = @convention(c) (OpaquePointer?, UInt32, Int32, UnsafeMutableRawPointer?) ->
+  typealias Finished =
+    @convention(c) (OpaquePointer?, UInt32, Int32, UnsafeMutableRawPointer?) ->
     Void
   let contextCreate: @convention(c) (UnsafeMutablePointer<OpaquePointer?>) -> Int32
   let contextDestroy: @convention(c) (OpaquePointer?) -> Int32

@@ -40,6 +40,25 @@ struct NotificationCardTests {
     #expect(NotificationCard.toast(for: loud, rules: []).normalized().progress == 1.5)
   }
 
+  @Test func theSoundIsTheFilesElseTheNamesAndSuppressSoundSilencesIt() throws {
+    func sound(_ hints: [(String, String)], suppress: Bool = false) throws -> (String?, Bool) {
+      // Each call its own values: a request takes the floating references.
+      let values = hints.map { ($0.0, Variant.string($0.1)) }
+      let all = values + (suppress ? [("suppress-sound", Variant.boolean(true))] : [])
+      let toast = NotificationCard.toast(for: try request(hints: all), rules: [])
+      return (toast.sound, toast.soundOnUpdate)
+    }
+    let name = ("sound-name", "message-new-email")
+    let file = ("sound-file", "file:///usr/share/sounds/a%20b.oga")
+    #expect(try sound([name]) == ("message-new-email", true))
+    #expect(try sound([name, file]) == ("/usr/share/sounds/a b.oga", true))
+    #expect(try sound([name], suppress: true).0 == nil)
+    #expect(try sound([]) == (nil, false))
+    // Neither a name nor a path: no sound.
+    #expect(try sound([("sound-name", "a/b")]).0 == nil)
+    #expect(try sound([("sound-file", "relative.oga")]).0 == nil)
+  }
+
   @Test func expireTimeoutIsMillisecondsZeroUntilDismissed() throws {
     #expect(NotificationCard.toast(for: try request(expireTimeout: 1500), rules: []).timeout == 1.5)
     #expect(

@@ -336,7 +336,8 @@ struct NotificationServerTests {
       return result.output
     }
     #expect(
-      try call("GetCapabilities") == "(['actions', 'body', 'body-markup', 'icon-static', 'sound'],)\n")
+      try call("GetCapabilities")
+        == "(['actions', 'body', 'body-markup', 'icon-static', 'sound'],)\n")
     #expect(try call("GetServerInformation") == "('wl-toast', 'wl-toast', '0.1.0', '1.2')\n")
   }
 

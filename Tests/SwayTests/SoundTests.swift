@@ -30,18 +30,21 @@ struct SoundTests {
 
   /// Waits until `recording` has a sound in it from `start` seconds in.
   static func expectHeard(_ recording: SoundRecording, from start: Double, _ what: String) throws {
-    try waitUntil("\(what) to be heard (peak \(recording.peak(from: start)))", timeout: soundPatience)
-    {
+    try waitUntil(
+      "\(what) to be heard (peak \(recording.peak(from: start)))", timeout: soundPatience
+    ) {
       recording.heardSound(from: start)
     }
   }
 
   /// Records `silenceWindow` seconds past `start` and expects no sound in them.
-  static func expectSilence(_ recording: SoundRecording, from start: Double, _ what: String) throws {
+  static func expectSilence(_ recording: SoundRecording, from start: Double, _ what: String) throws
+  {
     try waitUntil("\(silenceWindow) s of recording after \(what)", timeout: soundPatience) {
       recording.seconds >= start + silenceWindow
     }
-    #expect(!recording.heardSound(from: start), "\(what): silence (peak \(recording.peak(from: start)))")
+    #expect(
+      !recording.heardSound(from: start), "\(what): silence (peak \(recording.peak(from: start)))")
   }
 
   @Test func aSoundIsHeardAfterTheFirstFrameAndAToastWithoutOneIsSilent() throws {
@@ -66,8 +69,10 @@ struct SoundTests {
     let lines = String(decoding: readFile(trace) ?? [], as: UTF8.self).split(separator: "\n")
     let frame = lines.first { $0.hasSuffix(" ding") && !$0.contains(" sound ") }
     let sound = lines.first { $0.hasSuffix(" sound ding") }
-    let frameTime = try #require(frame.flatMap { $0.split(separator: " ").first }.flatMap { UInt64($0) })
-    let soundTime = try #require(sound.flatMap { $0.split(separator: " ").first }.flatMap { UInt64($0) })
+    let frameTime = try #require(
+      frame.flatMap { $0.split(separator: " ").first }.flatMap { UInt64($0) })
+    let soundTime = try #require(
+      sound.flatMap { $0.split(separator: " ").first }.flatMap { UInt64($0) })
     #expect(frameTime < soundTime, "the sound starts after the first frame")
     // An update in place is silent, unless it asks.
     let updated = recording.seconds
@@ -136,7 +141,8 @@ struct SoundTests {
     ])
     #expect(waited.status == 0, "\(waited.errors)")
     let lines = waited.errors.split(separator: "\n")
-    #expect(lines.count == 1 && lines.first?.hasPrefix("wl-toast: no sound server at ") == true,
+    #expect(
+      lines.count == 1 && lines.first?.hasPrefix("wl-toast: no sound server at ") == true,
       "\(waited.errors)")
   }
 
@@ -174,12 +180,13 @@ struct SoundTests {
       let result = try desk.runToEnd(
         ["--tag", "late", "--timeout", "0.5", "--wait", "--sound", sound, "Late"], timeout: 30)
       #expect(result.status == 0, "\(sound): \(result.errors)")
-      #expect(result.errors.split(separator: "\n").count == 1 && result.errors.contains(reason),
+      #expect(
+        result.errors.split(separator: "\n").count == 1 && result.errors.contains(reason),
         "\(sound): \(result.errors)")
     }
     // A name that cannot be one: a usage error.
     let empty = try desk.runToEnd(["--sound", "", "Empty"])
-    #expect(empty.status == 2 && empty.errors.hasPrefix("wl-toast: --sound: "), "\(empty.errors)")
+    #expect(empty.status == 64 && empty.errors.hasPrefix("wl-toast: --sound: "), "\(empty.errors)")
   }
 
   @Test func aNotificationsSoundHintIsHeardAndSuppressSoundSilencesIt() throws {

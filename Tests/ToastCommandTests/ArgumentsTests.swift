@@ -72,7 +72,8 @@ struct ArgumentsTests {
       "-20,35", "--dismiss", "tap", "--modal", "--dim", "--markup", "--no-animation", "--font",
       "Sans Bold 13", "--background", "#102030c0", "--foreground", "#ffeeddff", "--position",
       "bottom-left", "--margin", "24", "--output", "DP-1", "--layer", "top", "--icon",
-      "audio-volume-high-symbolic", "--icon-theme", "Adwaita", "--grace", "0.3", "--min-show", "1",
+      "audio-volume-high-symbolic", "--icon-theme", "Adwaita", "--sound", "message-new-instant",
+      "--sound-on-update", "--grace", "0.3", "--min-show", "1",
       "--a11y", "on", "--say", "Copying photos", "--button", "Undo", "--button", "Keep “this”",
       "--keyboard", "exclusive", "Copying", "“photos”", "📷",
     ]

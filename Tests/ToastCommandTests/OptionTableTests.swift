@@ -124,6 +124,8 @@ struct OptionTableTests {
     asking.urgency = .critical
     asking.fullscreen = .delay
     asking.doNotDisturb = .show
+    asking.sound = "dialog-warning"
+    asking.soundOnUpdate = true
     guard case .object(let all) = asking.json else {
       Issue.record("a toast's JSON is an object")
       return
