@@ -22,7 +22,7 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 CONFIG ?= debug
 
 # Build: the C libraries. Tests and demo: a headless compositor, screenshots, fonts;
-# for --sound, a private PulseAudio and parec, libcanberra (opened with dlopen,
+# for --sound, a private PulseAudio and PipeWire and parec, libcanberra (opened with dlopen,
 # nothing to build against) with its PulseAudio backend, and the sound theme.
 BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
   librsvg2-dev wayland-protocols
@@ -32,7 +32,8 @@ TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core f
   libgl1-mesa-dri libglib2.0-dev adwaita-icon-theme gtk-update-icon-cache at-spi2-core \
   python3-gi gir1.2-atspi-2.0 orca xvfb speech-dispatcher libnotify-bin libglib2.0-bin dbus-bin \
   python3-dbus dunst zenity \
-  pulseaudio pulseaudio-utils libcanberra0 libcanberra-pulse sound-theme-freedesktop
+  pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber libcanberra0 \
+  libcanberra-pulse sound-theme-freedesktop
 
 # For make leaks only (and dbus-send, for its private accessibility bus).
 CHECK_PACKAGES = valgrind dbus-bin

@@ -1,28 +1,43 @@
 import Glibc
 import SystemSupport
 
-/// A PulseAudio server of one test's own: Debian's `pulseaudio` with no
-/// default script (`-n`), a null sink named `toast` as its only sink, its
-/// native protocol on a socket in a private directory, and a private home
-/// and runtime directory (nothing of the user's, no D-Bus, no shared
-/// memory). What it plays is recorded from the null sink's monitor with
-/// `parec` (``record()``).
+/// A sound server of one test's own, speaking PulseAudio's protocol on a
+/// socket in a private directory, with a private home and runtime directory
+/// (nothing of the user's), and a null sink named `toast` as its default
+/// sink. What it plays is recorded from the null sink's monitor with `parec`
+/// (``record()``).
 ///
-/// PulseAudio warns when it runs as root (a CI container's user) and runs
-/// all the same in this per-user mode; `--system` is not needed.
+/// - ``Kind/pulseAudio``: Debian's `pulseaudio` with no default script
+///   (`-n`), no D-Bus and no shared memory. It warns when it runs as root
+///   (a CI container's user) and runs all the same in this per-user mode;
+///   `--system` is not needed.
+/// - ``Kind/pipeWire``: `pipewire`, its session manager `wireplumber` and
+///   `pipewire-pulse` on a private session bus (WirePlumber needs one), the
+///   null sink loaded through `pactl`.
 package final class SoundServer {
+  /// Which server.
+  package enum Kind: Sendable {
+    /// PulseAudio.
+    case pulseAudio
+    /// PipeWire with its PulseAudio server.
+    case pipeWire
+  }
+
   /// The private directory: the socket, the home, the logs, the recordings.
   package let directory: String
   /// The native protocol's socket.
   package let socket: String
-  private let server: ChildProcess
+  private let processes: [ChildProcess]
   private var stopped = false
 
   /// What a client of this server needs: `PULSE_SERVER` names the socket
   /// (libpulse then neither looks elsewhere nor starts a server), and
   /// libcanberra is held to its PulseAudio driver, so that no ALSA device
   /// of the machine's plays instead.
-  package var clientEnvironment: [String: String] {
+  package var clientEnvironment: [String: String] { Self.clientEnvironment(socket) }
+
+  /// ``clientEnvironment`` of a server on `socket`.
+  private static func clientEnvironment(_ socket: String) -> [String: String] {
     ["PULSE_SERVER": "unix:" + socket, "CANBERRA_DRIVER": "pulse"]
   }
 
@@ -32,61 +47,80 @@ package final class SoundServer {
     ["PULSE_SERVER": "unix:/nonexistent/wl-toast-no-sound-server", "CANBERRA_DRIVER": "pulse"]
   }
 
-  /// Starts the server and waits until it answers (`pactl info`).
-  package init() throws {
+  /// Starts the server and waits until it answers (`pactl info`) with its
+  /// null sink.
+  package init(_ kind: Kind = .pulseAudio) throws {
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-sound")
     chmod(directory, 0o700)
     self.directory = directory
-    socket = directory + "/native"
     for name in ["home", "runtime"] { mkdir(directory + "/" + name, 0o700) }
-    try writeFile(
-      directory + "/server.pa",
-      """
-      load-module module-null-sink sink_name=toast rate=44100 channels=2
-      load-module module-native-protocol-unix socket=\(socket) auth-anonymous=1
-      set-default-sink toast
-
-      """)
+    let socket = directory + (kind == .pulseAudio ? "/native" : "/runtime/pulse/native")
+    self.socket = socket
     var environment = currentEnvironment(without: [
       "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER",
     ])
     environment["HOME"] = directory + "/home"
     environment["XDG_RUNTIME_DIR"] = directory + "/runtime"
     environment[rigMarker] = directory
-    server = try ChildProcess(
-      [
-        "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--disable-shm",
-        "--use-pid-file=no", "--log-target=stderr", "-F", directory + "/server.pa",
-      ], environment: environment, logPath: directory + "/pulseaudio.log")
+    var started: [ChildProcess] = []
     do {
-      try waitUntil("pulseaudio to answer on \(socket) (package pulseaudio)", timeout: 20) {
-        guard server.isRunning else {
-          let log = readFile(directory + "/pulseaudio.log") ?? []
-          throw HarnessError(
-            "pulseaudio ended: " + String(decoding: log.suffix(2000), as: UTF8.self))
+      switch kind {
+      case .pulseAudio:
+        try writeFile(
+          directory + "/server.pa",
+          """
+          load-module module-null-sink sink_name=toast rate=44100 channels=2
+          load-module module-native-protocol-unix socket=\(socket) auth-anonymous=1
+          set-default-sink toast
+
+          """)
+        started.append(
+          try ChildProcess(
+            [
+              "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--disable-shm",
+              "--use-pid-file=no", "--log-target=stderr", "-F", directory + "/server.pa",
+            ], environment: environment, logPath: directory + "/pulseaudio.log"))
+      case .pipeWire:
+        let (bus, _) = try startPrivateSessionBus(in: directory, environment: environment)
+        started.append(bus)
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(directory)/bus"
+        for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
+          started.append(
+            try ChildProcess(
+              [program], environment: environment, logPath: directory + "/\(program).log"))
+        }
+      }
+      let client = environment.merging(Self.clientEnvironment(socket)) { $1 }
+      try waitUntil("the sound server to answer on \(socket) (see \(directory))", timeout: 20) {
+        if let ended = started.first(where: { !$0.isRunning }) {
+          throw HarnessError("\(ended.arguments[0]) ended (see its log in \(directory))")
         }
         return access(socket, F_OK) == 0
-          && (try? runCommand(["pactl", "info"], environment: clientEnvironment(environment)))?
-            .status == 0
+          && (try? runCommand(["pactl", "info"], environment: client))?.status == 0
+      }
+      if kind == .pipeWire {
+        for command in [
+          ["pactl", "load-module", "module-null-sink", "sink_name=toast"],
+          ["pactl", "set-default-sink", "toast"],
+        ] {
+          _ = try runTool(command, environment: client)
+        }
       }
     } catch {
-      stop()
+      endRig(directory, startedWith: started)
+      removeTree(directory)
       throw error
     }
+    processes = started
   }
 
   deinit { stop() }
-
-  /// `environment` with this server's client settings.
-  private func clientEnvironment(_ environment: [String: String]) -> [String: String] {
-    environment.merging(clientEnvironment) { $1 }
-  }
 
   /// Ends the server (and the recorders it still has) and removes its directory.
   package func stop() {
     guard !stopped else { return }
     stopped = true
-    endRig(directory, startedWith: [server])
+    endRig(directory, startedWith: processes)
     removeTree(directory)
   }
 
@@ -99,7 +133,7 @@ package final class SoundServer {
   fileprivate var recorderEnvironment: [String: String] {
     var environment = currentEnvironment(without: ["DISPLAY", "WAYLAND_DISPLAY"])
     environment[rigMarker] = directory
-    return clientEnvironment(environment)
+    return environment.merging(clientEnvironment) { $1 }
   }
 
   private var recordings = 0

@@ -89,6 +89,19 @@ struct SoundTests {
     try Self.expectHeard(recording, from: again, "an update with --sound-on-update")
   }
 
+  @Test func aSoundIsHeardThroughPipeWiresPulseServer() throws {
+    let server = try SoundServer(.pipeWire)
+    let desk = try Self.desk(server.clientEnvironment)
+    let recording = try server.record()
+    let quiet = recording.seconds
+    #expect(try desk.runToEnd(["--timeout", "0", "--tag", "quiet", "Quiet"]).status == 0)
+    try Self.expectSilence(recording, from: quiet, "a toast without a sound, through PipeWire")
+    let start = recording.seconds
+    let shown = try desk.runToEnd(["--timeout", "0", "--sound", "message-new-instant", "Ding"])
+    #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
+    try Self.expectHeard(recording, from: start, "message-new-instant through PipeWire")
+  }
+
   @Test func theOwnerIsIdleOnceItsSoundHasPlayed() throws {
     let server = try SoundServer()
     let desk = try Self.desk(server.clientEnvironment)
