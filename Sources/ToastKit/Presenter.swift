@@ -37,6 +37,10 @@ public struct ToastError: Error, CustomStringConvertible {
 /// while a screen reader is on. It looks for one only after its first frame
 /// is on screen, and never with `announcesToScreenReaders: false`.
 ///
+/// A toast's sound (``ToastModel/Toast/sound``) plays after its first
+/// frame, through libcanberra on a thread of the presenter's own, loaded at
+/// the first sound; why one cannot play reaches ``onSoundProblem``.
+///
 /// ```swift
 /// let presenter = try ToastPresenter()
 /// presenter.show(Toast("Saved"))
@@ -523,6 +527,7 @@ public final class ToastPresenter {
 
   private func present(_ toast: Toast, tag: String, warnings: [ToastWarning] = []) {
     let surface = PresentedToast(toast: toast, session: session)
+    if toast.sound != nil { surface.soundState = ("waiting", nil) }
     noteLeftOutSound(warnings, of: surface)
     surfacesCreated += 1
     appeared += 1
