@@ -99,11 +99,13 @@ package final class SoundServer {
           && (try? runCommand(["pactl", "info"], environment: client))?.status == 0
       }
       if kind == .pipeWire {
-        for command in [
-          ["pactl", "load-module", "module-null-sink", "sink_name=toast"],
-          ["pactl", "set-default-sink", "toast"],
-        ] {
-          _ = try runTool(command, environment: client)
+        // The sink appears a moment after the module is loaded.
+        _ = try runTool(
+          ["pactl", "load-module", "module-null-sink", "sink_name=toast"], environment: client)
+        try waitUntil("PipeWire's null sink to be the default", timeout: 20) {
+          _ = try? runCommand(["pactl", "set-default-sink", "toast"], environment: client)
+          let sink = try? runCommand(["pactl", "get-default-sink"], environment: client)
+          return sink?.output == "toast\n"
         }
       }
     } catch {

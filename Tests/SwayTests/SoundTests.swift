@@ -63,7 +63,7 @@ struct SoundTests {
       ["--timeout", "0", "--tag", "ding", "--sound", "message-new-instant", "Ding"])
     #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
     try Self.expectHeard(recording, from: start, "message-new-instant")
-    try waitUntil("status to say the sound played") {
+    try waitUntil("status to say the sound played", timeout: Self.soundPatience) {
       try desk.status(tag: "ding")?.sound == "played"
     }
     let lines = String(decoding: readFile(trace) ?? [], as: UTF8.self).split(separator: "\n")
@@ -141,7 +141,10 @@ struct SoundTests {
     #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
     try desk.waitUntilDrawn()
     var status: ToastStatus?
-    try waitUntil("status to say why no sound played (\(lastSeen(status?.soundProblem)))") {
+    try waitUntil(
+      "status to say why no sound played (\(lastSeen(status?.soundProblem)))",
+      timeout: Self.soundPatience
+    ) {
       status = try desk.status()
       return status?.sound == "failed"
     }
