@@ -229,7 +229,7 @@ extension ToastField {
       "sound", valueName: "NAME|PATH", summary: "a sound from the sound theme or a file",
       help:
         "play a sound once the toast shows: an event sound's name (message-new-instant,"
-        + " audio-volume-change, dialog-warning) or a sound file's absolute path",
+        + " audio-volume-change, dialog-warning) or a sound file",
       takesPath: true,
       check: { sound throws(Toast.InvalidValue) in try Toast.checkedSound(sound) },
       write: { $0 }, get: { $0.sound }, set: { $0.sound = $1 }
