@@ -17,6 +17,9 @@ final class PresentedToast {
   private(set) var timeline: Timeline?
   /// The timeout's timer (restarted by updates).
   private var expiryTimer: EventLoop.Token?
+  /// The timeout as the countdown line shows it: set wherever the timeout
+  /// (re)starts; nil without a timeout.
+  private(set) var countdown: Countdown?
   /// The timer of an explicit `hide(after:)`.
   private var hideTimer: EventLoop.Token?
   private var exitOutcome: ToastOutcome?
@@ -337,14 +340,52 @@ final class PresentedToast {
     if let expiryTimer { session.loop.remove(expiryTimer) }
     expiryTimer = nil
     let timeout = toast.effectiveTimeout
-    guard timeout > .zero else { return }
+    guard timeout > .zero else {
+      countdown = nil
+      return
+    }
     let untilRest = timeline.map {
       Duration.seconds(clamping: $0.restingAt - session.clock())
     }
+    startCountdown(length: timeout)
     expiryTimer = session.loop.addTimer(after: max(.zero, untilRest ?? .zero) + timeout) {
       [weak self] in
       self?.hide(.expired)
     }
+  }
+
+  /// The countdown of a timeout of `length` that starts now, or when the
+  /// entry ends: full, and paused still if it was (its pause has not ended).
+  private func startCountdown(length: Duration) {
+    let now = session.clock()
+    countdown = Countdown(
+      length: length.inSeconds, startedAt: max(now, timeline?.restingAt ?? now),
+      pausedAt: countdown?.pausedAt.map { _ in now })
+    redrawCountdown()
+  }
+
+  /// The timeout paused at `time` (the animation clock's): the countdown
+  /// line stops where it is, and no frames are drawn for it until
+  /// ``countdownRestarted(at:)``. The timeout's own timer is the caller's.
+  func countdownPaused(at time: Double) {
+    guard countdown?.isPaused == false else { return }
+    countdown?.pause(at: time)
+    redrawCountdown()
+  }
+
+  /// The timeout started again at its full length at `time` (a pause
+  /// ended): the countdown line is full and shrinks again.
+  func countdownRestarted(at time: Double) {
+    guard countdown != nil else { return }
+    countdown?.restart(at: time)
+    redrawCountdown()
+  }
+
+  /// Marks the surfaces for a frame when the toast shows a countdown line
+  /// (one without draws no frame for it).
+  private func redrawCountdown() {
+    guard toast.showsCountdown else { return }
+    for view in views { view.setNeedsDraw() }
   }
 
   private func cancelHideTimer() {
@@ -409,12 +450,16 @@ final class PresentedToast {
     }
     let timeline =
       self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
-    let appearance = timeline.appearance(at: now)
+    var appearance = timeline.appearance(at: now)
+    // The line is full until the timeout starts (after the first frame).
+    let countsDown = toast.showsCountdown && toast.effectiveTimeout > .zero
+    if countsDown { appearance.countdown = countdown?.remaining(at: now) ?? 1 }
     let details = input.advanceDetails(at: now)
     // Closed: the surface gives their room back.
     if details.closed { for view in views { view.setDetailsOpen(false) } }
     let moving =
       timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud || details.moving
+      || countsDown && (countdown?.isMoving(at: now) ?? true)
     let interaction = input.interaction(at: now)
     var committed = false
     for view in views {

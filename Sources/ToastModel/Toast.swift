@@ -119,6 +119,9 @@ public struct Toast: Equatable, Sendable {
   public var dimsBackground: Bool = false
   /// Whether the toast fades and slides; false shows and hides it at once.
   public var isAnimated: Bool = true
+  /// Whether a thin line along the box's bottom edge shrinks as the timeout
+  /// runs (and stops while it is paused); nothing shows without a timeout.
+  public var showsCountdown: Bool = false
   /// A Pango font description such as `"Sans Bold 15"`; nil for the style's font.
   public var font: String? = nil
   /// The box colour; nil for the style's colour.

@@ -153,6 +153,13 @@ extension ToastField {
       help: "darken the screen behind the toast (needs --modal)",
       get: { $0.dimsBackground }, set: { $0.dimsBackground = $1 }),
     flag(
+      "countdown", summary: "a line along the bottom edge that shrinks as the timeout runs",
+      help:
+        "draw a thin line along the bottom edge that shrinks as the timeout runs and stops"
+        + " while it is paused (nothing without a timeout)",
+      get: { $0.showsCountdown }, set: { $0.showsCountdown = $1 }
+    ).omittedWhenDefault,
+    flag(
       "markup", summary: "the message is Pango markup",
       help: "MESSAGE is Pango markup, e.g. '<b>Saved</b>'",
       get: { $0.isMarkup }, set: { $0.isMarkup = $1 }),
