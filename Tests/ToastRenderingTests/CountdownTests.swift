@@ -100,7 +100,8 @@ struct CountdownRenderTests {
     }
     var differing = 0
     for y in 0..<paused[0].height {
-      for x in 0..<paused[0].width where paused[0].pixel(x: x, y: y) != paused[1].pixel(x: x, y: y) {
+      for x in 0..<paused[0].width where paused[0].pixel(x: x, y: y) != paused[1].pixel(x: x, y: y)
+      {
         differing += 1
       }
     }
