@@ -451,15 +451,15 @@ final class PresentedToast {
     let timeline =
       self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
     var appearance = timeline.appearance(at: now)
-    // The line is full until the timeout starts (after the first frame).
-    let countsDown = toast.showsCountdown && toast.effectiveTimeout > .zero
-    if countsDown { appearance.countdown = countdown?.remaining(at: now) ?? 1 }
+    let line = Countdown.line(
+      of: countdown, shown: toast.showsCountdown && toast.effectiveTimeout > .zero, at: now)
+    appearance.countdown = line.remaining
     let details = input.advanceDetails(at: now)
     // Closed: the surface gives their room back.
     if details.closed { for view in views { view.setDetailsOpen(false) } }
     let moving =
       timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud || details.moving
-      || countsDown && (countdown?.isMoving(at: now) ?? true)
+      || line.moving
     let interaction = input.interaction(at: now)
     var committed = false
     for view in views {

@@ -52,6 +52,20 @@ public struct Countdown: Equatable, Sendable {
   public func isMoving(at time: Double) -> Bool {
     pausedAt == nil && length > 0 && length.isFinite && time < startedAt + length
   }
+
+  /// What a frame at `time` shows of a toast's line, and whether the line
+  /// asks for the next frame: none when the toast shows no line (`shown`
+  /// false: no `--countdown`, or no timeout); a full line about to move
+  /// before its timeout has started (`countdown` nil); otherwise the share
+  /// left, moving while the timeout runs, still while it is paused or once
+  /// it has run out.
+  public static func line(
+    of countdown: Countdown?, shown: Bool, at time: Double
+  ) -> (remaining: Double?, moving: Bool) {
+    guard shown else { return (nil, false) }
+    guard let countdown else { return (1, true) }
+    return (countdown.remaining(at: time), countdown.isMoving(at: time))
+  }
 }
 
 extension ToastLayout {

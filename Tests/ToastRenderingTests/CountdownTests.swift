@@ -33,6 +33,30 @@ struct CountdownTests {
     #expect(!countdown.isMoving(at: 17))
   }
 
+  @Test func aFrameOfAPausedLineShowsTheSameShareAndAsksForNoNextFrame() {
+    var countdown = Countdown(length: 4, startedAt: 10)
+    let running = Countdown.line(of: countdown, shown: true, at: 11)
+    #expect(running.remaining == 0.75 && running.moving)
+    countdown.pause(at: 11)
+    for time in [11.0, 12, 20] {
+      let paused = Countdown.line(of: countdown, shown: true, at: time)
+      #expect(paused.remaining == 0.75 && !paused.moving, "at \(time)")
+    }
+    countdown.restart(at: 20)
+    let again = Countdown.line(of: countdown, shown: true, at: 21)
+    #expect(again.remaining == 0.75 && again.moving)
+    let out = Countdown.line(of: countdown, shown: true, at: 24)
+    #expect(out.remaining == 0 && !out.moving, "run out: still")
+  }
+
+  @Test func aLineNotShownDrawsNothingAndOneNotStartedIsFullAndAboutToMove() {
+    let countdown = Countdown(length: 4, startedAt: 10)
+    let hidden = Countdown.line(of: countdown, shown: false, at: 11)
+    #expect(hidden.remaining == nil && !hidden.moving)
+    let unstarted = Countdown.line(of: nil, shown: true, at: 11)
+    #expect(unstarted.remaining == 1 && unstarted.moving)
+  }
+
   @Test func aTimeoutOfNoLengthLeavesNothingAndNeverMoves() {
     for length in [0, -1, .nan, .infinity] {
       let countdown = Countdown(length: length, startedAt: 0)
