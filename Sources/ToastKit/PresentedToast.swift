@@ -384,7 +384,7 @@ final class PresentedToast {
   /// Marks the surfaces for a frame when the toast shows a countdown line
   /// (one without draws no frame for it).
   private func redrawCountdown() {
-    guard toast.showsCountdown else { return }
+    guard toast.drawsCountdown else { return }
     for view in views { view.setNeedsDraw() }
   }
 
@@ -451,8 +451,7 @@ final class PresentedToast {
     let timeline =
       self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
     var appearance = timeline.appearance(at: now)
-    let line = Countdown.line(
-      of: countdown, shown: toast.showsCountdown && toast.effectiveTimeout > .zero, at: now)
+    let line = Countdown.line(of: countdown, shown: toast.drawsCountdown, at: now)
     appearance.countdown = line.remaining
     let details = input.advanceDetails(at: now)
     // Closed: the surface gives their room back.

@@ -68,6 +68,12 @@ public struct Countdown: Equatable, Sendable {
   }
 }
 
+extension Toast {
+  /// Whether the toast draws a countdown line: it asks for one and has a
+  /// timeout (none without: nothing runs out).
+  public var drawsCountdown: Bool { showsCountdown && effectiveTimeout > .zero }
+}
+
 extension ToastLayout {
   /// The countdown line at its full length, at rest: along the bottom edge
   /// inside the box (the box's rounded corners clip its ends); for a bar
