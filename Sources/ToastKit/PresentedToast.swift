@@ -355,12 +355,11 @@ final class PresentedToast {
   }
 
   /// The countdown of a timeout of `length` that starts now, or when the
-  /// entry ends: full, and paused still if it was (its pause has not ended).
+  /// entry ends: full, and running (a timeout that starts paused says so
+  /// with ``countdownPaused(at:)``).
   private func startCountdown(length: Duration) {
     let now = session.clock()
-    countdown = Countdown(
-      length: length.inSeconds, startedAt: max(now, timeline?.restingAt ?? now),
-      pausedAt: countdown?.pausedAt.map { _ in now })
+    countdown = Countdown(length: length.inSeconds, startedAt: max(now, timeline?.restingAt ?? now))
     redrawCountdown()
   }
 
