@@ -77,6 +77,26 @@ struct CountdownLiveTests {
       "shrank \(shrunk) px, expected \(shortest)...\(longest) at \(pace) px/s")
   }
 
+  @Test func itsFramesDifferOnlyAlongTheLine() throws {
+    let desk = try Desk<HeadlessSway>()
+    let command = try desk.run([
+      "--no-animation", "--countdown", "--timeout", "8", Self.message,
+    ])
+    defer { command.terminate() }
+    let first = try desk.screenshot("the HUD box at \(Self.box)") {
+      $0.boundingBox(of: hudColor, tolerance: 3) == Self.box
+    }
+    let second = try desk.screenshot("a countdown frame that differs from the first") {
+      $0.difference(from: first) != nil
+    }
+    let changed = try #require(second.difference(from: first))
+    let thickness = Int(Design.Countdown.thickness)
+    let line = Box(
+      x: Self.box.x, y: Self.box.y + Self.box.height - thickness, width: Self.box.width,
+      height: thickness)
+    #expect(line.contains(changed), "changed \(changed), the line \(line)")
+  }
+
   @Test func aToastWithoutATimeoutDrawsNoLine() throws {
     let desk = try Desk<HeadlessSway>()
     let command = try desk.run([
