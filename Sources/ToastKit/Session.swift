@@ -101,6 +101,8 @@ final class Session {
   let fullscreenWindows: FullscreenWindows
   /// xdg_activation_v1's tokens, bound at the first one asked for.
   let activationTokens: ActivationTokens
+  /// The user's idleness, watched from the first toast with a timeout.
+  let idleWatch: IdleWatch
   private var seats: [WlSeat] = []
   private var pointers: [WlPointer] = []
   private var keyboards: [WlKeyboard] = []
@@ -140,6 +142,7 @@ final class Session {
     loop.add(display)
     fullscreenWindows = FullscreenWindows(display: display, registry: registry)
     activationTokens = ActivationTokens(registry: registry, loop: loop)
+    idleWatch = IdleWatch(registry: registry)
     compositor = try registry.bind(WlCompositor.self)
     shm = try registry.bind(WlShm.self)
     layerShell = try registry.bind(ZwlrLayerShellV1.self, maximumVersion: layerShellVersion)
@@ -210,6 +213,14 @@ final class Session {
   /// Whether `surface` has the keyboard focus of `seat`.
   func hasKeyboardFocus(_ surface: WlSurface, of seat: WlSeat) -> Bool {
     keyboardFocus.map { $0.surface === surface && $0.seat === seat } ?? false
+  }
+
+  /// Whether the user has been away from the seat for `seconds`, as far
+  /// as the compositor tells (watched from the first ask for a threshold:
+  /// not yet then); nil when it cannot tell, or there is no seat.
+  func isIdle(after seconds: Double) -> Bool? {
+    guard let seat = seats.first else { return nil }
+    return idleWatch.isIdle(after: IdleWatch.milliseconds(seconds), on: seat)
   }
 
   /// The names of the outputs, in the order the compositor announced them.

@@ -73,6 +73,7 @@ struct ArgumentsTests {
       "Sans Bold 13", "--background", "#102030c0", "--foreground", "#ffeeddff", "--position",
       "bottom-left", "--margin", "24", "--output", "DP-1", "--layer", "top", "--icon",
       "audio-volume-high-symbolic", "--icon-theme", "Adwaita", "--grace", "0.3", "--min-show", "1",
+      "--idle-threshold", "30",
       "--a11y", "on", "--say", "Copying photos", "--button", "Undo", "--button", "Keep “this”",
       "--keyboard", "exclusive", "Copying", "“photos”", "📷",
     ]

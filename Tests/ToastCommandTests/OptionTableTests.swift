@@ -124,6 +124,7 @@ struct OptionTableTests {
     asking.urgency = .critical
     asking.fullscreen = .delay
     asking.doNotDisturb = .show
+    asking.idleThreshold = 30
     guard case .object(let all) = asking.json else {
       Issue.record("a toast's JSON is an object")
       return
