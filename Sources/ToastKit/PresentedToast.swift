@@ -354,6 +354,8 @@ final class PresentedToast {
     let now = session.clock()
     var pauses: Set<ToastTimeout.PauseReason> = []
     if isIdleNow { pauses.insert(.idle) }
+    if input.pointerOnBox { pauses.insert(.pointer) }
+    if input.fingerOnBox { pauses.insert(.touch) }
     timeout = ToastTimeout(
       length: length.inSeconds, startingAt: max(timeline?.restingAt ?? now, now), pauses: pauses)
     armExpiry()
@@ -414,6 +416,8 @@ final class PresentedToast {
     guard !isGone, exitOutcome == nil, let view = views.first(where: { $0.owns(surface) })
     else { return }
     respond(to: input.handle(event, layout: view.layout, now: session.clock()))
+    hold(.pointer, input.pointerOnBox)
+    hold(.touch, input.fingerOnBox)
   }
 
   /// Chooses `button` (its index among ``buttonLabels``) as a click on it
