@@ -14,10 +14,8 @@ final class IdleWatch {
   /// The notification object of one threshold, and whether it says idle.
   private final class Watch {
     /// The object: `ext_idle_notification_v1` or `org_kde_kwin_idle_timeout`.
-    let object: AnyObject
+    var object: AnyObject?
     var isIdle = false
-
-    init(object: AnyObject) { self.object = object }
   }
 
   /// The manager bound: the standard one or KDE's.
@@ -37,38 +35,25 @@ final class IdleWatch {
     self.registry = registry
   }
 
-  /// Whether the compositor tells when the user is idle (with either protocol).
-  var isOffered: Bool {
-    manager != nil || !registry.globals(of: ExtIdleNotifierV1.self).isEmpty
-      || !registry.globals(of: OrgKdeKwinIdle.self).isEmpty
-  }
-
   /// Whether `seat` has been without input for `milliseconds`, watching it
   /// from now on when this is the first ask for that threshold (so not
   /// idle yet); nil when the compositor cannot tell.
   func isIdle(after milliseconds: UInt32, on seat: WlSeat) -> Bool? {
     if let watch = watches[milliseconds] { return watch.isIdle }
     guard let manager = bound() else { return nil }
-    let watch: Watch
+    let watch = Watch()
+    let report = { [unowned self, unowned watch] (idle: Bool) in
+      changed(watch, milliseconds, idle: idle)
+    }
     switch manager {
     case .standard(let notifier):
       let notification = notifier.getIdleNotification(timeout: milliseconds, seat: seat)
-      watch = Watch(object: notification)
-      notification.onEvent = { [unowned self, unowned watch] event in
-        switch event {
-        case .idled: changed(watch, milliseconds, idle: true)
-        case .resumed: changed(watch, milliseconds, idle: false)
-        }
-      }
+      notification.onEvent = { event in report(event == .idled) }
+      watch.object = notification
     case .kde(let idle):
       let timeout = idle.getIdleTimeout(seat: seat, timeout: milliseconds)
-      watch = Watch(object: timeout)
-      timeout.onEvent = { [unowned self, unowned watch] event in
-        switch event {
-        case .idle: changed(watch, milliseconds, idle: true)
-        case .resumed: changed(watch, milliseconds, idle: false)
-        }
-      }
+      timeout.onEvent = { event in report(event == .idle) }
+      watch.object = timeout
     }
     watches[milliseconds] = watch
     return false

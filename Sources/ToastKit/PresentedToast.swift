@@ -347,8 +347,10 @@ final class PresentedToast {
   private func scheduleHide() {
     let length = toast.effectiveTimeout
     guard length > .zero else {
+      let hadOne = timeout != nil
       timeout = nil
       armExpiry()
+      if hadOne { onTimeoutChanged?(nil) }
       return
     }
     let now = session.clock()

@@ -40,4 +40,19 @@ struct PauseTests {
     #expect(shown.status == 0, "\(shown.errors)")
     try PauseCases.expectHUDGoes(desk, timeout: 0, since: now(), "under the pointer")
   }
+
+  /// A threshold that is not a number, negative or past a day: the usage
+  /// error's line (and the pointer to --help) and status, no toast.
+  @Test func aBadIdleThresholdIsOneLineAndAUsageError() throws {
+    let desk = try Desk<HeadlessSway>()
+    for value in ["nan", "-1", "86401", "1e300"] {
+      let result = try desk.runToEnd(["--idle-threshold", value, "Hi"])
+      #expect(result.status == 64)
+      #expect(
+        result.errors
+          == "wl-toast: --idle-threshold: expected seconds from 0 to 86400, got '\(value)'\n"
+          + "Try 'wl-toast --help' for more information.\n")
+    }
+    #expect(desk.ownerProcesses().isEmpty, "no owner started for it")
+  }
 }

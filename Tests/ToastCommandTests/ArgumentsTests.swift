@@ -333,6 +333,7 @@ struct ArgumentsTests {
       ("--output", "an output's name (1 to 64 characters) or all", ["", "DP 1"]),
       ("--grace", "seconds from 0 to 60", ["61"]),
       ("--min-show", "seconds from 0 to 60", ["-1"]),
+      ("--idle-threshold", "seconds from 0 to 86400", ["nan", "-1", "86401", "1e300", "inf", ""]),
       ("--a11y", "auto, on or off", ["yes"]),
       ("--say", "the text a screen reader says instead of the message (not blank)", [" "]),
       ("--icon", "an icon name or a file's path (1 to 4096 bytes)", [""]),
