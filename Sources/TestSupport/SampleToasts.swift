@@ -23,6 +23,7 @@ extension Toast {
     toast.iconTheme = "Adwaita"
     toast.grace = 0.3
     toast.minimumShow = 1
+    toast.idleThreshold = 30
     toast.accessibility = .on
     toast.accessibleText = "Copying photos"
     toast.buttons = ["Undo", "Keep “this”"]

@@ -15,11 +15,21 @@ final class PresentedToast {
   private let session: Session
   private(set) var views: [LayerView] = []
   private(set) var timeline: Timeline?
-  /// The timeout's timer (restarted by updates).
+  /// The timeout's timer (restarted by updates, stopped while the timeout
+  /// is paused).
   private var expiryTimer: EventLoop.Token?
   /// The timeout as the countdown line shows it: set wherever the timeout
   /// (re)starts; nil without a timeout.
   private(set) var countdown: Countdown?
+  /// The timeout as it runs: its length, start and what pauses it; nil for
+  /// a toast without one, or before its first frame.
+  private(set) var timeout: ToastTimeout?
+  /// Called when the timeout starts (again, after an update), pauses, or
+  /// starts again from its full length after a pause, with ``timeout``.
+  var onTimeoutChanged: ((ToastTimeout?) -> Void)?
+  /// Whether the timeout is paused now (the user idle, the pointer or a
+  /// finger on the toast).
+  var isTimeoutPaused: Bool { timeout?.isPaused ?? false }
   /// The timer of an explicit `hide(after:)`.
   private var hideTimer: EventLoop.Token?
   private var exitOutcome: ToastOutcome?
@@ -335,21 +345,38 @@ final class PresentedToast {
   }
 
   /// (Re)starts the timeout, counted from the end of the entry, or from now
-  /// while the toast waits for an output.
+  /// while the toast waits for an output; paused at once by what holds
+  /// the toast now (the user idle, the pointer or a finger on it).
   private func scheduleHide() {
-    if let expiryTimer { session.loop.remove(expiryTimer) }
-    expiryTimer = nil
-    let timeout = toast.effectiveTimeout
-    guard timeout > .zero else {
+    let length = toast.effectiveTimeout
+    guard length > .zero else {
+      let hadOne = timeout != nil
+      timeout = nil
       countdown = nil
+      armExpiry()
+      if hadOne { onTimeoutChanged?(nil) }
       return
     }
-    let untilRest = timeline.map {
-      Duration.seconds(clamping: $0.restingAt - session.clock())
-    }
-    startCountdown(length: timeout)
-    expiryTimer = session.loop.addTimer(after: max(.zero, untilRest ?? .zero) + timeout) {
-      [weak self] in
+    let now = session.clock()
+    var pauses: Set<ToastTimeout.PauseReason> = []
+    if isIdleNow { pauses.insert(.idle) }
+    if input.pointerOnBox { pauses.insert(.pointer) }
+    if input.fingerOnBox { pauses.insert(.touch) }
+    timeout = ToastTimeout(
+      length: length.inSeconds, startingAt: max(timeline?.restingAt ?? now, now), pauses: pauses)
+    startCountdown(length: length)
+    if !pauses.isEmpty { countdownPaused(at: now) }
+    armExpiry()
+    onTimeoutChanged?(timeout)
+  }
+
+  /// Sets the timer for the timeout's deadline; none while it is paused.
+  private func armExpiry() {
+    if let expiryTimer { session.loop.remove(expiryTimer) }
+    expiryTimer = nil
+    guard let deadline = timeout?.deadline else { return }
+    let delay = Duration.seconds(clamping: deadline - session.clock())
+    expiryTimer = session.loop.addTimer(after: max(.zero, delay)) { [weak self] in
       self?.hide(.expired)
     }
   }
@@ -387,6 +414,42 @@ final class PresentedToast {
     for view in views { view.setNeedsDraw() }
   }
 
+  /// `reason` holds the timeout or lets it go (from its full length, once
+  /// nothing holds it).
+  private func hold(_ reason: ToastTimeout.PauseReason, _ holds: Bool) {
+    guard !isExiting, var timeout else { return }
+    let change = timeout.set(reason, holds, at: session.clock())
+    self.timeout = timeout
+    guard let change else { return }
+    switch change {
+    case .paused: countdownPaused(at: session.clock())
+    case .restarted: countdownRestarted(at: timeout.startedAt)
+    }
+    armExpiry()
+    onTimeoutChanged?(timeout)
+  }
+
+  /// The idle threshold that pauses this toast's timeout, in seconds; nil
+  /// when none does (0, or a critical toast).
+  private var idleThreshold: Double? {
+    let seconds = toast.idleThreshold ?? Toast.standardIdleThreshold
+    return seconds > 0 && toast.urgency != .critical ? seconds : nil
+  }
+
+  /// Whether the user is idle past the toast's threshold, watching from now
+  /// on when no toast has asked for it before.
+  private var isIdleNow: Bool {
+    guard let idleThreshold else { return false }
+    return session.isIdle(after: idleThreshold) ?? false
+  }
+
+  /// The user went idle (or came back) for a threshold in milliseconds:
+  /// a toast with that threshold pauses (or starts its timeout again).
+  func idleChanged(milliseconds: UInt32, isIdle: Bool) {
+    guard let idleThreshold, IdleWatch.milliseconds(idleThreshold) == milliseconds else { return }
+    hold(.idle, isIdle)
+  }
+
   private func cancelHideTimer() {
     for timer in [hideTimer, expiryTimer].compactMap({ $0 }) { session.loop.remove(timer) }
     hideTimer = nil
@@ -398,6 +461,8 @@ final class PresentedToast {
     guard !isGone, exitOutcome == nil, let view = views.first(where: { $0.owns(surface) })
     else { return }
     respond(to: input.handle(event, layout: view.layout, now: session.clock()))
+    hold(.pointer, input.pointerOnBox)
+    hold(.touch, input.fingerOnBox)
   }
 
   /// Chooses `button` (its index among ``buttonLabels``) as a click on it

@@ -190,6 +190,16 @@ public struct Toast: Equatable, Sendable {
   public var fullscreen: FullscreenPolicy = .show
   /// What the toast does while do-not-disturb is on (``DoNotDisturb``).
   public var doNotDisturb: DoNotDisturbPolicy = .suppress
+  /// Seconds without input on the seat after which the timeout pauses
+  /// until input comes back, when it starts again from its full length;
+  /// 0 never pauses; nil: ``standardIdleThreshold``. A critical toast's
+  /// timeout never pauses for it. Only where the compositor tells when the
+  /// user is idle (`ext_idle_notifier_v1` or `org_kde_kwin_idle`).
+  public var idleThreshold: Double? = nil
+
+  /// The idle threshold of a toast that names none: 120 seconds, the
+  /// `idle_threshold` of the configuration dunst ships.
+  public static let standardIdleThreshold: Double = 120
 
   /// Creates a toast with a message and the defaults of every other setting.
   public init(

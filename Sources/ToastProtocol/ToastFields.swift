@@ -240,6 +240,16 @@ extension ToastField {
       "min-show", of: .minimumShow, summary: "once shown, stay at least SECONDS",
       help: "once shown, stay at least SECONDS (0 to 60)",
       get: { $0.minimumShow }, set: { $0.minimumShow = $1 }),
+    seconds(
+      "idle-threshold", of: .idleThreshold,
+      summary: "pause the timeout while there is no input for SECONDS",
+      help:
+        "after SECONDS without input (0 to \(Int(Toast.Limits.idleThreshold.upperBound)),"
+        + " default \(Int(Toast.standardIdleThreshold)); 0: never) the timeout pauses, and"
+        + " starts again in full once input comes back; only on compositors that tell when"
+        + " the user is idle (ext-idle-notify-v1 or KDE's idle protocol: sway, KWin)",
+      get: { $0.idleThreshold }, set: { $0.idleThreshold = $1 }
+    ).omittedWhenDefault,
     choice(
       "a11y", Toast.Accessibility.allCases.map { $0.rawValue },
       summary: "screen readers hear it: auto, on or off",

@@ -125,6 +125,7 @@ struct OptionTableTests {
     asking.fullscreen = .delay
     asking.doNotDisturb = .show
     asking.showsCountdown = true
+    asking.idleThreshold = 30
     guard case .object(let all) = asking.json else {
       Issue.record("a toast's JSON is an object")
       return
