@@ -108,4 +108,40 @@ struct CountdownLiveTests {
     }
     #expect(Self.lineEnd(try Self.lineRow(on: desk).shot) == nil)
   }
+
+  /// The pointer resting on a `--dismiss tap` toast holds its timeout: the
+  /// line stays where it is for as long as the pointer does, and once it
+  /// leaves the line is full again and runs down the whole timeout.
+  @Test func theLineStopsWhileThePointerRestsOnTheToast() throws {
+    let desk = try Desk<HeadlessSway>()
+    let timeout = 3.0
+    try desk.input.move(x: Self.box.x + Self.box.width / 2, y: Self.box.y + Self.box.height / 2)
+    let command = try desk.run([
+      "--no-animation", "--countdown", "--dismiss", "tap", "--timeout", "\(timeout)", Self.message,
+    ])
+    defer { command.terminate() }
+    var held: Int?
+    try waitUntil("the countdown line under the HUD's text", timeout: desk.compositor.patience) {
+      held = Self.lineEnd(try Self.lineRow(on: desk).shot)
+      return held != nil
+    }
+    let end = try #require(held)
+    // Held for longer than the whole timeout, the line does not move.
+    let until = now() + timeout + 1
+    var shots = 0
+    while now() < until {
+      shots += 1
+      let shot = try Self.lineRow(on: desk).shot
+      #expect(Self.lineEnd(shot) == end, "screenshot \(shots): the line moved while hovered")
+      if Self.lineEnd(shot) != end { break }
+    }
+    let left = now()
+    try desk.input.move(x: 5, y: 5)
+    // It runs again, and the toast lasts its full timeout from then.
+    try waitUntil("the line running down again", timeout: timeout) {
+      let moving = Self.lineEnd(try Self.lineRow(on: desk).shot) ?? 0
+      return moving < end
+    }
+    try PauseCases.expectHUDGoes(desk, timeout: timeout, since: left, "after the pointer left")
+  }
 }
