@@ -73,6 +73,21 @@ package final class KWinFakeInput {
     try display.roundtrip()
   }
 
+  /// Puts one finger down at a point in logical coordinates, and leaves it
+  /// there until ``liftFinger()``.
+  package func putFinger(x: Double, y: Double) throws {
+    try fakeInput.touchDown(id: 0, x: x, y: y)
+    try fakeInput.touchFrame()
+    try display.roundtrip()
+  }
+
+  /// Lifts the finger ``putFinger(x:y:)`` put down.
+  package func liftFinger() throws {
+    try fakeInput.touchUp(id: 0)
+    try fakeInput.touchFrame()
+    try display.roundtrip()
+  }
+
   /// Presses and releases a key.
   package func press(_ key: Key) throws {
     try fakeInput.keyboardKey(button: key.rawValue, state: 1)

@@ -25,6 +25,7 @@ extension Toast {
     toast.soundOnUpdate = true
     toast.grace = 0.3
     toast.minimumShow = 1
+    toast.idleThreshold = 30
     toast.accessibility = .on
     toast.accessibleText = "Copying photos"
     toast.buttons = ["Undo", "Keep “this”"]

@@ -1,8 +1,8 @@
 import ToastRendering
 import Wayland
 
-/// What a frame shows apart from the spinner's turn: a buffer that shows the
-/// same needs only its spinner drawn again.
+/// What a frame shows apart from the spinner's turn and the countdown line's
+/// length: a buffer that shows the same needs only those drawn again.
 private struct FrameContents: Hashable {
   var version: Int
   var opacity: Double
@@ -11,12 +11,13 @@ private struct FrameContents: Hashable {
   var height: Int32
   var scale: RenderScale
   var buttons: Interaction
+  var countdown: Bool
 }
 
 /// The buffers of one layer surface and the frames painted into them: a
 /// buffer the compositor does not hold for each frame, the frame drawn into
-/// it (only the spinner when the rest shows already), and the part of it
-/// that differs from the frame before.
+/// it (only the spinner and the countdown line when the rest shows already),
+/// and the part of it that differs from the frame before.
 ///
 /// A frame's `version` is its surface's content version: it changes whenever
 /// the toast or its layout does.
@@ -53,7 +54,7 @@ final class FramePainter {
   ///
   /// A buffer that holds this frame already is not drawn again: the first
   /// frame, drawn while the first configure was on its way, or any frame but
-  /// for the spinner's turn (only the spinner is drawn again).
+  /// for the spinner's turn and the countdown line (only they are drawn again).
   func paint(
     _ toast: Toast, layout: ToastLayout, version: Int, appearance: Appearance,
     buttons: Interaction, into buffer: ShmBuffer, scale: RenderScale
@@ -61,14 +62,15 @@ final class FramePainter {
     guard let canvas = canvas(for: buffer) else { return false }
     let contents = FrameContents(
       version: version, opacity: appearance.opacity, slide: appearance.slide,
-      width: buffer.width, height: buffer.height, scale: scale, buttons: buttons)
+      width: buffer.width, height: buffer.height, scale: scale, buttons: buttons,
+      countdown: appearance.countdown != nil)
     let prepared = preparedFrame === buffer
     preparedFrame = nil
     var clip: Rect?
     if canvas.contents == AnyHashable(contents) {
-      if let spinner = layout.spinner {
+      if let moving = Self.movingArea(layout, countdown: appearance.countdown != nil) {
         clip = Rect(
-          x: spinner.x - 1, y: spinner.y - 1, width: spinner.width + 2, height: spinner.height + 2)
+          x: moving.x - 1, y: moving.y - 1, width: moving.width + 2, height: moving.height + 2)
       } else if prepared {
         return true
       }
@@ -106,22 +108,39 @@ final class FramePainter {
     return canvas
   }
 
+  /// What moves in frames that show the same contents: the spinner, the
+  /// countdown line (`countdown`: drawn), or the rectangle around both; nil
+  /// for neither.
+  private static func movingArea(_ layout: ToastLayout, countdown: Bool) -> Rect? {
+    guard countdown else { return layout.spinner }
+    let line = layout.countdownLine
+    guard let spinner = layout.spinner else { return line }
+    let left = min(spinner.x, line.x)
+    let top = min(spinner.y, line.y)
+    return Rect(
+      x: left, y: top, width: max(spinner.x + spinner.width, line.x + line.width) - left,
+      height: max(spinner.y + spinner.height, line.y + line.height) - top)
+  }
+
   /// The part of `buffer`, the frame about to be shown, that differs from
-  /// the frame shown before: only the spinner while nothing else moves,
-  /// otherwise everything. The frame is the last one from now on.
+  /// the frame shown before: only the spinner and the countdown line while
+  /// nothing else moves, otherwise everything. The frame is the last one
+  /// from now on.
   func damage(
     layout: ToastLayout, version: Int, appearance: Appearance, buttons: Interaction,
     buffer: ShmBuffer, scale s: Double
   ) -> (x: Int32, y: Int32, width: Int32, height: Int32) {
     defer { lastFrame = (appearance, version, buffer.width, buffer.height, buttons) }
-    if let last = lastFrame, let spinner = layout.spinner, last.content == version,
-      last.buttons == buttons,
+    let countdown = appearance.countdown != nil
+    if let last = lastFrame, let moving = Self.movingArea(layout, countdown: countdown),
+      last.content == version, last.buttons == buttons,
       last.width == buffer.width, last.height == buffer.height,
-      last.appearance.opacity == appearance.opacity, last.appearance.slide == appearance.slide
+      last.appearance.opacity == appearance.opacity, last.appearance.slide == appearance.slide,
+      (last.appearance.countdown != nil) == countdown
     {
       return (
-        Int32((spinner.x * s).rounded(.down)) - 1, Int32((spinner.y * s).rounded(.down)) - 1,
-        Int32((spinner.width * s).rounded(.up)) + 2, Int32((spinner.height * s).rounded(.up)) + 2
+        Int32((moving.x * s).rounded(.down)) - 1, Int32((moving.y * s).rounded(.down)) - 1,
+        Int32((moving.width * s).rounded(.up)) + 2, Int32((moving.height * s).rounded(.up)) + 2
       )
     }
     return (0, 0, buffer.width, buffer.height)

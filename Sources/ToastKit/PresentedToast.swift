@@ -15,8 +15,21 @@ final class PresentedToast {
   private let session: Session
   private(set) var views: [LayerView] = []
   private(set) var timeline: Timeline?
-  /// The timeout's timer (restarted by updates).
+  /// The timeout's timer (restarted by updates, stopped while the timeout
+  /// is paused).
   private var expiryTimer: EventLoop.Token?
+  /// The timeout as the countdown line shows it: set wherever the timeout
+  /// (re)starts; nil without a timeout.
+  private(set) var countdown: Countdown?
+  /// The timeout as it runs: its length, start and what pauses it; nil for
+  /// a toast without one, or before its first frame.
+  private(set) var timeout: ToastTimeout?
+  /// Called when the timeout starts (again, after an update), pauses, or
+  /// starts again from its full length after a pause, with ``timeout``.
+  var onTimeoutChanged: ((ToastTimeout?) -> Void)?
+  /// Whether the timeout is paused now (the user idle, the pointer or a
+  /// finger on the toast).
+  var isTimeoutPaused: Bool { timeout?.isPaused ?? false }
   /// The timer of an explicit `hide(after:)`.
   private var hideTimer: EventLoop.Token?
   private var exitOutcome: ToastOutcome?
@@ -335,19 +348,109 @@ final class PresentedToast {
   }
 
   /// (Re)starts the timeout, counted from the end of the entry, or from now
-  /// while the toast waits for an output.
+  /// while the toast waits for an output; paused at once by what holds
+  /// the toast now (the user idle, the pointer or a finger on it).
   private func scheduleHide() {
+    let length = toast.effectiveTimeout
+    guard length > .zero else {
+      let hadOne = timeout != nil
+      timeout = nil
+      countdown = nil
+      armExpiry()
+      if hadOne { onTimeoutChanged?(nil) }
+      return
+    }
+    let now = session.clock()
+    var pauses: Set<ToastTimeout.PauseReason> = []
+    if isIdleNow { pauses.insert(.idle) }
+    if input.pointerOnBox { pauses.insert(.pointer) }
+    if input.fingerOnBox { pauses.insert(.touch) }
+    timeout = ToastTimeout(
+      length: length.inSeconds, startingAt: max(timeline?.restingAt ?? now, now), pauses: pauses)
+    startCountdown(length: length)
+    if !pauses.isEmpty { countdownPaused(at: now) }
+    armExpiry()
+    onTimeoutChanged?(timeout)
+  }
+
+  /// Sets the timer for the timeout's deadline; none while it is paused.
+  private func armExpiry() {
     if let expiryTimer { session.loop.remove(expiryTimer) }
     expiryTimer = nil
-    let timeout = toast.effectiveTimeout
-    guard timeout > .zero else { return }
-    let untilRest = timeline.map {
-      Duration.seconds(clamping: $0.restingAt - session.clock())
-    }
-    expiryTimer = session.loop.addTimer(after: max(.zero, untilRest ?? .zero) + timeout) {
-      [weak self] in
+    guard let deadline = timeout?.deadline else { return }
+    let delay = Duration.seconds(clamping: deadline - session.clock())
+    expiryTimer = session.loop.addTimer(after: max(.zero, delay)) { [weak self] in
       self?.hide(.expired)
     }
+  }
+
+  /// The countdown of a timeout of `length` that starts now, or when the
+  /// entry ends: full, and running (a timeout that starts paused says so
+  /// with ``countdownPaused(at:)``).
+  private func startCountdown(length: Duration) {
+    let now = session.clock()
+    countdown = Countdown(length: length.inSeconds, startedAt: max(now, timeline?.restingAt ?? now))
+    redrawCountdown()
+  }
+
+  /// The timeout paused at `time` (the animation clock's): the countdown
+  /// line stops where it is, and no frames are drawn for it until
+  /// ``countdownRestarted(at:)``. The timeout's own timer is the caller's.
+  func countdownPaused(at time: Double) {
+    guard countdown?.isPaused == false else { return }
+    countdown?.pause(at: time)
+    redrawCountdown()
+  }
+
+  /// The timeout started again at its full length at `time` (a pause
+  /// ended): the countdown line is full and shrinks again.
+  func countdownRestarted(at time: Double) {
+    guard countdown != nil else { return }
+    countdown?.restart(at: time)
+    redrawCountdown()
+  }
+
+  /// Marks the surfaces for a frame when the toast shows a countdown line
+  /// (one without draws no frame for it).
+  private func redrawCountdown() {
+    guard toast.drawsCountdown else { return }
+    for view in views { view.setNeedsDraw() }
+  }
+
+  /// `reason` holds the timeout or lets it go (from its full length, once
+  /// nothing holds it).
+  private func hold(_ reason: ToastTimeout.PauseReason, _ holds: Bool) {
+    guard !isExiting, var timeout else { return }
+    let change = timeout.set(reason, holds, at: session.clock())
+    self.timeout = timeout
+    guard let change else { return }
+    switch change {
+    case .paused: countdownPaused(at: session.clock())
+    case .restarted: countdownRestarted(at: timeout.startedAt)
+    }
+    armExpiry()
+    onTimeoutChanged?(timeout)
+  }
+
+  /// The idle threshold that pauses this toast's timeout, in seconds; nil
+  /// when none does (0, or a critical toast).
+  private var idleThreshold: Double? {
+    let seconds = toast.idleThreshold ?? Toast.standardIdleThreshold
+    return seconds > 0 && toast.urgency != .critical ? seconds : nil
+  }
+
+  /// Whether the user is idle past the toast's threshold, watching from now
+  /// on when no toast has asked for it before.
+  private var isIdleNow: Bool {
+    guard let idleThreshold else { return false }
+    return session.isIdle(after: idleThreshold) ?? false
+  }
+
+  /// The user went idle (or came back) for a threshold in milliseconds:
+  /// a toast with that threshold pauses (or starts its timeout again).
+  func idleChanged(milliseconds: UInt32, isIdle: Bool) {
+    guard let idleThreshold, IdleWatch.milliseconds(idleThreshold) == milliseconds else { return }
+    hold(.idle, isIdle)
   }
 
   private func cancelHideTimer() {
@@ -361,6 +464,8 @@ final class PresentedToast {
     guard !isGone, exitOutcome == nil, let view = views.first(where: { $0.owns(surface) })
     else { return }
     respond(to: input.handle(event, layout: view.layout, now: session.clock()))
+    hold(.pointer, input.pointerOnBox)
+    hold(.touch, input.fingerOnBox)
   }
 
   /// Chooses `button` (its index among ``buttonLabels``) as a click on it
@@ -412,12 +517,15 @@ final class PresentedToast {
     }
     let timeline =
       self.timeline ?? Timeline(style: toast.style, animated: toast.isAnimated, shownAt: now)
-    let appearance = timeline.appearance(at: now)
+    var appearance = timeline.appearance(at: now)
+    let line = Countdown.line(of: countdown, shown: toast.drawsCountdown, at: now)
+    appearance.countdown = line.remaining
     let details = input.advanceDetails(at: now)
     // Closed: the surface gives their room back.
     if details.closed { for view in views { view.setDetailsOpen(false) } }
     let moving =
       timeline.isMoving(at: now) || toast.showsSpinner && toast.style == .hud || details.moving
+      || line.moving
     let interaction = input.interaction(at: now)
     var committed = false
     for view in views {

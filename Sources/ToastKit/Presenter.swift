@@ -161,6 +161,11 @@ public final class ToastPresenter {
     session.fullscreenWindows.onChange = { [unowned self] in
       for surface in surfaces.values { surface.fullscreenChanged() }
     }
+    session.idleWatch.onChange = { [unowned self] milliseconds, isIdle in
+      for surface in surfaces.values {
+        surface.idleChanged(milliseconds: milliseconds, isIdle: isIdle)
+      }
+    }
     session.loop.beforeSleep = { [unowned self] in
       restack()
       for surface in surfaces.values { surface.drawIfNeeded() }

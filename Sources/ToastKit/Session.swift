@@ -20,6 +20,13 @@ enum InputEvent {
   case keyboardFocus(Bool)
   /// The wheel turned over the surface at a point: positive down, negative up.
   case scroll(x: Double, y: Double, steps: Int)
+  /// The pointer entered the surface, or moved over it, to a point.
+  case pointerMoved(x: Double, y: Double)
+  /// The pointer left the surface.
+  case pointerLeft
+  /// The fingers on the surface changed (one came, moved or lifted, or the
+  /// touch was cancelled): where those still down are.
+  case fingers([(x: Double, y: Double)])
 }
 
 /// What the program knows of one output.
@@ -101,6 +108,8 @@ final class Session {
   let fullscreenWindows: FullscreenWindows
   /// xdg_activation_v1's tokens, bound at the first one asked for.
   let activationTokens: ActivationTokens
+  /// The user's idleness, watched from the first toast with a timeout.
+  let idleWatch: IdleWatch
   private var seats: [WlSeat] = []
   private var pointers: [WlPointer] = []
   private var keyboards: [WlKeyboard] = []
@@ -140,6 +149,7 @@ final class Session {
     loop.add(display)
     fullscreenWindows = FullscreenWindows(display: display, registry: registry)
     activationTokens = ActivationTokens(registry: registry, loop: loop)
+    idleWatch = IdleWatch(registry: registry)
     compositor = try registry.bind(WlCompositor.self)
     shm = try registry.bind(WlShm.self)
     layerShell = try registry.bind(ZwlrLayerShellV1.self, maximumVersion: layerShellVersion)
@@ -210,6 +220,14 @@ final class Session {
   /// Whether `surface` has the keyboard focus of `seat`.
   func hasKeyboardFocus(_ surface: WlSurface, of seat: WlSeat) -> Bool {
     keyboardFocus.map { $0.surface === surface && $0.seat === seat } ?? false
+  }
+
+  /// Whether the user has been away from the seat for `seconds`, as far
+  /// as the compositor tells (watched from the first ask for a threshold:
+  /// not yet then); nil when it cannot tell, or there is no seat.
+  func isIdle(after seconds: Double) -> Bool? {
+    guard let seat = seats.first else { return nil }
+    return idleWatch.isIdle(after: IdleWatch.milliseconds(seconds), on: seat)
   }
 
   /// The names of the outputs, in the order the compositor announced them.
@@ -307,12 +325,15 @@ final class Session {
     case .enter(_, let surface, let x, let y):
       pointerFocus = surface
       pointerPosition = (x, y)
-    case .leave:
+      onInput?(surface, .pointerMoved(x: x, y: y))
+    case .leave(_, let surface):
       if let pressed = pressedOn { onInput?(pressed, .cancel) }
       pointerFocus = nil
       pressedOn = nil
+      onInput?(surface, .pointerLeft)
     case .motion(_, let x, let y):
       pointerPosition = (x, y)
+      if let surface = pointerFocus { onInput?(surface, .pointerMoved(x: x, y: y)) }
     case .axis(_, let axis, let value):
       // A wheel's notch is 10 (wlroots, libinput); a touchpad sends many
       // small values: a line for each 10 of them added up.
@@ -346,18 +367,31 @@ final class Session {
       lastPress = InputPress(serial: serial, seat: seat, surface: surface)
       touchPoints[id] = (surface, x, y)
       onInput?(surface, .press(x: x, y: y))
+      fingersChanged(on: surface)
     case .motion(_, let id, let x, let y):
-      if let point = touchPoints[id] { touchPoints[id] = (point.surface, x, y) }
+      if let point = touchPoints[id] {
+        touchPoints[id] = (point.surface, x, y)
+        fingersChanged(on: point.surface)
+      }
     case .up(_, _, let id):
       if let point = touchPoints.removeValue(forKey: id) {
         onInput?(point.surface, .tap(x: point.x, y: point.y))
+        fingersChanged(on: point.surface)
       }
     case .cancel:
+      let surfaces = touchPoints.values.map(\.surface)
       for point in touchPoints.values { onInput?(point.surface, .cancel) }
       touchPoints.removeAll()
+      for surface in surfaces { fingersChanged(on: surface) }
     default:
       break
     }
+  }
+
+  /// Tells `surface` where the fingers on it are now.
+  private func fingersChanged(on surface: WlSurface) {
+    let points = touchPoints.values.filter { $0.surface === surface }.map { (x: $0.x, y: $0.y) }
+    onInput?(surface, .fingers(points))
   }
 
   private func handleKeyboard(_ event: WlKeyboard.Event, seat: WlSeat) {

@@ -89,6 +89,9 @@ struct ToastInput {
   /// Whether a tap outside the buttons dismisses: the toast's box (anywhere,
   /// for a modal toast) when it is tapped away.
   private var tapDismisses: (onTap: Bool, anywhere: Bool)
+  /// Whether anywhere on the surface is the toast's (a bar that is not
+  /// modal: its surface is the bar); otherwise only its box is.
+  private var surfaceIsBox: Bool
 
   /// The button Tab has moved to (the first at the start).
   private(set) var focusedButton = 0
@@ -96,6 +99,10 @@ struct ToastInput {
   private(set) var hasKeyboard = false
   /// The button held down by the pointer or a finger.
   private(set) var pressedButton: Int?
+  /// Whether the pointer rests on the toast's box (on one of its surfaces).
+  private(set) var pointerOnBox = false
+  /// Whether a finger rests on the toast's box.
+  private(set) var fingerOnBox = false
   /// A bar's details: open (or opening), and the move under way.
   private(set) var detailsOpen = false
   private var detailsMove: (from: Double, startedAt: Double)?
@@ -112,6 +119,7 @@ struct ToastInput {
     isCard = false
     escapeDismisses = false
     tapDismisses = (false, false)
+    surfaceIsBox = false
     toastChanged(toast)
   }
 
@@ -126,6 +134,7 @@ struct ToastInput {
     escapeDismisses =
       toast.dismissal == .tap || toast.isModal || !toast.buttons.isEmpty || isCard
     tapDismisses = (toast.dismissal == .tap, toast.isModal)
+    surfaceIsBox = toast.style == .bar && !toast.isModal
     if focusedButton >= buttonCount { focusedButton = 0 }
     if let pressed = pressedButton, pressed >= buttonCount { pressedButton = nil }
   }
@@ -189,6 +198,15 @@ struct ToastInput {
         return released
       }
       return InputResponse(redraws: released.redraws, action: .dismiss)
+    case .pointerMoved(let x, let y):
+      pointerOnBox = surfaceIsBox || layout.box.contains(x: x, y: y)
+      return .none
+    case .pointerLeft:
+      pointerOnBox = false
+      return .none
+    case .fingers(let points):
+      fingerOnBox = points.contains { surfaceIsBox || layout.box.contains(x: $0.x, y: $0.y) }
+      return .none
     case .scroll(let x, let y, let steps):
       guard let area = layout.details?.area, area.contains(x: x, y: y) else { return .none }
       return scrollDetails(by: steps, in: layout)

@@ -34,6 +34,8 @@ extension Toast {
     public static let iconLength = 4096
     /// The longest icon theme name, in Unicode scalars.
     public static let iconThemeLength = 256
+    /// Seconds of `--idle-threshold` (0: never pause; a day at most).
+    public static let idleThreshold: ClosedRange<Double> = 0...86_400
     /// Seconds of `--grace` and `--min-show`.
     public static let delay: ClosedRange<Double> = 0...60
     /// The most buttons a toast has.
@@ -86,6 +88,9 @@ extension Toast {
     toast.grace = grace.flatMap { $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound) }
     toast.minimumShow = minimumShow.flatMap {
       $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound)
+    }
+    toast.idleThreshold = idleThreshold.flatMap {
+      $0.isNaN ? nil : min(max($0, 0), Limits.idleThreshold.upperBound)
     }
     toast.accessibleText = accessibleText.flatMap {
       $0.allSatisfy(Toast.isBlank) ? nil : Toast.truncated($0)
@@ -165,6 +170,8 @@ extension Toast {
       case grace
       /// ``Toast/minimumShow``.
       case minimumShow = "min-show"
+      /// ``Toast/idleThreshold``.
+      case idleThreshold = "idle-threshold"
       /// ``Toast/accessibility``.
       case accessibility = "a11y"
       /// ``Toast/accessibleText``.
@@ -187,6 +194,7 @@ extension Toast {
         case .timeout: "seconds from 0 to \(Int(Limits.timeout.upperBound)), or auto"
         case .after: "seconds from 0 to \(Int(Limits.timeout.upperBound))"
         case .grace, .minimumShow: "seconds from 0 to \(Int(Limits.delay.upperBound))"
+        case .idleThreshold: "seconds from 0 to \(Int(Limits.idleThreshold.upperBound))"
         case .icon: "an icon name or a file's path (1 to \(Limits.iconLength) bytes)"
         case .iconTheme: "an icon theme's name (1 to \(Limits.iconThemeLength) characters)"
         case .sound:
@@ -246,6 +254,7 @@ extension Toast {
       case .linger: Limits.linger
       case .after: Limits.hideDelay
       case .grace, .minimumShow: Limits.delay
+      case .idleThreshold: Limits.idleThreshold
       default: Limits.timeout
       }
     guard let seconds, range.contains(seconds) else { throw InvalidValue(setting, written) }

@@ -119,6 +119,9 @@ public struct Toast: Equatable, Sendable {
   public var dimsBackground: Bool = false
   /// Whether the toast fades and slides; false shows and hides it at once.
   public var isAnimated: Bool = true
+  /// Whether a thin line along the box's bottom edge shrinks as the timeout
+  /// runs (and stops while it is paused); nothing shows without a timeout.
+  public var showsCountdown: Bool = false
   /// A Pango font description such as `"Sans Bold 15"`; nil for the style's font.
   public var font: String? = nil
   /// The box colour; nil for the style's colour.
@@ -187,6 +190,16 @@ public struct Toast: Equatable, Sendable {
   public var fullscreen: FullscreenPolicy = .show
   /// What the toast does while do-not-disturb is on (``DoNotDisturb``).
   public var doNotDisturb: DoNotDisturbPolicy = .suppress
+  /// Seconds without input on the seat after which the timeout pauses
+  /// until input comes back, when it starts again from its full length;
+  /// 0 never pauses; nil: ``standardIdleThreshold``. A critical toast's
+  /// timeout never pauses for it. Only where the compositor tells when the
+  /// user is idle (`ext_idle_notifier_v1` or `org_kde_kwin_idle`).
+  public var idleThreshold: Double? = nil
+
+  /// The idle threshold of a toast that names none: 120 seconds, the
+  /// `idle_threshold` of the configuration dunst ships.
+  public static let standardIdleThreshold: Double = 120
   /// A sound played once the toast is on screen, after its first frame:
   /// an event sound of the freedesktop sound theme by name
   /// (`message-new-instant`, `audio-volume-change`, `dialog-warning`) or the

@@ -22,8 +22,11 @@ package func renderPreview(_ request: RenderRequest, _ toast: Toast) -> Int32 {
     printError("wl-toast: \(problem)")
     shown.icon = nil
   }
+  // At rest, as it appears: a countdown line full.
+  let line = Countdown.line(of: nil, shown: shown.drawsCountdown, at: 0)
   let image = OffscreenImage.render(
-    shown, outputWidth: width, outputHeight: height, scale: scale)
+    shown, outputWidth: width, outputHeight: height, scale: scale,
+    appearance: Appearance(opacity: 1, slide: 1, countdown: line.remaining))
   guard image.writePNG(to: path) else {
     printError("wl-toast: cannot write \(path): \(Errno.current)")
     return ExitCode.error

@@ -153,6 +153,13 @@ extension ToastField {
       help: "darken the screen behind the toast (needs --modal)",
       get: { $0.dimsBackground }, set: { $0.dimsBackground = $1 }),
     flag(
+      "countdown", summary: "a line along the bottom edge that shrinks as the timeout runs",
+      help:
+        "draw a thin line along the bottom edge that shrinks as the timeout runs and stops"
+        + " while it is paused (nothing without a timeout)",
+      get: { $0.showsCountdown }, set: { $0.showsCountdown = $1 }
+    ).omittedWhenDefault,
+    flag(
       "markup", summary: "the message is Pango markup",
       help: "MESSAGE is Pango markup, e.g. '<b>Saved</b>'",
       get: { $0.isMarkup }, set: { $0.isMarkup = $1 }),
@@ -247,6 +254,16 @@ extension ToastField {
       "min-show", of: .minimumShow, summary: "once shown, stay at least SECONDS",
       help: "once shown, stay at least SECONDS (0 to 60)",
       get: { $0.minimumShow }, set: { $0.minimumShow = $1 }),
+    seconds(
+      "idle-threshold", of: .idleThreshold,
+      summary: "pause the timeout while there is no input for SECONDS",
+      help:
+        "after SECONDS without input (0 to \(Int(Toast.Limits.idleThreshold.upperBound)),"
+        + " default \(Int(Toast.standardIdleThreshold)); 0: never) the timeout pauses, and"
+        + " starts again in full once input comes back; only on compositors that tell when"
+        + " the user is idle (ext-idle-notify-v1 or KDE's idle protocol: sway, KWin)",
+      get: { $0.idleThreshold }, set: { $0.idleThreshold = $1 }
+    ).omittedWhenDefault,
     choice(
       "a11y", Toast.Accessibility.allCases.map { $0.rawValue },
       summary: "screen readers hear it: auto, on or off",

@@ -35,12 +35,16 @@ public struct Appearance: Equatable, Sendable {
   public var slide: Double
   /// The spinner's turn, 0 to 1 (one revolution per second).
   public var spinnerPhase: Double
+  /// The share of the timeout that remains, 0 to 1, which the countdown
+  /// line shows (``Countdown``); nil draws no line.
+  public var countdown: Double?
 
   /// Creates an appearance.
-  public init(opacity: Double, slide: Double, spinnerPhase: Double = 0) {
+  public init(opacity: Double, slide: Double, spinnerPhase: Double = 0, countdown: Double? = nil) {
     self.opacity = opacity
     self.slide = slide
     self.spinnerPhase = spinnerPhase
+    self.countdown = countdown
   }
 
   /// Fully shown and at rest.

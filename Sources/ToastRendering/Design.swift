@@ -175,6 +175,16 @@ public enum Design {
     public static let focusRingWidth = 2.0
   }
 
+  /// The countdown line (`--countdown`): the text's colour, faint, along the
+  /// bottom edge, as the progress bar mako's users asked for (mako#609) and
+  /// dunst's bar at a notification's foot.
+  public enum Countdown {
+    /// The line's thickness.
+    public static let thickness = 2.0
+    /// The line's opacity over the text colour.
+    public static let opacity = 0.6
+  }
+
   /// The text colour unless a toast sets one.
   public static let foreground = Toast.Color(white: 1)
   /// The part of a progress bar beyond 100 % (wob's overflow colour).

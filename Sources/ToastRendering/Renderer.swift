@@ -48,10 +48,12 @@ public enum Renderer {
       cairo_restore(cairo)
     }
     if toast.style == .bar {
-      drawBar(
-        toast, layout: layout, interaction: buttons,
-        dy: layout.box(at: appearance).y - layout.box.y,
-        in: cairo)
+      let dy = layout.box(at: appearance).y - layout.box.y
+      drawBar(toast, layout: layout, interaction: buttons, dy: dy, in: cairo)
+      if let remaining = appearance.countdown {
+        drawCountdown(
+          remaining, layout: layout, dy: dy, color: toast.foreground ?? toast.bar.text, in: cairo)
+      }
       return
     }
     let box = layout.box(at: appearance)
@@ -113,6 +115,9 @@ public enum Renderer {
       }
     }
     drawButtons(layout.buttons, states: buttons, dy: dy, color: foreground, in: cairo)
+    if let remaining = appearance.countdown {
+      drawCountdown(remaining, layout: layout, dy: dy, color: foreground, in: cairo)
+    }
   }
 
   /// The box colour of `style` when the toast sets none.

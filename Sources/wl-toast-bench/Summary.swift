@@ -33,6 +33,7 @@ import ToastCommand
     ("rss-update", "peak RSS of an update command", "MiB", 1),
     ("frame-spinner-1", "render per frame, HUD spinner, scale 1", "ms", 2),
     ("frame-spinner-2", "render per frame, HUD spinner, scale 2", "ms", 2),
+    ("frame-countdown-2", "render per frame, HUD countdown line, scale 2", "ms", 2),
     ("frame-banner", "render per frame, banner slide", "ms", 2),
     ("commits-per-frame", "commits per frame callback (all frames above)", "count", 0),
     ("wakeups", "wake-ups while static (context switches in 2 s)", "count", 0),
@@ -219,6 +220,10 @@ import ToastCommand
         "≤ 1.0"
       ),
       (
+        "issue 30: countdown frame at scale 2 ÷ 2 ms", ("frame-countdown-2", "wl-toast"), nil, 2,
+        "≤ 1.0"
+      ),
+      (
         "issue 12: first toast beside an accessibility bus, no screen reader ÷ without one",
         ("first-a11y", "wl-toast"), ("first-quiet", "wl-toast"), nil,
         "no start-up cost: within the noise of 1.0"
@@ -244,7 +249,7 @@ import ToastCommand
   let framesCounted =
     "commits per frame callback: \(perFrame.count) callbacks followed by another, "
     + "\(perFrame.filter { $0 == 1 }.count) of them with exactly one commit; frames timed: "
-    + ["frame-spinner-1", "frame-spinner-2", "frame-banner"].map {
+    + ["frame-spinner-1", "frame-spinner-2", "frame-countdown-2", "frame-banner"].map {
       "\($0) \(figures[$0]?.samples["wl-toast"]?.count ?? 0)"
     }.joined(separator: ", ")
 

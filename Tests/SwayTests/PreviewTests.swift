@@ -29,6 +29,29 @@ struct PreviewTests {
     #expect(differing == 0, "\(differing) pixels differ from the renderer's own drawing")
   }
 
+  @Test func aPreviewWithACountdownShowsItsLineFullAndWithoutATimeoutNone() throws {
+    let runner = try CommandRunner()
+    var toast = Toast("Undo")
+    toast.showsCountdown = true
+    for (timeout, share) in [("5", 1.0 as Double?), ("0", nil)] {
+      let path = runner.directory + "/countdown-\(timeout).png"
+      let result = try runner.runToEnd([
+        "--render-png", path, "--countdown", "--timeout", timeout, "Undo",
+      ])
+      #expect(result.status == 0)
+      let preview = try #require(OffscreenImage(png: path))
+      let expected = OffscreenImage.render(
+        toast, scale: 1.0, appearance: Appearance(opacity: 1, slide: 1, countdown: share))
+      var differing = 0
+      for y in 0..<expected.height {
+        for x in 0..<expected.width where preview.pixel(x: x, y: y) != expected.pixel(x: x, y: y) {
+          differing += 1
+        }
+      }
+      #expect(differing == 0, "timeout \(timeout): \(differing) pixels differ")
+    }
+  }
+
   @Test func theOutputSizeLaysTheToastOut() throws {
     let runner = try CommandRunner()
     let long = String(repeating: "wide ", count: 60)

@@ -1,3 +1,4 @@
+import CompositorCases
 import Glibc
 import SystemSupport
 import TestSupport

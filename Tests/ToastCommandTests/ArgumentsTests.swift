@@ -73,7 +73,7 @@ struct ArgumentsTests {
       "Sans Bold 13", "--background", "#102030c0", "--foreground", "#ffeeddff", "--position",
       "bottom-left", "--margin", "24", "--output", "DP-1", "--layer", "top", "--icon",
       "audio-volume-high-symbolic", "--icon-theme", "Adwaita", "--sound", "message-new-instant",
-      "--sound-on-update", "--grace", "0.3", "--min-show", "1",
+      "--sound-on-update", "--grace", "0.3", "--min-show", "1", "--idle-threshold", "30",
       "--a11y", "on", "--say", "Copying photos", "--button", "Undo", "--button", "Keep “this”",
       "--keyboard", "exclusive", "Copying", "“photos”", "📷",
     ]
@@ -333,6 +333,7 @@ struct ArgumentsTests {
       ("--output", "an output's name (1 to 64 characters) or all", ["", "DP 1"]),
       ("--grace", "seconds from 0 to 60", ["61"]),
       ("--min-show", "seconds from 0 to 60", ["-1"]),
+      ("--idle-threshold", "seconds from 0 to 86400", ["nan", "-1", "86401", "1e300", "inf", ""]),
       ("--a11y", "auto, on or off", ["yes"]),
       ("--say", "the text a screen reader says instead of the message (not blank)", [" "]),
       ("--icon", "an icon name or a file's path (1 to 4096 bytes)", [""]),

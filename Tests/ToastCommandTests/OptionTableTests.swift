@@ -126,6 +126,8 @@ struct OptionTableTests {
     asking.doNotDisturb = .show
     asking.sound = "dialog-warning"
     asking.soundOnUpdate = true
+    asking.showsCountdown = true
+    asking.idleThreshold = 30
     guard case .object(let all) = asking.json else {
       Issue.record("a toast's JSON is an object")
       return

@@ -288,4 +288,54 @@ struct ToastInputTests {
     input.toastChanged(Self.hud([]))
     #expect(input.keyboardFocus == nil && input.buttonCount == 0)
   }
+
+  @Test func thePointerOnTheBoxHoldsTheToastAndLeavingLetsGo() {
+    let toast = Self.hud([], dismissal: .tap)
+    let layout = Self.layout(toast)
+    var input = ToastInput(toast: toast)
+    #expect(
+      input.handle(.pointerMoved(x: layout.box.midX, y: layout.box.midY), layout: layout, now: 0)
+        == .none)
+    #expect(input.pointerOnBox)
+    _ = input.handle(.pointerLeft, layout: layout, now: 0)
+    #expect(!input.pointerOnBox)
+  }
+
+  @Test func onAModalToastOnlyItsBoxHoldsIt() {
+    var toast = Self.hud([], dismissal: .tap)
+    toast.isModal = true
+    let layout = Self.layout(toast)
+    var input = ToastInput(toast: toast)
+    _ = input.handle(.pointerMoved(x: layout.box.x - 5, y: layout.box.midY), layout: layout, now: 0)
+    #expect(!input.pointerOnBox, "beside the box, on the modal surface")
+    _ = input.handle(.pointerMoved(x: layout.box.x + 5, y: layout.box.midY), layout: layout, now: 0)
+    #expect(input.pointerOnBox)
+  }
+
+  @Test func aFingerOnTheBoxHoldsItUntilTheLastLifts() {
+    let toast = Self.hud(["Keep"])
+    let layout = Self.layout(toast)
+    var input = ToastInput(toast: toast)
+    let inside = (x: layout.box.x + 4, y: layout.box.y + 4)
+    _ = input.handle(.fingers([inside]), layout: layout, now: 0)
+    #expect(input.fingerOnBox)
+    _ = input.handle(.fingers([inside, (x: -20, y: -20)]), layout: layout, now: 0)
+    #expect(input.fingerOnBox, "one of two fingers still on it")
+    _ = input.handle(.fingers([(x: -20, y: -20)]), layout: layout, now: 0)
+    #expect(!input.fingerOnBox, "the one left was dragged off the box")
+    _ = input.handle(.fingers([inside]), layout: layout, now: 0)
+    _ = input.handle(.fingers([]), layout: layout, now: 0)
+    #expect(!input.fingerOnBox)
+  }
+
+  @Test func aTapAfterTheFingerRestedStillDismisses() {
+    let toast = Self.hud([], dismissal: .tap)
+    let layout = Self.layout(toast)
+    var input = ToastInput(toast: toast)
+    let (x, y) = (layout.box.midX, layout.box.midY)
+    _ = input.handle(.press(x: x, y: y), layout: layout, now: 0)
+    _ = input.handle(.fingers([(x: x, y: y)]), layout: layout, now: 0)
+    #expect(input.fingerOnBox)
+    #expect(input.handle(.tap(x: x, y: y), layout: layout, now: 4).action == .dismiss)
+  }
 }

@@ -91,6 +91,7 @@ struct MessagesTests {
     toast.urgency = .critical
     toast.fullscreen = .delay
     toast.doNotDisturb = .show
+    toast.showsCountdown = true
     return toast
   }
 
