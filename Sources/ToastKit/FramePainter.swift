@@ -49,6 +49,11 @@ final class FramePainter {
     }
   }
 
+  /// Gives back the memory of the buffers the compositor does not hold (now,
+  /// or when it releases them) until the next frame: for a surface whose
+  /// last frame is committed and that changes seldom.
+  func rest() { pool.rest() }
+
   /// Draws the frame into `buffer`; false when Cairo cannot use it.
   ///
   /// A buffer that holds this frame already is not drawn again: the first

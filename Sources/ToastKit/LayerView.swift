@@ -400,6 +400,10 @@ final class LayerView {
       bufferWidth: Int(buffer.width), bufferHeight: Int(buffer.height),
       frames: (lastDrawn?.frames ?? 0) + 1)
     surface.commit()
+    // A notification's card at rest changes seldom: the memory of the
+    // buffers the compositor does not hold goes until it changes (a toast
+    // keeps its buffers, for quick updates).
+    if toast.style == .card && !moving && shiftMove == nil { painter.rest() }
     return .committed
   }
 

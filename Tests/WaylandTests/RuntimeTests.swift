@@ -95,6 +95,45 @@ struct RuntimeTests {
     #expect(try pool.nextBuffer(width: 64, height: 64) === free)
   }
 
+  @Test func aRestingPoolGivesBackTheMemoryOfEveryBufferTheCompositorDoesNotHold() throws {
+    let sway = try HeadlessSway()
+    let (display, registry, surface, layerSurface) = try Self.layerSurface(
+      on: sway, layer: .overlay)
+    let pool = ShmBufferPool(shm: try registry.bind(WlShm.self))
+    layerSurface.setSize(width: 64, height: 64)
+    var serial: UInt32?
+    layerSurface.onEvent = { event in
+      if case .configure(let value, _, _) = event { serial = value }
+    }
+    surface.commit()
+    try display.roundtrip()
+    layerSurface.ackConfigure(serial: try #require(serial))
+
+    let first = try #require(try pool.nextBuffer(width: 64, height: 64))
+    first.attach(to: surface)
+    surface.commit()
+    let second = try #require(try pool.nextBuffer(width: 64, height: 64))
+    second.data.storeBytes(of: 0xFF00_00FF, as: UInt32.self)
+    second.attach(to: surface)
+    surface.commit()
+    pool.rest()
+    #expect(pool.residentCount == 2, "both are held by the compositor yet")
+    try waitUntil("the compositor to release one of the two buffers") {
+      try display.roundtrip()
+      return !first.isBusy || !second.isBusy
+    }
+    let released = first.isBusy ? second : first
+    #expect(released.isDiscarded)
+    #expect(released.data.load(as: UInt32.self) == 0, "its pages were given back: zero again")
+    #expect(pool.residentCount == pool.busyCount)
+    // The next frame takes it again, its memory supplied as it is drawn.
+    let next = try #require(try pool.nextBuffer(width: 64, height: 64))
+    #expect(next === released && !next.isDiscarded)
+    next.data.storeBytes(of: 0xFF00_FF00, as: UInt32.self)
+    #expect(next.data.load(as: UInt32.self) == 0xFF00_FF00)
+    #expect(pool.residentCount == 2)
+  }
+
   @Test func requestsNewerThanTheBoundVersionAreRefused() throws {
     let sway = try HeadlessSway()
     let display = try Display(name: sway.socketPath)
