@@ -111,6 +111,23 @@ final class FramePainter {
     return canvas
   }
 
+  /// Whether the frame shown last is this one, at `width` x `height`
+  /// logical pixels at `scale` (the scale it was drawn at): the same
+  /// content, opacity, slide and buttons, and no spinner turning. A commit
+  /// then needs no new buffer (a move in a stack changes only the margins).
+  func shows(
+    layout: ToastLayout, version: Int, appearance: Appearance, buttons: Interaction,
+    width: Int, height: Int, scale: RenderScale
+  ) -> Bool {
+    guard layout.spinner == nil, let last = lastFrame,
+      let pixelWidth = scale.pixels(width), let pixelHeight = scale.pixels(height)
+    else { return false }
+    return last.content == version && last.buttons == buttons
+      && Int(last.width) == pixelWidth && Int(last.height) == pixelHeight
+      && last.appearance.opacity == appearance.opacity
+      && last.appearance.slide == appearance.slide
+  }
+
   /// The part of `buffer`, the frame about to be shown, that differs from
   /// the frame shown before: only the spinner while nothing else moves,
   /// otherwise everything. The frame is the last one from now on.

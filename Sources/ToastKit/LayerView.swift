@@ -367,6 +367,20 @@ final class LayerView {
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let usable = usableScale
+    if usable == drawnScale
+      && painter.shows(
+        layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
+        width: width, height: height, scale: usable)
+    {
+      // Only the place changed (a move in the stack, its margins set): the
+      // buffer on screen shows the frame already, and the commit keeps it.
+      needsDraw = false
+      contentChanged = false
+      if moving || shiftMove != nil { requestFrame() }
+      surface.commit()
+      restIfStill(toast, moving: moving)
+      return .committed
+    }
     let buffer: ShmBuffer
     switch painter.freeBuffer(width: width, height: height, scale: usable) {
     case .success(let free?): buffer = free
@@ -400,11 +414,15 @@ final class LayerView {
       bufferWidth: Int(buffer.width), bufferHeight: Int(buffer.height),
       frames: (lastDrawn?.frames ?? 0) + 1)
     surface.commit()
-    // A notification's card at rest changes seldom: the memory of the
-    // buffers the compositor does not hold goes until it changes (a toast
-    // keeps its buffers, for quick updates).
-    if toast.style == .card && !moving && shiftMove == nil { painter.rest() }
+    restIfStill(toast, moving: moving)
     return .committed
+  }
+
+  /// After the last frame of a move: a notification's card at rest changes
+  /// seldom, so the memory of the buffers the compositor does not hold goes
+  /// until it changes (a toast keeps its buffers, for quick updates).
+  private func restIfStill(_ toast: Toast, moving: Bool) {
+    if toast.style == .card && !moving && shiftMove == nil { painter.rest() }
   }
 
   /// Sends the role's commit now and draws the first frame while the
