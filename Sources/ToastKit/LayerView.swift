@@ -367,7 +367,7 @@ final class LayerView {
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let usable = usableScale
-    if usable == drawnScale
+    if !contentChanged && usable == drawnScale
       && painter.shows(
         layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
         width: width, height: height, scale: usable)
