@@ -143,7 +143,7 @@ final class LayerView {
     guard hold != keyboardHold, !isClosed else { return }
     keyboardHold = hold
     layerSurface.setKeyboardInteractivity(keyboardInteractivity)
-    if roleCommitted && !awaitingResize { surface.commit() }
+    if roleCommitted && !awaitingResize { commit() }
   }
 
   /// The layer surface's keyboard interactivity: the toast's own, or as held.
@@ -189,6 +189,17 @@ final class LayerView {
       top: Int32(new.top), right: Int32(new.right), bottom: Int32(new.bottom),
       left: Int32(new.left))
     placement = new
+    placementUncommitted = true
+  }
+
+  /// Whether a new placement was sent since the last commit: the next commit
+  /// moves the surface (and the compositor draws a frame for it).
+  private var placementUncommitted = false
+
+  /// Commits the surface's pending state.
+  private func commit() {
+    placementUncommitted = false
+    surface.commit()
   }
 
   /// Touch-through: an empty region; tap, buttons or a card: the box; modal: everything.
@@ -242,7 +253,7 @@ final class LayerView {
         // Ask now; the frame at the new size follows the configure.
         awaitingResize = true
         applyPlacement()
-        surface.commit()
+        commit()
       }
     }
     if old.box != layout.box { updateInputRegion() }
@@ -260,7 +271,7 @@ final class LayerView {
     detailsOpen = open
     contentChanged = true
     relayout()
-    if roleCommitted && !awaitingResize { surface.commit() }
+    if roleCommitted && !awaitingResize { commit() }
   }
 
   /// Changes what the view shows, in place.
@@ -279,7 +290,7 @@ final class LayerView {
     applyPlacement()
     // A new role (anchors, margins, size rules) goes to the compositor now, for
     // its configure; new content alone waits for the frame's own commit.
-    if roleChanged && roleCommitted && !awaitingResize { surface.commit() }
+    if roleChanged && roleCommitted && !awaitingResize { commit() }
   }
 
   /// Moves the view to its place in a stack, over ``Design/stackMove`` when
@@ -293,7 +304,7 @@ final class LayerView {
       appliedShift = shift
       relayout()
       applyPlacement()
-      if roleCommitted && !awaitingResize { surface.commit() }
+      if roleCommitted && !awaitingResize { commit() }
     }
     targetShift = shift
     needsDraw = true
@@ -357,7 +368,7 @@ final class LayerView {
     if scale != drawnScale { needsDraw = true }
     guard needsDraw else {
       // Nothing new to show: the acknowledgement goes with a commit of its own.
-      if acknowledgeConfigure() { surface.commit() }
+      if acknowledgeConfigure() { commit() }
       return .idle
     }
     // A modal toast or a bar fills what the compositor configured.
@@ -367,7 +378,10 @@ final class LayerView {
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let usable = usableScale
-    if !contentChanged && usable == drawnScale
+    // (A frame callback asked for with a commit that changes nothing might
+    // never be answered: the compositor draws no frame for it.)
+    let asksForFrame = moving || shiftMove != nil
+    if !contentChanged && usable == drawnScale && (placementUncommitted || !asksForFrame)
       && painter.shows(
         layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
         width: width, height: height, scale: usable)
@@ -376,8 +390,8 @@ final class LayerView {
       // buffer on screen shows the frame already, and the commit keeps it.
       needsDraw = false
       contentChanged = false
-      if moving || shiftMove != nil { requestFrame() }
-      surface.commit()
+      if asksForFrame { requestFrame() }
+      commit()
       restIfStill(toast, moving: moving)
       return .committed
     }
@@ -413,7 +427,7 @@ final class LayerView {
       output: nil, scale: usable.factor, width: width, height: height,
       bufferWidth: Int(buffer.width), bufferHeight: Int(buffer.height),
       frames: (lastDrawn?.frames ?? 0) + 1)
-    surface.commit()
+    commit()
     restIfStill(toast, moving: moving)
     return .committed
   }
@@ -430,7 +444,7 @@ final class LayerView {
   /// which the compositor sizes, the output's).
   private func commitRole(_ toast: Toast, appearance: Appearance, buttons: Interaction) {
     roleCommitted = true
-    surface.commit()
+    commit()
     session.display.flush()
     painter.prepareFirstFrame(
       toast, layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
