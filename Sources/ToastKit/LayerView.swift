@@ -192,6 +192,11 @@ final class LayerView {
     placementUncommitted = true
   }
 
+  /// The wait for the next step of a move whose last step committed nothing.
+  private var stepTimer: EventLoop.Token?
+  /// A frame's time at 60 Hz: the wait between steps of a move that commit nothing.
+  private static let stepInterval: Duration = .milliseconds(16)
+
   /// Whether a new placement was sent since the last commit: the next commit
   /// moves the surface (and the compositor draws a frame for it).
   private var placementUncommitted = false
@@ -363,7 +368,8 @@ final class LayerView {
       commitRole(toast, appearance: appearance, buttons: buttons)
       return .idle
     }
-    guard !isClosed, frameCallback == nil, !awaitingResize, let configuredSize else { return .idle }
+    guard !isClosed, frameCallback == nil, stepTimer == nil, !awaitingResize, let configuredSize
+    else { return .idle }
     let scale = self.scale
     if scale != drawnScale { needsDraw = true }
     guard needsDraw else {
@@ -378,18 +384,27 @@ final class LayerView {
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let usable = usableScale
-    // (A frame callback asked for with a commit that changes nothing might
-    // never be answered: the compositor draws no frame for it.)
     let asksForFrame = moving || shiftMove != nil
-    if !contentChanged && usable == drawnScale && (placementUncommitted || !asksForFrame)
+    if !contentChanged && usable == drawnScale
       && painter.shows(
         layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
         width: width, height: height, scale: usable)
     {
-      // Only the place changed (a move in the stack, its margins set): the
-      // buffer on screen shows the frame already, and the commit keeps it.
+      // The buffer on screen shows the frame already.
       needsDraw = false
       contentChanged = false
+      if !placementUncommitted && asksForFrame {
+        // A step of a move that keeps the margins (whole pixels): nothing to
+        // commit (the compositor would draw no frame for it, and a frame
+        // callback could wait); the next step comes a frame's time later.
+        stepTimer = session.loop.addTimer(after: Self.stepInterval) { [weak self] in
+          self?.stepTimer = nil
+          self?.needsDraw = true
+        }
+        return .idle
+      }
+      // Only the place changed (a move in the stack, its margins set): the
+      // commit keeps the buffer on screen.
       if asksForFrame { requestFrame() }
       commit()
       restIfStill(toast, moving: moving)
@@ -523,6 +538,8 @@ final class LayerView {
   func destroy() {
     frameCallback?.destroy()
     frameCallback = nil
+    if let stepTimer { session.loop.remove(stepTimer) }
+    stepTimer = nil
     fractionalScale?.destroy()
     viewport?.destroy()
     layerSurface.destroy()
