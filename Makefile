@@ -173,7 +173,8 @@ bench: bench-deps
 
 # lld's orders of the owner's and the command's functions (link/owner-order.txt,
 # link/command-order.txt) from callgrind profiles of the release programs: a first
-# toast, updates, then toasts of other kinds (scripts/link-orders.sh). Run it again
+# toast, the notification server (cards, an update, ten at once), updates, then
+# toasts of other kinds (scripts/link-orders.sh). Run it again
 # when the code has changed much; then delete the two programs, whose link SwiftPM
 # does not redo for a new order alone.
 link-orders: EXTRA_PACKAGES = $(CHECK_PACKAGES)

@@ -13,8 +13,12 @@
 #      update command, the toast updated seven times (`--progress N`), hidden;
 #   3. the second owner's toasts of other kinds: animated, banners, a spinner,
 #      an icon, markup, buttons, a position, a font and colours, CJK and emoji.
+#   4. the notification server (`wl-toast daemon --notifications` on a bus of
+#      its own, as `make bench` runs it): cards shown, updated by replaces_id,
+#      ten at once, dismissed.
 # The order is the functions of the owner's own file that part 1 ran, most
-# instructions first, then those only part 2 ran, then those only part 3 ran.
+# instructions first, then those only part 4 ran, then those only part 2 ran,
+# then those only part 3 ran.
 #
 # The command: three commands run under callgrind, to an owner that is not: an
 # update of a showing toast, a first toast (which starts the owner) and
@@ -112,6 +116,54 @@ for tag in vol m br f cjk; do "$toast" hide --tag "$tag"; done
 # The owner leaves after its linger; callgrind writes the last part at exit.
 while kill -0 "$owner" 2> /dev/null; do sleep 0.2; done
 
+# Run c: the notification server (`wl-toast daemon --notifications`) on a bus
+# of its own, as `make bench` runs it: a card shown and dismissed, a card and
+# its update by replaces_id, nine more cards, all dismissed; dumped before it
+# is stopped.
+export WL_TOAST_ORDER_RUN=c
+cat > "$work/bus.conf" << EOF
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$work/bus.socket</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+EOF
+dbus-daemon --nofork --config-file="$work/bus.conf" &
+bus_pid=$!
+trap 'kill "$bus_pid" 2> /dev/null; stop_rig; rm -rf "$work"' EXIT
+export DBUS_SESSION_BUS_ADDRESS="unix:path=$work/bus.socket"
+until [ -S "$work/bus.socket" ]; do sleep 0.1; done
+"$toast" daemon --notifications 2> /dev/null &
+server=$!
+name_owned() {
+  dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+    org.freedesktop.DBus.NameHasOwner string:org.freedesktop.Notifications 2> /dev/null \
+    | grep -q 'boolean true'
+}
+until name_owned; do sleep 0.2; done
+notify-send --expire-time=0 Welcome "Round 0"
+sleep 0.8
+"$toast" notifications dismiss --all
+sleep 0.8
+id=$(notify-send --print-id --expire-time=0 Saved "Round 1")
+sleep 0.8
+notify-send --replace-id="$id" --expire-time=0 "Volume 40%" "Round 1"
+sleep 0.5
+for n in 2 3 4 5 6 7 8 9 10; do notify-send --expire-time=0 "Message $n" "Round 1"; done
+sleep 1.5
+"$toast" notifications dismiss --all
+sleep 0.8
+callgrind_control -d "$(owner_pid)" > /dev/null
+kill "$server"
+while kill -0 "$server" 2> /dev/null; do sleep 0.2; done
+kill "$bus_pid"
+unset DBUS_SESSION_BUS_ADDRESS
+
 # The command's runs: an update of a showing toast, a first toast, --version.
 command="$work/plain/wl-toast"
 profile_command() {
@@ -139,6 +191,8 @@ owner_functions() { functions "$work/real/wl-toast-owner" "$1"; }
 owner_functions "$work/callgrind.a.1" > "$work/owner.part1"
 { owner_functions "$work/callgrind.b.1"; owner_functions "$work/callgrind.a"; } > "$work/owner.part2"
 owner_functions "$work/callgrind.b" > "$work/owner.part3"
+owner_functions "$work/callgrind.c.1" > "$work/owner.notifications"
+: > "$work/command.notifications"
 functions "$command" "$work/command.update" > "$work/command.part1"
 functions "$command" "$work/command.first" > "$work/command.part2"
 functions "$command" "$work/command.version" > "$work/command.part3"
@@ -176,14 +230,14 @@ immovable() {
 }
 
 # write_order NAME PROGRAM HEADER: link/NAME-order.txt, HEADER's comment then
-# the functions of parts 1, 2 and 3, each most instructions first, each name
+# the functions of parts 1, 4 (the owner's only), 2 and 3, each most instructions first, each name
 # once, the immovable ones left out.
 write_order() {
   local out="$repository/link/$1-order.txt"
   immovable "$2" > "$work/$1.immovable"
   {
     printf '%s\n' "$3"
-    for part in part1 part2 part3; do sort -k1,1nr "$work/$1.$part" | cut -d' ' -f2; done \
+    for part in part1 notifications part2 part3; do sort -k1,1nr "$work/$1.$part" | cut -d' ' -f2; done \
       | awk -v skip="$work/$1.immovable" 'BEGIN { while ((getline s < skip) > 0) no[s] = 1 }
           !($0 in no) && !seen[$0]++'
   } > "$out.new"
@@ -199,8 +253,8 @@ write_order owner "$bin/wl-toast-owner" "\
 # Made by scripts/link-orders.sh (\`make link-orders\`) from callgrind's profile
 # of the release owner on the tests' headless sway: the functions of the
 # owner's own file that its start and a first toast ran, most instructions
-# first; then those only seven updates ran; then those only other kinds of
-# toast ran. The standard library's functions in its one large .text section
+# first; then those only the notification server ran; then those only seven
+# updates ran; then those only other kinds of toast ran. The standard library's functions in its one large .text section
 # are left out (lld cannot move them; naming one would pull all 1.6 MB of it
 # in among the hot functions). Names the code no longer has are
 # skipped (--no-warn-symbol-ordering): an outdated list costs pages, never a

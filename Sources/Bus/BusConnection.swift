@@ -28,6 +28,9 @@ package final class BusConnection {
   private var watch: EventLoop.Token?
   private var watchesWrites = false
   private var input = BusInput()
+  /// Where `recv` writes, kept for the connection's life: neither allocated
+  /// nor zeroed again for each read.
+  private var readBuffer = [UInt8](repeating: 0, count: 16_384)
   private var output: [UInt8] = []
   private var nextSerial: UInt32 = 1
   private var replies: [UInt32: (Result<BusMessage, CallError>) -> Void] = [:]
@@ -177,16 +180,21 @@ package final class BusConnection {
   }
 
   private func read() {
-    var buffer = [UInt8](repeating: 0, count: 16_384)
     while let fd = socket?.rawValue {
-      let count = retryingOnInterrupt { recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT)) }
+      let (count, size) = readBuffer.withUnsafeMutableBytes { buffer in
+        (
+          retryingOnInterrupt {
+            recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+          }, buffer.count
+        )
+      }
       if count < 0 && errno == EAGAIN { break }
       guard count > 0 else {
         close()
         return
       }
-      input.append(buffer[0..<count])
-      if count < buffer.count { break }
+      readBuffer.withUnsafeBufferPointer { input.append($0[0..<count]) }
+      if count < size { break }
     }
     // Messages until more bytes are needed; a handler may close the connection.
     do {

@@ -65,17 +65,41 @@ extension Variant {
     let start = g_variant_get_fixed_array(value, &count, 1)
     return try body(UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(count)))
   }
+}
 
-  /// The value of `key` in an `a{sv}` dictionary, unboxed, through `read`
-  /// (which may throw); nil when `dictionary` is no `a{sv}` or has no such
-  /// key. (The first entry with the key, found by a scan of the entries.)
-  package static func lookup<Value, Failure: Error>(
-    _ dictionary: OpaquePointer, _ key: String, _ read: (OpaquePointer) throws(Failure) -> Value?
+/// The entries of an `a{sv}` dictionary, read in one pass and kept by key
+/// (the first entry of a key, as `g_variant_lookup_value` finds it), their
+/// values unboxed: many keys looked up cost one scan, not one each.
+package final class VariantDictionary {
+  /// The unboxed values, each one reference owned.
+  private var values: [String: OpaquePointer] = [:]
+
+  /// The entries of `dictionary`; none when it is no `a{sv}`.
+  package init(_ dictionary: OpaquePointer) {
+    guard Variant.has(dictionary, type: "a{sv}") else { return }
+    for index in 0..<g_variant_n_children(dictionary) {
+      let entry = g_variant_get_child_value(dictionary, index)!
+      let key = g_variant_get_child_value(entry, 0)!
+      let boxed = g_variant_get_child_value(entry, 1)!
+      defer {
+        g_variant_unref(boxed)
+        g_variant_unref(key)
+        g_variant_unref(entry)
+      }
+      let name = String(cString: g_variant_get_string(key, nil))
+      guard values[name] == nil, let value = g_variant_get_variant(boxed) else { continue }
+      values[name] = value
+    }
+  }
+
+  deinit { for value in values.values { g_variant_unref(value) } }
+
+  /// The value of `key`, through `read` (which may throw); nil when no
+  /// entry has the key.
+  package func value<Value, Failure: Error>(
+    _ key: String, _ read: (OpaquePointer) throws(Failure) -> Value?
   ) throws(Failure) -> Value? {
-    guard has(dictionary, type: "a{sv}"),
-      let value = g_variant_lookup_value(dictionary, key, nil)
-    else { return nil }
-    defer { g_variant_unref(value) }
+    guard let value = values[key] else { return nil }
     return try read(value)
   }
 }

@@ -91,13 +91,13 @@ package struct NotificationHints: Equatable, Sendable {
     guard count <= NotificationRequest.Limits.hints else {
       throw .tooLarge("hints: \(count), at most \(NotificationRequest.Limits.hints)")
     }
-    func integer(_ key: String) -> Int64? { Variant.lookup(hints, key, Variant.integer(of:)) }
+    let entries = VariantDictionary(hints)
+    func integer(_ key: String) -> Int64? { entries.value(key, Variant.integer(of:)) }
     func flag(_ key: String) -> Bool {
-      Variant.lookup(hints, key) { Variant.bool($0) ?? Variant.integer(of: $0).map { $0 != 0 } }
-        ?? false
+      entries.value(key) { Variant.bool($0) ?? Variant.integer(of: $0).map { $0 != 0 } } ?? false
     }
     func string(_ key: String, bytes: Int = NotificationRequest.Limits.hintStringBytes) -> String? {
-      Variant.lookup(hints, key) { value in
+      entries.value(key) { value in
         Variant.has(value, type: "s") ? Variant.text(value) : nil
       }.flatMap { $0.isEmpty || $0.utf8.count > bytes ? nil : $0 }
     }
@@ -115,7 +115,7 @@ package struct NotificationHints: Equatable, Sendable {
     soundName = string("sound-name")
     soundFile = string("sound-file", bytes: NotificationRequest.Limits.pathBytes)
     suppressSound = flag("suppress-sound")
-    image = try Self.image(in: hints, appIcon: appIcon) { key in
+    image = try Self.image(in: entries, appIcon: appIcon) { key in
       string(key, bytes: NotificationRequest.Limits.pathBytes)
     }
   }
@@ -123,7 +123,7 @@ package struct NotificationHints: Equatable, Sendable {
   /// The image of the hints by the specification's priority; an `app_icon`
   /// that names an image goes before `icon_data`: then nil.
   private static func image(
-    in hints: OpaquePointer, appIcon: String, path: (String) -> String?
+    in hints: VariantDictionary, appIcon: String, path: (String) -> String?
   ) throws(NotificationRefusal) -> NotificationImage? {
     for key in ["image-data", "image_data"] {
       if let image = try pixels(in: hints, key) { return .pixels(image) }
@@ -138,10 +138,10 @@ package struct NotificationHints: Equatable, Sendable {
   }
 
   /// The image in pixels of the hint `key`; nil when absent.
-  private static func pixels(in hints: OpaquePointer, _ key: String) throws(NotificationRefusal)
-    -> Toast.Image?
+  private static func pixels(in hints: VariantDictionary, _ key: String)
+    throws(NotificationRefusal) -> Toast.Image?
   {
-    try Variant.lookup(hints, key) { (value) throws(NotificationRefusal) in
+    try hints.value(key) { (value) throws(NotificationRefusal) in
       try ImageData.image(value, hint: key)
     }
   }

@@ -50,6 +50,11 @@ final class FramePainter {
     }
   }
 
+  /// Gives back the memory of the buffers the compositor does not hold (now,
+  /// or when it releases them) until the next frame: for a surface whose
+  /// last frame is committed and that changes seldom.
+  func rest() { pool.rest() }
+
   /// Draws the frame into `buffer`; false when Cairo cannot use it.
   ///
   /// A buffer that holds this frame already is not drawn again: the first
@@ -120,6 +125,25 @@ final class FramePainter {
     return Rect(
       x: left, y: top, width: max(spinner.x + spinner.width, line.x + line.width) - left,
       height: max(spinner.y + spinner.height, line.y + line.height) - top)
+  }
+
+  /// Whether the frame shown last is this one, at `width` x `height`
+  /// logical pixels at `scale` (the scale it was drawn at): the same
+  /// content, opacity, slide, countdown line and buttons, and no spinner
+  /// turning. A commit
+  /// then needs no new buffer (a move in a stack changes only the margins).
+  func shows(
+    layout: ToastLayout, version: Int, appearance: Appearance, buttons: Interaction,
+    width: Int, height: Int, scale: RenderScale
+  ) -> Bool {
+    guard layout.spinner == nil, let last = lastFrame,
+      let pixelWidth = scale.pixels(width), let pixelHeight = scale.pixels(height)
+    else { return false }
+    return last.content == version && last.buttons == buttons
+      && Int(last.width) == pixelWidth && Int(last.height) == pixelHeight
+      && last.appearance.opacity == appearance.opacity
+      && last.appearance.slide == appearance.slide
+      && last.appearance.countdown == appearance.countdown
   }
 
   /// The part of `buffer`, the frame about to be shown, that differs from

@@ -143,7 +143,7 @@ final class LayerView {
     guard hold != keyboardHold, !isClosed else { return }
     keyboardHold = hold
     layerSurface.setKeyboardInteractivity(keyboardInteractivity)
-    if roleCommitted && !awaitingResize { surface.commit() }
+    if roleCommitted && !awaitingResize { commit() }
   }
 
   /// The layer surface's keyboard interactivity: the toast's own, or as held.
@@ -189,6 +189,22 @@ final class LayerView {
       top: Int32(new.top), right: Int32(new.right), bottom: Int32(new.bottom),
       left: Int32(new.left))
     placement = new
+    placementUncommitted = true
+  }
+
+  /// The wait for the next step of a move whose last step committed nothing.
+  private var stepTimer: EventLoop.Token?
+  /// A frame's time at 60 Hz: the wait between steps of a move that commit nothing.
+  private static let stepInterval: Duration = .milliseconds(16)
+
+  /// Whether a new placement was sent since the last commit: the next commit
+  /// moves the surface (and the compositor draws a frame for it).
+  private var placementUncommitted = false
+
+  /// Commits the surface's pending state.
+  private func commit() {
+    placementUncommitted = false
+    surface.commit()
   }
 
   /// Touch-through: an empty region; tap, buttons or a card: the box; modal: everything.
@@ -242,7 +258,7 @@ final class LayerView {
         // Ask now; the frame at the new size follows the configure.
         awaitingResize = true
         applyPlacement()
-        surface.commit()
+        commit()
       }
     }
     if old.box != layout.box { updateInputRegion() }
@@ -260,7 +276,7 @@ final class LayerView {
     detailsOpen = open
     contentChanged = true
     relayout()
-    if roleCommitted && !awaitingResize { surface.commit() }
+    if roleCommitted && !awaitingResize { commit() }
   }
 
   /// Changes what the view shows, in place.
@@ -279,7 +295,7 @@ final class LayerView {
     applyPlacement()
     // A new role (anchors, margins, size rules) goes to the compositor now, for
     // its configure; new content alone waits for the frame's own commit.
-    if roleChanged && roleCommitted && !awaitingResize { surface.commit() }
+    if roleChanged && roleCommitted && !awaitingResize { commit() }
   }
 
   /// Moves the view to its place in a stack, over ``Design/stackMove`` when
@@ -293,7 +309,7 @@ final class LayerView {
       appliedShift = shift
       relayout()
       applyPlacement()
-      if roleCommitted && !awaitingResize { surface.commit() }
+      if roleCommitted && !awaitingResize { commit() }
     }
     targetShift = shift
     needsDraw = true
@@ -352,12 +368,13 @@ final class LayerView {
       commitRole(toast, appearance: appearance, buttons: buttons)
       return .idle
     }
-    guard !isClosed, frameCallback == nil, !awaitingResize, let configuredSize else { return .idle }
+    guard !isClosed, frameCallback == nil, stepTimer == nil, !awaitingResize, let configuredSize
+    else { return .idle }
     let scale = self.scale
     if scale != drawnScale { needsDraw = true }
     guard needsDraw else {
       // Nothing new to show: the acknowledgement goes with a commit of its own.
-      if acknowledgeConfigure() { surface.commit() }
+      if acknowledgeConfigure() { commit() }
       return .idle
     }
     // A modal toast or a bar fills what the compositor configured.
@@ -367,6 +384,32 @@ final class LayerView {
     let width = configuredSize.width > 0 ? configuredSize.width : layout.surfaceWidth
     let height = configuredSize.height > 0 ? configuredSize.height : layout.surfaceHeight
     let usable = usableScale
+    let asksForFrame = moving || shiftMove != nil
+    if !contentChanged && usable == drawnScale
+      && painter.shows(
+        layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
+        width: width, height: height, scale: usable)
+    {
+      // The buffer on screen shows the frame already.
+      needsDraw = false
+      contentChanged = false
+      if !placementUncommitted && asksForFrame {
+        // A step of a move that keeps the margins (whole pixels): nothing to
+        // commit (the compositor would draw no frame for it, and a frame
+        // callback could wait); the next step comes a frame's time later.
+        stepTimer = session.loop.addTimer(after: Self.stepInterval) { [weak self] in
+          self?.stepTimer = nil
+          self?.needsDraw = true
+        }
+        return .idle
+      }
+      // Only the place changed (a move in the stack, its margins set): the
+      // commit keeps the buffer on screen.
+      if asksForFrame { requestFrame() }
+      commit()
+      restIfStill(toast, moving: moving)
+      return .committed
+    }
     let buffer: ShmBuffer
     switch painter.freeBuffer(width: width, height: height, scale: usable) {
     case .success(let free?): buffer = free
@@ -399,8 +442,16 @@ final class LayerView {
       output: nil, scale: usable.factor, width: width, height: height,
       bufferWidth: Int(buffer.width), bufferHeight: Int(buffer.height),
       frames: (lastDrawn?.frames ?? 0) + 1)
-    surface.commit()
+    commit()
+    restIfStill(toast, moving: moving)
     return .committed
+  }
+
+  /// After the last frame of a move: a notification's card at rest changes
+  /// seldom, so the memory of the buffers the compositor does not hold goes
+  /// until it changes (a toast keeps its buffers, for quick updates).
+  private func restIfStill(_ toast: Toast, moving: Bool) {
+    if toast.style == .card && !moving && shiftMove == nil { painter.rest() }
   }
 
   /// Sends the role's commit now and draws the first frame while the
@@ -408,7 +459,7 @@ final class LayerView {
   /// which the compositor sizes, the output's).
   private func commitRole(_ toast: Toast, appearance: Appearance, buttons: Interaction) {
     roleCommitted = true
-    surface.commit()
+    commit()
     session.display.flush()
     painter.prepareFirstFrame(
       toast, layout: layout, version: contentVersion, appearance: appearance, buttons: buttons,
@@ -487,6 +538,8 @@ final class LayerView {
   func destroy() {
     frameCallback?.destroy()
     frameCallback = nil
+    if let stepTimer { session.loop.remove(stepTimer) }
+    stepTimer = nil
     fractionalScale?.destroy()
     viewport?.destroy()
     layerSurface.destroy()

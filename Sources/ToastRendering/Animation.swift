@@ -64,6 +64,8 @@ public struct Timeline: Equatable, Sendable {
   /// When the exit started, once it has.
   public private(set) var exitStartedAt: Double?
   private let slides: Bool
+  /// The opacity the entry starts from (0 but for a card).
+  private let entryOpacity: Double
 
   /// The timeline of a toast of `style` shown at `time`; `animated` false makes
   /// every transition instant.
@@ -86,6 +88,7 @@ public struct Timeline: Equatable, Sendable {
       exitDuration = Design.Bar.exit.inSeconds
     }
     slides = (style == .banner || style == .bar) && animated
+    entryOpacity = style == .card && animated ? Design.Card.fadeInFrom : 0
     shownAt = time
   }
 
@@ -118,16 +121,21 @@ public struct Timeline: Equatable, Sendable {
   /// The appearance at `time`.
   public func appearance(at time: Double) -> Appearance {
     let entry = entryDuration > 0 ? (time - shownAt) / entryDuration : 1
-    var opacity = Easing.easeInOut(entry)
+    var opacity = entered(entry)
     let slide = slides ? Easing.easeOut(entry) : 1
     if let exit = exitStartedAt {
       let progress = exitDuration > 0 ? (time - exit) / exitDuration : 1
       // Fade out from the opacity reached when the exit began.
-      let start = Easing.easeInOut(entryDuration > 0 ? (exit - shownAt) / entryDuration : 1)
+      let start = entered(entryDuration > 0 ? (exit - shownAt) / entryDuration : 1)
       opacity = start * (1 - Easing.easeInOut(progress))
     }
     let turns = (time - shownAt) / Design.HUD.spinnerTurn.inSeconds
     return Appearance(
       opacity: opacity, slide: slide, spinnerPhase: turns - turns.rounded(.down))
+  }
+
+  /// The opacity `progress` (0 to 1) into the entry: from ``entryOpacity`` to 1.
+  private func entered(_ progress: Double) -> Double {
+    entryOpacity + (1 - entryOpacity) * Easing.easeInOut(progress)
   }
 }

@@ -131,6 +131,9 @@ public enum Design {
     public static let shadowPadding = 10.0
     /// The fade in and out.
     public static let fade: Duration = .milliseconds(200)
+    /// The opacity a card's fade in starts from: its first frame already
+    /// shows it (a notification's content is there at once), faint.
+    public static let fadeInFrom = 0.4
     /// How long a card stays by default (dunst's 10 seconds).
     public static let timeout: Duration = .seconds(10)
   }

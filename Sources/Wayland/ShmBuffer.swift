@@ -19,6 +19,10 @@ public final class ShmBuffer {
   /// What the client keeps with these pixels, such as a drawing context made
   /// once for them; it goes when the buffer goes.
   public var drawingContext: AnyObject?
+  /// Called when the compositor releases the buffer (after `isBusy` is false).
+  var onRelease: (() -> Void)?
+  /// Whether the pixels were given back (``discardPixels()``) and not drawn since.
+  public private(set) var isDiscarded = false
 
   init(shm: WlShm, width: Int32, height: Int32) throws(WaylandError) {
     // wl_shm sizes are Int32: check before anything is allocated.
@@ -43,7 +47,9 @@ public final class ShmBuffer {
     self.stride = stride
     self.data = mapped
     object.onEvent = { [unowned self] event in
-      if case .release = event { isBusy = false }
+      guard case .release = event else { return }
+      isBusy = false
+      onRelease?()
     }
   }
 
@@ -57,6 +63,21 @@ public final class ShmBuffer {
     surface.attach(buffer: object, x: 0, y: 0)
     isBusy = true
   }
+
+  /// Gives the pixels' memory back to the system (`MADV_REMOVE` frees the
+  /// shared memory's pages), keeping the mapping and the `wl_buffer`: the
+  /// next drawing finds zeroed pages, which the system supplies again as
+  /// they are written. The drawing context goes too (what it knew is gone).
+  /// Only for a buffer the compositor does not hold.
+  func discardPixels() {
+    guard !isBusy, !isDiscarded else { return }
+    madvise(data, Int(stride) * Int(height), MADV_REMOVE)
+    drawingContext = nil
+    isDiscarded = true
+  }
+
+  /// Marks the buffer as drawn into again after ``discardPixels()``.
+  func markDrawn() { isDiscarded = false }
 }
 
 /// Two or more buffers drawn in turn, so that the client never draws into a
@@ -75,7 +96,9 @@ public final class ShmBufferPool {
   /// A free buffer of the given size, created or replaced as needed; nil when every
   /// buffer is held by the compositor (draw again after a release or a frame callback).
   public func nextBuffer(width: Int32, height: Int32) throws(WaylandError) -> ShmBuffer? {
+    isResting = false
     if let free = buffers.first(where: { !$0.isBusy && $0.width == width && $0.height == height }) {
+      free.markDrawn()
       return free
     }
     if let stale = buffers.firstIndex(where: { !$0.isBusy }) {
@@ -83,9 +106,29 @@ public final class ShmBufferPool {
     }
     guard buffers.count < capacity else { return nil }
     let buffer = try ShmBuffer(shm: shm, width: width, height: height)
+    buffer.onRelease = { [weak self, unowned buffer] in
+      if self?.isResting == true { buffer.discardPixels() }
+    }
     buffers.append(buffer)
     return buffer
   }
+
+  /// Whether the surface rests (``rest()``) and no buffer was asked for since.
+  private var isResting = false
+
+  /// Gives back the memory of every buffer the compositor does not hold, now
+  /// and as it releases the others, until the next
+  /// ``nextBuffer(width:height:)``, which draws into zeroed pages again: for
+  /// a surface whose last frame is committed and that changes seldom. (A
+  /// compositor that has released a buffer keeps what it showed on its own;
+  /// one that holds a buffer keeps it.)
+  public func rest() {
+    isResting = true
+    for buffer in buffers { buffer.discardPixels() }
+  }
+
+  /// How many buffers hold their pixels' memory (not given back).
+  public var residentCount: Int { buffers.filter { !$0.isDiscarded }.count }
 
   /// The number of buffers currently held by the compositor.
   public var busyCount: Int { buffers.filter(\.isBusy).count }

@@ -146,6 +146,18 @@ import ToastCommand
           + "\(fixed(client, 2)) ms, \(fixed(client / whole, 2)) × mako's whole new card: "
           + "a server taking no time at all would be at that ratio")
     }
+    // notify-send's floor: its own part (the shorter of its medians beside
+    // either server at its defaults), against mako's whole new card.
+    let clients = ["wl-toast", "mako"].compactMap { median("notify-new-client", $0) }
+    if let client = clients.min(), let whole = median("notify-new", "mako"), whole > 0 {
+      let floor = client / whole
+      lines.append(
+        "issue 29, notify-send's floor: its exec → Notify call, \(fixed(client, 2)) ms (the "
+          + "shorter median beside wl-toast or mako), is \(fixed(floor, 2)) × mako's whole new "
+          + "card (\(fixed(whole, 2)) ms): a server that took no time at all would be at "
+          + "\(fixed(floor, 2))×, so the end-to-end budget 0.8 is "
+          + (floor > 0.8 ? "out of any server's reach" : "within a server's reach"))
+    }
     if let idle = serverFigures.first(where: { $0.key == "notify-wakeups-idle" })?.summary(
       "wl-toast")
     {

@@ -182,4 +182,44 @@ struct BusMessageTests {
       ])
     #expect(booleans(status) == ["IsEnabled": true])
   }
+
+  /// One pass over an `a{sv}`: each key's first entry, unboxed; anything
+  /// else than an `a{sv}` has no entries (GLib aborts on a wrong reader).
+  @Test func aDictionaryKeepsEachKeysFirstEntryUnboxed() {
+    func entries(_ value: OpaquePointer, _ read: (VariantDictionary) -> Void) {
+      let owned = g_variant_ref_sink(value)!
+      defer { g_variant_unref(owned) }
+      read(VariantDictionary(owned))
+    }
+    entries(
+      Variant.array(
+        "{sv}",
+        [
+          Variant.dictionaryEntry(Variant.string("urgency"), Variant.boxed(Variant.int32(2))),
+          Variant.dictionaryEntry(Variant.string("urgency"), Variant.boxed(Variant.int32(0))),
+          Variant.dictionaryEntry(Variant.string("category"), Variant.boxed(Variant.string("x"))),
+          Variant.dictionaryEntry(
+            Variant.string("nested"), Variant.boxed(Variant.boxed(Variant.boolean(true)))),
+          Variant.dictionaryEntry(Variant.string(""), Variant.boxed(Variant.uint32(7))),
+        ])
+    ) { dictionary in
+      #expect(dictionary.value("urgency", Variant.int32(of:)) == 2, "the first entry")
+      #expect(dictionary.value("category", Variant.text) == "x")
+      #expect(dictionary.value("category", Variant.int32(of:)) == nil, "a reader of another type")
+      #expect(dictionary.value("nested", Variant.bool) == nil, "unboxed once only")
+      #expect(dictionary.value("nested") { Variant.unboxed($0, Variant.bool) } == true)
+      #expect(dictionary.value("", Variant.uint32(of:)) == 7)
+      #expect(dictionary.value("missing", Variant.text) == nil)
+    }
+    let others = [
+      Variant.array("s", [Variant.string("urgency")]), Variant.string("urgency"),
+      Variant.array("{sv}", []),
+      Variant.array(
+        "{ss}", [Variant.dictionaryEntry(Variant.string("urgency"), Variant.string("2"))]),
+      Variant.tuple([Variant.string("urgency"), Variant.boxed(Variant.int32(2))]),
+    ]
+    for other in others {
+      entries(other) { #expect($0.value("urgency", Variant.text) == nil) }
+    }
+  }
 }

@@ -56,6 +56,20 @@ struct TimelineTests {
     #expect(timeline.appearance(at: 1.45).slide == 1, "it fades out in place")
   }
 
+  @Test func aCardFadesInFromAVisibleOpacityAndOutToNothing() {
+    var timeline = Timeline(style: .card, animated: true, shownAt: 0)
+    #expect(timeline.appearance(at: 0).opacity == Design.Card.fadeInFrom)
+    #expect(Design.Card.fadeInFrom > 0)
+    let halfway = 0.5 * Design.Card.fadeInFrom + 0.5
+    #expect(abs(timeline.appearance(at: 0.1).opacity - halfway) < 1e-12)
+    #expect(timeline.appearance(at: 0.2).opacity == 1)
+    timeline.beginExit(at: 0.1)
+    let start = timeline.appearance(at: 0.1).opacity
+    #expect(abs(start - halfway) < 1e-12, "the exit starts where the entry was")
+    #expect(timeline.appearance(at: 0.3).opacity == 0)
+    #expect(Timeline(style: .card, animated: false, shownAt: 0).appearance(at: 0).opacity == 1)
+  }
+
   @Test func anExitDuringTheEntryFadesFromWhereItWas() {
     var timeline = Timeline(style: .hud, animated: true, shownAt: 0)
     timeline.beginExit(at: 0.125)

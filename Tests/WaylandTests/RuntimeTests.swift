@@ -62,10 +62,12 @@ struct RuntimeTests {
     return (display, registry, surface, layerSurface)
   }
 
-  @Test func buffersAreReusedOnlyAfterTheCompositorReleasesThem() throws {
-    let sway = try HeadlessSway()
-    let (display, registry, surface, layerSurface) = try Self.layerSurface(
-      on: sway, layer: .overlay)
+  /// A 64 x 64 overlay surface, configured and acknowledged, and a pool of
+  /// buffers for it.
+  static func configuredSurface(on sway: HeadlessSway) throws -> (
+    display: Display, surface: WlSurface, pool: ShmBufferPool, layerSurface: ZwlrLayerSurfaceV1
+  ) {
+    let (display, registry, surface, layerSurface) = try layerSurface(on: sway, layer: .overlay)
     let pool = ShmBufferPool(shm: try registry.bind(WlShm.self))
     layerSurface.setSize(width: 64, height: 64)
     var serial: UInt32?
@@ -75,6 +77,13 @@ struct RuntimeTests {
     surface.commit()
     try display.roundtrip()
     layerSurface.ackConfigure(serial: try #require(serial))
+    return (display, surface, pool, layerSurface)
+  }
+
+  @Test func buffersAreReusedOnlyAfterTheCompositorReleasesThem() throws {
+    let sway = try HeadlessSway()
+    let (display, surface, pool, layerSurface) = try Self.configuredSurface(on: sway)
+    defer { withExtendedLifetime(layerSurface) {} }
 
     let first = try #require(try pool.nextBuffer(width: 64, height: 64))
     first.attach(to: surface)
@@ -93,6 +102,38 @@ struct RuntimeTests {
     }
     let free = first.isBusy ? second : first
     #expect(try pool.nextBuffer(width: 64, height: 64) === free)
+  }
+
+  @Test func aRestingPoolGivesBackTheMemoryOfEveryBufferTheCompositorDoesNotHold() throws {
+    let sway = try HeadlessSway()
+    let (display, surface, pool, layerSurface) = try Self.configuredSurface(on: sway)
+    defer { withExtendedLifetime(layerSurface) {} }
+
+    // Two frames, each in a buffer of its own.
+    var frames: [ShmBuffer] = []
+    for colour: UInt32 in [0xFF00_00FF, 0xFFFF_0000] {
+      let buffer = try #require(try pool.nextBuffer(width: 64, height: 64))
+      buffer.data.storeBytes(of: colour, as: UInt32.self)
+      buffer.attach(to: surface)
+      surface.commit()
+      frames.append(buffer)
+    }
+    pool.rest()
+    #expect(pool.residentCount == 2, "both are held by the compositor yet")
+    try waitUntil("the compositor to release a buffer") {
+      try display.roundtrip()
+      return frames.contains { !$0.isBusy }
+    }
+    let released = try #require(frames.first { !$0.isBusy })
+    #expect(released.isDiscarded)
+    #expect(released.data.load(as: UInt32.self) == 0, "its pages were given back: zero again")
+    #expect(pool.residentCount == pool.busyCount)
+    // The next frame takes it again, its memory supplied as it is drawn.
+    let next = try #require(try pool.nextBuffer(width: 64, height: 64))
+    #expect(next === released && !next.isDiscarded)
+    next.data.storeBytes(of: 0xFF00_FF00, as: UInt32.self)
+    #expect(next.data.load(as: UInt32.self) == 0xFF00_FF00)
+    #expect(pool.residentCount == 2)
   }
 
   @Test func requestsNewerThanTheBoundVersionAreRefused() throws {
