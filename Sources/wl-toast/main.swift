@@ -144,7 +144,10 @@ case .success(.status(let tag)):
         "surfaces": .number(Double(surfaces)), "drawn": .array(drawn.map(\.json)),
       ]
       if let screenReaders { report["screen-readers"] = .string(screenReaders) }
-      if let sound { report.merge(sound.members) { $1 } }
+      // A loop, not merge(_:uniquingKeysWith:): a closure in this file's top
+      // level is the main actor's, and its executor check would link the
+      // concurrency runtime and libdispatch into this static command.
+      for (key, value) in sound?.members ?? [:] { report[key] = value }
       report["do-not-disturb"] = .string(doNotDisturb().rawValue)
       writeOutput(JSONValue.object(report).serialized)
     case .failed(let reason):
