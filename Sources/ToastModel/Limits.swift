@@ -92,7 +92,10 @@ extension Toast {
       $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound)
     }
     toast.idleThreshold = idleThreshold.flatMap {
-      $0.isNaN ? nil : $0 <= 0 ? 0 : min(max($0, Limits.idleThreshold.lowerBound), Limits.idleThreshold.upperBound)
+      $0.isNaN
+        ? nil
+        : $0 <= 0
+          ? 0 : min(max($0, Limits.idleThreshold.lowerBound), Limits.idleThreshold.upperBound)
     }
     toast.accessibleText = accessibleText.flatMap {
       $0.allSatisfy(Toast.isBlank) ? nil : Toast.truncated($0)
