@@ -9,7 +9,7 @@ import ToastRendering
 @Suite(.serialized)
 struct PauseTests {
   @Test func idleHoldsATimeoutUntilAKeyPress() throws {
-    try PauseCases.idleHoldsATimeout(on: HeadlessKWin.self)
+    try PauseCases.idleHoldsATimeout(on: HeadlessKWin.self, through: .standard)
   }
 
   /// A finger held on the box of a `--button Keep --timeout 1.5` toast,

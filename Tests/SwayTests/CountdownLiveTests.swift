@@ -126,7 +126,8 @@ struct CountdownLiveTests {
     // show its end in the same column.
     var seen: (end: Int, after: Double)?
     var stopped: Int?
-    try waitUntil("the countdown line to stop under the pointer", timeout: desk.compositor.patience) {
+    try waitUntil("the countdown line to stop under the pointer", timeout: desk.compositor.patience)
+    {
       let row = try Self.lineRow(on: desk)
       guard let column = Self.lineEnd(row.shot) else { return false }
       if let earlier = seen, earlier.end == column {
@@ -137,6 +138,9 @@ struct CountdownLiveTests {
       return stopped != nil
     }
     let end = try #require(stopped)
+    // Frames only while it moves: held, the owner commits nothing, and
+    // nothing else wakes it.
+    try expectIdle(try #require(try desk.status()?.owner, "the owner's pid"))
     // Held for longer than the whole timeout, the line does not move.
     let until = now() + timeout + 1
     var shots = 0
@@ -154,5 +158,28 @@ struct CountdownLiveTests {
       return moving < end
     }
     try PauseCases.expectHUDGoes(desk, timeout: timeout, since: left, "after the pointer left")
+  }
+
+  /// Frames only while the line moves: once an update in place takes the
+  /// timeout away (`--timeout 0`), the line is gone and the owner, the toast
+  /// still shown, wakes no more.
+  @Test func theOwnerSleepsOnceAnUpdateTakesTheLineAway() throws {
+    let desk = try Desk<HeadlessSway>()
+    let command = try desk.run([
+      "--no-animation", "--countdown", "--timeout", "8", Self.message,
+    ])
+    defer { command.terminate() }
+    try waitUntil("the countdown line under the HUD's text", timeout: desk.compositor.patience) {
+      Self.lineEnd(try Self.lineRow(on: desk).shot) != nil
+    }
+    let update = try desk.runToEnd([
+      "--no-animation", "--countdown", "--timeout", "0", Self.message,
+    ])
+    #expect(update.status == 0, "\(update.errors)")
+    try waitUntil("the line gone with the timeout", timeout: desk.compositor.patience) {
+      Self.lineEnd(try Self.lineRow(on: desk).shot) == nil
+    }
+    try expectIdle(try #require(try desk.status()?.owner, "the owner's pid"))
+    #expect(Self.lineEnd(try Self.lineRow(on: desk).shot) == nil)
   }
 }
