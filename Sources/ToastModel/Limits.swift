@@ -91,11 +91,10 @@ extension Toast {
     toast.minimumShow = minimumShow.flatMap {
       $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound)
     }
-    toast.idleThreshold = idleThreshold.flatMap {
-      $0.isNaN
-        ? nil
-        : $0 <= 0
-          ? 0 : min(max($0, Limits.idleThreshold.lowerBound), Limits.idleThreshold.upperBound)
+    toast.idleThreshold = idleThreshold.flatMap { seconds in
+      guard !seconds.isNaN else { return nil }
+      guard seconds > 0 else { return 0 }
+      return min(max(seconds, Limits.idleThreshold.lowerBound), Limits.idleThreshold.upperBound)
     }
     toast.accessibleText = accessibleText.flatMap {
       $0.allSatisfy(Toast.isBlank) ? nil : Toast.truncated($0)
