@@ -46,13 +46,37 @@ package enum PauseCases {
     #expect(after >= timeout, "\(what): gone \(after) s after, before its full \(timeout) s")
   }
 
+  /// The idle protocols an owner may use, as its `WAYLAND_DEBUG` log names
+  /// them.
+  package enum IdleProtocol: String, CaseIterable, Sendable {
+    /// `ext_idle_notifier_v1`.
+    case standard = "ext_idle_notifier_v1"
+    /// KDE's `org_kde_kwin_idle`.
+    case kde = "org_kde_kwin_idle"
+
+    /// The interface of its notification object, and its event when
+    /// idleness begins.
+    var notification: (interface: String, idle: String) {
+      switch self {
+      case .standard: ("ext_idle_notification_v1", "idled")
+      case .kde: ("org_kde_kwin_idle_timeout", "idle")
+      }
+    }
+  }
+
   /// With `--idle-threshold 1`, after two seconds without input, a 3 s
   /// toast is still on screen 5 s after it appeared; one key press, and it
   /// goes its full 3 s later (plus ``margin``). The resident owner wakes 0
-  /// times while nothing shows, before and after.
-  package static func idleHoldsATimeout<C: TestCompositor>(on _: C.Type) throws {
+  /// times while nothing shows, before and after, and its `WAYLAND_DEBUG`
+  /// log shows that it learnt idleness through `expected` alone.
+  package static func idleHoldsATimeout<C: TestCompositor>(
+    on _: C.Type, through expected: IdleProtocol
+  ) throws {
     let desk = try C.desk(outputs: 1)
-    let daemon = try desk.run(["daemon"], logPath: desk.scratch("daemon") + ".log")
+    let log = desk.scratch("daemon") + ".log"
+    desk.environment["WAYLAND_DEBUG"] = "1"
+    let daemon = try desk.run(["daemon"], logPath: log)
+    desk.environment["WAYLAND_DEBUG"] = nil
     defer { daemon.terminate() }
     let socket = try Rendezvous(
       display: desk.compositor.socketPath, runtimeDirectory: desk.environment["XDG_RUNTIME_DIR"]
@@ -72,5 +96,18 @@ package enum PauseCases {
     try desk.input.press(.tab)
     try expectHUDGoes(desk, timeout: 3, since: pressed, "after a key press")
     try expectIdle(daemon.pid)
+    let messages = (readFile(log) ?? []).split(separator: 0x0A).compactMap {
+      WaylandDebugMessage(line: Substring(String(decoding: $0, as: UTF8.self)))
+    }
+    for idle in IdleProtocol.allCases {
+      let used = messages.contains { $0.isRequest && $0.interface == idle.rawValue }
+      #expect(used == (idle == expected), "\(idle.rawValue) used: \(used)")
+    }
+    let events = messages.filter {
+      !$0.isRequest && $0.interface == expected.notification.interface
+    }
+    #expect(
+      events.map(\.name).starts(with: [expected.notification.idle, "resumed"]),
+      "the idle object's events: \(events.map(\.name))")
   }
 }

@@ -34,8 +34,10 @@ extension Toast {
     public static let iconLength = 4096
     /// The longest icon theme name, in Unicode scalars.
     public static let iconThemeLength = 256
-    /// Seconds of `--idle-threshold` (0: never pause; a day at most).
-    public static let idleThreshold: ClosedRange<Double> = 0...86_400
+    /// Seconds of `--idle-threshold` other than 0 (never pause): at least a
+    /// second, so that the compositor does not report every pause in typing,
+    /// and a day at most.
+    public static let idleThreshold: ClosedRange<Double> = 1...86_400
     /// Seconds of `--grace` and `--min-show`.
     public static let delay: ClosedRange<Double> = 0...60
     /// The most buttons a toast has.
@@ -89,8 +91,10 @@ extension Toast {
     toast.minimumShow = minimumShow.flatMap {
       $0.isNaN ? nil : min(max($0, 0), Limits.delay.upperBound)
     }
-    toast.idleThreshold = idleThreshold.flatMap {
-      $0.isNaN ? nil : min(max($0, 0), Limits.idleThreshold.upperBound)
+    toast.idleThreshold = idleThreshold.flatMap { seconds in
+      guard !seconds.isNaN else { return nil }
+      guard seconds > 0 else { return 0 }
+      return min(max(seconds, Limits.idleThreshold.lowerBound), Limits.idleThreshold.upperBound)
     }
     toast.accessibleText = accessibleText.flatMap {
       $0.allSatisfy(Toast.isBlank) ? nil : Toast.truncated($0)
@@ -194,7 +198,9 @@ extension Toast {
         case .timeout: "seconds from 0 to \(Int(Limits.timeout.upperBound)), or auto"
         case .after: "seconds from 0 to \(Int(Limits.timeout.upperBound))"
         case .grace, .minimumShow: "seconds from 0 to \(Int(Limits.delay.upperBound))"
-        case .idleThreshold: "seconds from 0 to \(Int(Limits.idleThreshold.upperBound))"
+        case .idleThreshold:
+          "0 (never) or seconds from \(Int(Limits.idleThreshold.lowerBound)) to"
+            + " \(Int(Limits.idleThreshold.upperBound))"
         case .icon: "an icon name or a file's path (1 to \(Limits.iconLength) bytes)"
         case .iconTheme: "an icon theme's name (1 to \(Limits.iconThemeLength) characters)"
         case .sound:
@@ -257,7 +263,8 @@ extension Toast {
       case .idleThreshold: Limits.idleThreshold
       default: Limits.timeout
       }
-    guard let seconds, range.contains(seconds) else { throw InvalidValue(setting, written) }
+    guard let seconds, range.contains(seconds) || (setting == .idleThreshold && seconds == 0)
+    else { throw InvalidValue(setting, written) }
     return seconds == 0 ? 0 : seconds  // never -0
   }
 

@@ -258,7 +258,8 @@ extension ToastField {
       "idle-threshold", of: .idleThreshold,
       summary: "pause the timeout while there is no input for SECONDS",
       help:
-        "after SECONDS without input (0 to \(Int(Toast.Limits.idleThreshold.upperBound)),"
+        "after SECONDS without input (\(Int(Toast.Limits.idleThreshold.lowerBound)) to"
+        + " \(Int(Toast.Limits.idleThreshold.upperBound)),"
         + " default \(Int(Toast.standardIdleThreshold)); 0: never) the timeout pauses, and"
         + " starts again in full once input comes back; only on compositors that tell when"
         + " the user is idle (ext-idle-notify-v1 or KDE's idle protocol: sway, KWin)",

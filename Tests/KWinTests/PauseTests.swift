@@ -9,7 +9,7 @@ import ToastRendering
 @Suite(.serialized)
 struct PauseTests {
   @Test func idleHoldsATimeoutUntilAKeyPress() throws {
-    try PauseCases.idleHoldsATimeout(on: HeadlessKWin.self)
+    try PauseCases.idleHoldsATimeout(on: HeadlessKWin.self, through: .standard)
   }
 
   /// A finger held on the box of a `--button Keep --timeout 1.5` toast,
@@ -34,6 +34,11 @@ struct PauseTests {
     let command = try desk.run(
       ["--wait", "--print-outcome"] + options + ["--timeout", "1.5", "Hold"], logPath: log)
     defer { command.terminate() }
+    // The held window starts once the owner has the 1.5 s timeout, so the
+    // finger is what holds it (the 30 s one could not run out in 4 s).
+    try waitUntil("the owner to take the 1.5 s update", timeout: desk.compositor.patience) {
+      try desk.status()?.json["toast"]?["timeout"]?.doubleValue == 1.5
+    }
     try PauseCases.expectHUDStays(desk, until: now() + 4, "held under the finger")
     let lifted = now()
     try desk.input.liftFinger()

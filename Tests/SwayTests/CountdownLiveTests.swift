@@ -120,12 +120,27 @@ struct CountdownLiveTests {
       "--no-animation", "--countdown", "--dismiss", "tap", "--timeout", "\(timeout)", Self.message,
     ])
     defer { command.terminate() }
-    var held: Int?
-    try waitUntil("the countdown line under the HUD's text", timeout: desk.compositor.patience) {
-      held = Self.lineEnd(try Self.lineRow(on: desk).shot)
-      return held != nil
+    // The first frames may precede the pointer's entering, so the line is
+    // taken as held once two screenshots a fifth of a second apart or more
+    // (a running line moves a fifteenth of the box's width in that time)
+    // show its end in the same column.
+    var seen: (end: Int, after: Double)?
+    var stopped: Int?
+    try waitUntil("the countdown line to stop under the pointer", timeout: desk.compositor.patience)
+    {
+      let row = try Self.lineRow(on: desk)
+      guard let column = Self.lineEnd(row.shot) else { return false }
+      if let earlier = seen, earlier.end == column {
+        if row.before - earlier.after >= 0.2 { stopped = column }
+      } else {
+        seen = (column, row.after)
+      }
+      return stopped != nil
     }
-    let end = try #require(held)
+    let end = try #require(stopped)
+    // Frames only while it moves: held, the owner commits nothing, and
+    // nothing else wakes it.
+    try expectIdle(try #require(try desk.status()?.owner, "the owner's pid"))
     // Held for longer than the whole timeout, the line does not move.
     let until = now() + timeout + 1
     var shots = 0
@@ -143,5 +158,28 @@ struct CountdownLiveTests {
       return moving < end
     }
     try PauseCases.expectHUDGoes(desk, timeout: timeout, since: left, "after the pointer left")
+  }
+
+  /// Frames only while the line moves: once an update in place takes the
+  /// timeout away (`--timeout 0`), the line is gone and the owner, the toast
+  /// still shown, wakes no more.
+  @Test func theOwnerSleepsOnceAnUpdateTakesTheLineAway() throws {
+    let desk = try Desk<HeadlessSway>()
+    let command = try desk.run([
+      "--no-animation", "--countdown", "--timeout", "8", Self.message,
+    ])
+    defer { command.terminate() }
+    try waitUntil("the countdown line under the HUD's text", timeout: desk.compositor.patience) {
+      Self.lineEnd(try Self.lineRow(on: desk).shot) != nil
+    }
+    let update = try desk.runToEnd([
+      "--no-animation", "--countdown", "--timeout", "0", Self.message,
+    ])
+    #expect(update.status == 0, "\(update.errors)")
+    try waitUntil("the line gone with the timeout", timeout: desk.compositor.patience) {
+      Self.lineEnd(try Self.lineRow(on: desk).shot) == nil
+    }
+    try expectIdle(try #require(try desk.status()?.owner, "the owner's pid"))
+    #expect(Self.lineEnd(try Self.lineRow(on: desk).shot) == nil)
   }
 }

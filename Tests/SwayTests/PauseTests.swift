@@ -9,7 +9,7 @@ import ToastKit
 @Suite(.serialized)
 struct PauseTests {
   @Test func idleHoldsATimeoutUntilAKeyPress() throws {
-    try PauseCases.idleHoldsATimeout(on: HeadlessSway.self)
+    try PauseCases.idleHoldsATimeout(on: HeadlessSway.self, through: .kde)
   }
 
   /// A 1.5 s `--dismiss tap` toast stays while the pointer rests on it for
@@ -41,16 +41,17 @@ struct PauseTests {
     try PauseCases.expectHUDGoes(desk, timeout: 0, since: now(), "under the pointer")
   }
 
-  /// A threshold that is not a number, negative or past a day: the usage
+  /// A threshold that is not a number, negative, under a second or past a day: the usage
   /// error's line (and the pointer to --help) and status, no toast.
   @Test func aBadIdleThresholdIsOneLineAndAUsageError() throws {
     let desk = try Desk<HeadlessSway>()
-    for value in ["nan", "-1", "86401", "1e300"] {
+    for value in ["nan", "-1", "86401", "1e300", "0.5"] {
       let result = try desk.runToEnd(["--idle-threshold", value, "Hi"])
       #expect(result.status == 64)
       #expect(
         result.errors
-          == "wl-toast: --idle-threshold: expected seconds from 0 to 86400, got '\(value)'\n"
+          == "wl-toast: --idle-threshold: expected 0 (never) or seconds from 1 to 86400,"
+          + " got '\(value)'\n"
           + "Try 'wl-toast --help' for more information.\n")
     }
     #expect(desk.ownerProcesses().isEmpty, "no owner started for it")

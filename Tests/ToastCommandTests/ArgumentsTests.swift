@@ -333,7 +333,10 @@ struct ArgumentsTests {
       ("--output", "an output's name (1 to 64 characters) or all", ["", "DP 1"]),
       ("--grace", "seconds from 0 to 60", ["61"]),
       ("--min-show", "seconds from 0 to 60", ["-1"]),
-      ("--idle-threshold", "seconds from 0 to 86400", ["nan", "-1", "86401", "1e300", "inf", ""]),
+      (
+        "--idle-threshold", "0 (never) or seconds from 1 to 86400",
+        ["nan", "-1", "86401", "1e300", "inf", "", "0.5", "0.001"]
+      ),
       ("--a11y", "auto, on or off", ["yes"]),
       ("--say", "the text a screen reader says instead of the message (not blank)", [" "]),
       ("--icon", "an icon name or a file's path (1 to 4096 bytes)", [""]),

@@ -32,6 +32,16 @@ struct LimitsTests {
     #expect(Toast.Timeout(seconds: .infinity) == .after(.seconds(86_400)))
   }
 
+  @Test func anIdleThresholdIsZeroOrAtLeastASecond() {
+    var toast = Toast("away")
+    for (given, kept) in [(0.001, 1.0), (0.5, 1), (0, 0), (-3, 0), (1.5, 1.5), (1e9, 86_400)] {
+      toast.idleThreshold = given
+      #expect(toast.normalized().idleThreshold == kept, "\(given)")
+    }
+    toast.idleThreshold = .nan
+    #expect(toast.normalized().idleThreshold == nil)
+  }
+
   @Test func oneTruncation() {
     let long = String(repeating: "x", count: 10_000)
     let cut = Toast.truncated(long)
