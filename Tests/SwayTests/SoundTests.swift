@@ -219,6 +219,26 @@ struct SoundTests {
       "\(shown.errors)")
   }
 
+  @Test func theOwnerStaysPastItsLingerForASoundThatHasNotStarted() throws {
+    let server = try SoundServer()
+    let desk = try Self.desk(server.clientEnvironment)
+    server.pause()
+    defer { server.resume() }
+    // The toast goes at once and the owner lingers 1 s; its sound is given
+    // up on 5 s after it was asked for, which only an owner still there tells.
+    let shown = try desk.runToEnd(
+      ["--tag", "s", "--timeout", "0.1", "--sound", "message-new-instant", "S"], timeout: 10)
+    #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
+    var said = ""
+    try waitUntil("status to say the sound was given up on (\(said))", timeout: 30) {
+      said = try desk.runToEnd(["status", "--tag", "s"]).output
+      return said.contains("the sound server did not answer within 5 s")
+    }
+    try waitUntil("the owner to go once the sound is given up on", timeout: 30) {
+      desk.ownerProcesses().isEmpty
+    }
+  }
+
   @Test func aStoppedSoundServerHoldsUpNoToastAndALaterSoundPlays() throws {
     let server = try SoundServer()
     let desk = try Self.desk(server.clientEnvironment)
