@@ -47,6 +47,17 @@ package final class SoundServer {
     ["PULSE_SERVER": "unix:/nonexistent/wl-toast-no-sound-server", "CANBERRA_DRIVER": "pulse"]
   }
 
+  /// Stops the server's process (`SIGSTOP`) until ``resume()``: a server
+  /// that accepts connections and never answers. PulseAudio only.
+  package func pause() {
+    kill(processes[0].pid, SIGSTOP)
+  }
+
+  /// Lets a server stopped by ``pause()`` go on.
+  package func resume() {
+    kill(processes[0].pid, SIGCONT)
+  }
+
   /// Starts the server and waits until it answers (`pactl info`) with its
   /// null sink.
   package init(_ kind: Kind = .pulseAudio) throws {

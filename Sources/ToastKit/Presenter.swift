@@ -85,9 +85,34 @@ public final class ToastPresenter {
   /// Called when a toast's sound starts playing, with its tag (for the
   /// owner's trace).
   package var onSoundStarted: ((String) -> Void)?
+  /// Called when a toast's sound is settled: it played, it failed (why), or
+  /// it was given up on (``soundPatience``), or its toast went before it
+  /// started; with its tag, and whether the toast showing with the tag is
+  /// the one it was played for (for the owner's waiting commands).
+  package var onSoundSettled: ((_ tag: String, _ problem: String?, _ ofShownToast: Bool) -> Void)?
   /// Plays the toasts' sounds; made at the first sound, so that a program
   /// whose toasts have none loads nothing for them.
   private var sounds: SoundPlayer?
+  /// The sounds asked for and not settled yet, by number.
+  private var soundsInFlight: [Int: SoundRequest] = [:]
+  private var soundsAsked = 0
+  /// Why the sound of a tag's last toast failed, once that toast has gone,
+  /// until a toast with the tag shows again (for `wl-toast status`).
+  private var lastSoundProblems: [String: String] = [:]
+
+  /// How long a sound is waited for: to start (then it failed, `the sound
+  /// server did not answer`), and to end once started (then it is no
+  /// longer waited for).
+  package static let soundPatience = (start: Duration.seconds(5), end: Duration.seconds(10))
+
+  /// Whether a sound was asked for and has not settled (at most
+  /// ``soundPatience``): an owner stays for it.
+  package var hasSoundsInFlight: Bool { !soundsInFlight.isEmpty }
+
+  /// Whether a sound of a toast with `tag` has not settled.
+  package func hasSoundInFlight(tag: String) -> Bool {
+    soundsInFlight.values.contains { $0.tag == tag }
+  }
   /// Called when a toast that waited for the compositor's list of windows
   /// (its ``ToastModel/Toast/fullscreen`` policy asks) knows where it
   /// stands: about to show, waiting for fullscreen to end
@@ -223,7 +248,8 @@ public final class ToastPresenter {
   /// first frame, `playing`, `played` or `failed`) and, when it failed, why;
   /// nil when it has none or no such toast shows (for `wl-toast status`).
   package func soundState(tag: String) -> (state: String, problem: String?)? {
-    surfaces[tag]?.soundState
+    guard let surface = surfaces[tag] else { return lastSoundProblems[tag].map { ("failed", $0) } }
+    return surface.soundState
   }
 
   /// Whether the toast with `tag` waits to appear: for its grace time to
@@ -382,25 +408,74 @@ public final class ToastPresenter {
   private func playSound(of surface: PresentedToast, tag: String) {
     guard surface.toast.sound != nil else { return }
     surface.soundState = ("waiting", nil)
+    soundsAsked += 1
+    let number = soundsAsked
+    let request = SoundRequest(tag: tag, surface: surface)
+    soundsInFlight[number] = request
     session.loop.addTimer(after: .zero) { [weak self, weak surface] in
-      guard let self, let surface, let sound = surface.toast.sound else { return }
+      guard let self else { return }
+      guard let surface, let sound = surface.toast.sound else {
+        settleSound(number, problem: nil)
+        return
+      }
       let player = sounds ?? SoundPlayer(loop: session.loop)
       sounds = player
       let description = surface.toast.accessibleText ?? surface.toast.text
-      player.play(sound, description: description) { [weak self, weak surface] event in
-        guard let self, let surface else { return }
+      request.id = player.play(sound, description: description) { [weak self] event in
+        guard let self else { return }
         switch event {
         case .started:
-          surface.soundState = ("playing", nil)
+          request.started = true
+          request.surface?.soundState = ("playing", nil)
           onSoundStarted?(tag)
         case .finished:
-          surface.soundState = ("played", nil)
+          request.surface?.soundState = ("played", nil)
+          settleSound(number, problem: nil)
         case .failed(let problem):
-          surface.soundState = ("failed", problem)
-          // Told only while the toast with the tag is this one.
-          if surfaces[tag] === surface { onSoundProblem?(tag, problem) }
+          request.surface?.soundState = ("failed", problem)
+          settleSound(number, problem: problem)
         }
       }
+    }
+    // A server that does not answer: given up on, the owner free to go.
+    session.loop.addTimer(after: Self.soundPatience.start) { [weak self] in
+      guard let self, soundsInFlight[number] != nil else { return }
+      guard request.started else {
+        let seconds = Self.soundPatience.start.components.seconds
+        let problem = "the sound server did not answer within \(seconds) s"
+        request.surface?.soundState = ("failed", problem)
+        settleSound(number, problem: problem)
+        return
+      }
+      session.loop.addTimer(after: Self.soundPatience.end - Self.soundPatience.start) {
+        [weak self] in self?.settleSound(number, problem: nil)
+      }
+    }
+  }
+
+  /// Sound `number` is settled (once): its problem reaches ``onSoundProblem``
+  /// while its toast shows, else `status` keeps it while no toast has the tag.
+  private func settleSound(_ number: Int, problem: String?) {
+    guard let request = soundsInFlight.removeValue(forKey: number) else { return }
+    if let id = request.id { sounds?.forget(id) }
+    let tag = request.tag
+    let shown = request.surface != nil && surfaces[tag] === request.surface
+    if let problem {
+      if shown {
+        onSoundProblem?(tag, problem)
+      } else if surfaces[tag] == nil {
+        lastSoundProblems[tag] = problem
+      }
+    }
+    onSoundSettled?(tag, problem, shown)
+  }
+
+  /// The sounds of `surface`, gone, that the player's thread has not come
+  /// to yet: withdrawn (settled, without a problem).
+  private func withdrawSounds(of surface: PresentedToast) {
+    for (number, request) in soundsInFlight where request.surface === surface {
+      guard let id = request.id, !request.started, sounds?.withdraw(id) == true else { continue }
+      settleSound(number, problem: nil)
     }
   }
 
@@ -532,13 +607,21 @@ public final class ToastPresenter {
 
   private func present(_ toast: Toast, tag: String, warnings: [ToastWarning] = []) {
     let surface = PresentedToast(toast: toast, session: session)
+    lastSoundProblems[tag] = nil
     if toast.sound != nil { surface.soundState = ("waiting", nil) }
     noteLeftOutSound(warnings, of: surface)
     surfacesCreated += 1
     appeared += 1
     let id = appeared
     surface.onGone = { [unowned self, unowned surface] outcome, failure in
-      if surfaces[tag] === surface { surfaces[tag] = nil }
+      if surfaces[tag] === surface {
+        surfaces[tag] = nil
+        // Why its sound failed stays for `status`.
+        if let sound = surface.soundState, sound.state == "failed", let problem = sound.problem {
+          lastSoundProblems[tag] = problem
+        }
+      }
+      withdrawSounds(of: surface)
       if appearance[ObjectIdentifier(surface)] != nil { announcer?.hide(id: id) }
       appearance[ObjectIdentifier(surface)] = nil
       lastOutcome = outcome
@@ -663,4 +746,18 @@ public enum ButtonResponse: Equatable, Sendable {
   case end
   /// The toast stays as it is.
   case stay
+}
+
+/// A sound asked for by a toast, until it settles.
+private final class SoundRequest {
+  let tag: String
+  weak var surface: PresentedToast?
+  /// The player's number for it, once handed over.
+  var id: UInt32?
+  var started = false
+
+  init(tag: String, surface: PresentedToast) {
+    self.tag = tag
+    self.surface = surface
+  }
 }

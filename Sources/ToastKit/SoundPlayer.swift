@@ -9,10 +9,15 @@ import SystemSupport
 /// (`libcanberra.so.0`) is opened with dlopen then, on a thread of the
 /// player's own, which does every call into it. `ca_context_play` blocks its
 /// caller while it connects, looks the sound up and sets up the stream (tens
-/// of milliseconds, and for ever on a server that never answers): the event
-/// loop's thread never waits for it, and no libcanberra or libpulse thread
-/// touches Wayland. Results come back to the loop through a pipe, watched
-/// only once a sound was asked for.
+/// of milliseconds, and up to libpulse's 30 s on a server that stopped
+/// answering): the event loop's thread never waits for it, and no
+/// libcanberra or libpulse thread touches Wayland. Results come back to the
+/// loop through a pipe, watched only once a sound was asked for.
+///
+/// The thread plays one request at a time: a request that waited longer
+/// than ``Limits/lateness`` behind a slow server is left out (a late sound
+/// is worse than none), as is the oldest once ``Limits/queued`` wait, and
+/// one whose toast has gone is withdrawn (``withdraw(_:)``).
 ///
 /// The context (and with it libpulse's connection and thread) lives while
 /// sounds play and is destroyed once the last one has finished: a process
@@ -30,6 +35,17 @@ final class SoundPlayer {
     case failed(String)
   }
 
+  /// How long a request may wait for the thread, and how many may wait.
+  enum Limits {
+    /// A request older than this when the thread comes to it is left out.
+    static let lateness: Duration = .seconds(2)
+    /// A request that took longer than this to connect is left out: it
+    /// has been given up on (``ToastPresenter/soundPatience``).
+    static let connecting: Duration = .seconds(5)
+    /// More requests than this waiting: the oldest is left out.
+    static let queued = 8
+  }
+
   private let loop: EventLoop
   /// The thread that calls libcanberra, started at the first sound.
   private var worker: Worker?
@@ -44,12 +60,16 @@ final class SoundPlayer {
 
   deinit {
     if let watch { loop.remove(watch) }
+    worker?.stop()
   }
 
   /// Plays `sound` (a name of the sound theme, or a path: it holds a slash), with
   /// `description` for the sound server's list of streams; `handler` hears
-  /// in the loop when it starts and ends, or why it cannot play.
-  func play(_ sound: String, description: String, handler: @escaping (Event) -> Void) {
+  /// in the loop when it starts and ends, or why it cannot play. Returns the
+  /// request's number (for ``withdraw(_:)`` and ``forget(_:)``), nil when
+  /// no sound can play (the handler has heard why).
+  @discardableResult
+  func play(_ sound: String, description: String, handler: @escaping (Event) -> Void) -> UInt32? {
     let worker: Worker
     if let running = self.worker {
       worker = running
@@ -58,7 +78,7 @@ final class SoundPlayer {
         worker = try Worker()
       } catch {
         handler(.failed("cannot play sounds: \(error)"))
-        return
+        return nil
       }
       self.worker = worker
       watch = loop.addSource(fd: worker.resultsFD) { [unowned self] _ in deliver() }
@@ -66,7 +86,21 @@ final class SoundPlayer {
     let id = nextID
     nextID = nextID == UInt32.max ? 1 : nextID + 1
     handlers[id] = handler
-    worker.enqueue(Worker.Request(id: id, sound: sound, description: description))
+    worker.enqueue(Worker.Request(id: id, sound: sound, description: description, asked: .now))
+    return id
+  }
+
+  /// Takes back request `id` if the thread has not come to it yet (its
+  /// handler hears nothing more); whether it did.
+  func withdraw(_ id: UInt32) -> Bool {
+    guard let worker, worker.withdraw(id) else { return false }
+    handlers[id] = nil
+    return true
+  }
+
+  /// Stops listening for request `id`'s results (given up on).
+  func forget(_ id: UInt32) {
+    handlers[id] = nil
   }
 
   /// Hands the worker's results to their handlers.
@@ -137,6 +171,7 @@ private struct Canberra: @unchecked Sendable {
 
   // libcanberra's error codes (canberra.h) that are told apart.
   static let notFound: Int32 = -9
+  static let noDriver: Int32 = -5
   static let corrupt: Int32 = -7
   static let tooBig: Int32 = -8
 
@@ -205,6 +240,8 @@ private final class Worker: @unchecked Sendable {
     var id: UInt32
     var sound: String
     var description: String
+    /// When it was asked for (``SoundPlayer/Limits/lateness``).
+    var asked: MonotonicTime
   }
 
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -213,6 +250,13 @@ private final class Worker: @unchecked Sendable {
   private var results: [(UInt32, SoundPlayer.Event)] = []
   /// Sounds started and not finished (libcanberra's callback ends them).
   private var playing = 0
+  /// Sounds whose start is posted and whose end is not, and sounds that
+  /// ended before their start was posted: `started` always comes first.
+  private var startPosted: Set<UInt32> = []
+  private var endedEarly: Set<UInt32> = []
+  /// Set by ``stop()``: the thread lets go of everything and ends.
+  private var stopping = false
+  private var thread = pthread_t()
   /// `ca_strerror`, for the callback (set under the lock).
   private var errorText: Canberra.StrError?
   /// The read end of the results pipe (the loop watches it) and its write end.
@@ -247,25 +291,70 @@ private final class Worker: @unchecked Sendable {
     sigfillset(&all)
     pthread_sigmask(SIG_BLOCK, &all, &saved)
     defer { pthread_sigmask(SIG_SETMASK, &saved, nil) }
-    var thread = pthread_t()
+    let retained = Unmanaged.passRetained(self)
     let started = pthread_create(
       &thread, nil,
       { argument in
         Unmanaged<Worker>.fromOpaque(argument!).takeRetainedValue().run()
         return nil
-      }, Unmanaged.passRetained(self).toOpaque())
+      }, retained.toOpaque())
     guard started == 0 else {
+      retained.release()
       throw SoundProblem("cannot start a thread: \(Errno(rawValue: started))")
     }
-    pthread_detach(thread)
   }
 
-  /// Hands a sound to the thread.
+  deinit {
+    close(resultsFD)
+    close(wakeFD)
+    pthread_cond_destroy(condition)
+    condition.deallocate()
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  /// Ends the thread (the loop's thread, once): it destroys the context
+  /// (libpulse's thread and connection go with it) and returns; the pipe
+  /// and the lock go with the last reference. Waits for the thread unless
+  /// it is inside libcanberra (a server that stopped answering): then it is
+  /// left to end by itself, holding its own reference.
+  func stop() {
+    pthread_mutex_lock(mutex)
+    stopping = true
+    requests.removeAll()
+    pthread_cond_signal(condition)
+    let busy = inLibrary
+    pthread_mutex_unlock(mutex)
+    if busy {
+      pthread_detach(thread)
+    } else {
+      pthread_join(thread, nil)
+    }
+  }
+
+  /// Whether the thread is inside a libcanberra call (under the lock).
+  private var inLibrary = false
+
+  /// Hands a sound to the thread; with ``SoundPlayer/Limits/queued``
+  /// already waiting, the oldest is left out.
   func enqueue(_ request: Request) {
     pthread_mutex_lock(mutex)
+    if requests.count >= SoundPlayer.Limits.queued {
+      let dropped = requests.removeFirst()
+      post(dropped.id, .failed("left out: too many sounds waiting for the sound server"))
+    }
     requests.append(request)
     pthread_cond_signal(condition)
     pthread_mutex_unlock(mutex)
+  }
+
+  /// Takes request `id` out of the queue; whether it was still there.
+  func withdraw(_ id: UInt32) -> Bool {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    guard let index = requests.firstIndex(where: { $0.id == id }) else { return false }
+    requests.remove(at: index)
+    return true
   }
 
   /// The results so far (the loop's thread).
@@ -291,25 +380,44 @@ private final class Worker: @unchecked Sendable {
   private func run() {
     pthread_mutex_lock(mutex)
     while true {
-      while requests.isEmpty && !(playing == 0 && context != nil) {
+      while requests.isEmpty && !stopping && !(playing == 0 && context != nil) {
         pthread_cond_wait(condition, mutex)
       }
       guard !requests.isEmpty else {
-        // Nothing plays: the connection and libpulse's thread go.
+        // Nothing plays (or the player stops): the connection and
+        // libpulse's thread go.
         let idle = context
         context = nil
+        inLibrary = idle != nil
         pthread_mutex_unlock(mutex)
         if let idle, case .success(let canberra)? = library { _ = canberra.contextDestroy(idle) }
         pthread_mutex_lock(mutex)
+        inLibrary = false
+        if stopping {
+          pthread_mutex_unlock(mutex)
+          return
+        }
         continue
       }
       let request = requests.removeFirst()
+      // Kept waiting by a slow server: left out, a late sound being worse than none.
+      guard MonotonicTime.now - request.asked <= SoundPlayer.Limits.lateness else {
+        post(request.id, .failed(Self.tooSlow))
+        continue
+      }
+      inLibrary = true
       pthread_mutex_unlock(mutex)
       let outcome = start(request)
       pthread_mutex_lock(mutex)
+      inLibrary = false
       switch outcome {
-      case .success: post(request.id, .started)
-      case .failure(let problem): post(request.id, .failed(problem.description))
+      case .success where endedEarly.remove(request.id) != nil:
+        break
+      case .success:
+        startPosted.insert(request.id)
+        post(request.id, .started)
+      case .failure(let problem):
+        post(request.id, .failed(problem.description))
       }
     }
   }
@@ -338,9 +446,17 @@ private final class Worker: @unchecked Sendable {
       let opened = canberra.contextOpen(made)
       guard opened == 0 else {
         _ = canberra.contextDestroy(made)
-        return .failure(SoundProblem(Self.noServer(canberra.text(of: opened))))
+        return .failure(
+          SoundProblem(
+            opened == Canberra.noDriver
+              ? "no sound driver (is libcanberra-pulse installed?)"
+              : Self.noServer(canberra.text(of: opened))))
       }
       context = made
+    }
+    // Connecting took the server long: too late now.
+    guard MonotonicTime.now - request.asked <= SoundPlayer.Limits.connecting else {
+      return .failure(SoundProblem(Self.tooSlow))
     }
     let isFile = request.sound.contains("/")
     guard
@@ -373,10 +489,18 @@ private final class Worker: @unchecked Sendable {
     pthread_mutex_lock(mutex)
     playing -= 1
     let text = code == 0 ? nil : errorText?(code).map { String(cString: $0) }
+    // Ended before the thread posted its start: the start first.
+    if startPosted.remove(id) == nil {
+      endedEarly.insert(id)
+      post(id, .started)
+    }
     post(id, code == 0 ? .finished : .failed("the sound stopped: \(text ?? "error \(code)")"))
     pthread_cond_signal(condition)
     pthread_mutex_unlock(mutex)
   }
+
+  /// Why a sound kept waiting past ``SoundPlayer/Limits/lateness`` is left out.
+  private static let tooSlow = "left out: the sound server was too slow to answer"
 
   /// Why a sound did not start, for the user.
   private static func problem(_ code: Int32, _ sound: String, _ canberra: Canberra) -> String {

@@ -46,6 +46,14 @@ package final class Owner {
     var replaced = false
   }
   private var frameWaiters: [String: [FrameWaiter]] = [:]
+  /// Commands waiting for the outcome of a toast that ended before its
+  /// sound settled, by tag: they hear the sound's problem first, so the
+  /// outcome waits for the sound, ``soundWait`` at most.
+  private var endedWaiters:
+    [String: (outcome: ToastOutcome, fds: [Int32], timer: EventLoop.Token)] =
+      [:]
+  /// How long after its toast's end a sound is waited for by its waiting commands.
+  static let soundWait: Duration = .seconds(5)
   private var lingerTimer: EventLoop.Token?
   /// Connections that have not sent a request yet, and when they are dropped.
   private var requestDeadlines: [Int32: EventLoop.Token] = [:]
@@ -101,6 +109,15 @@ package final class Owner {
       for fd in waiters[tag] ?? [] { send(.notice(problem), to: fd) }
     }
     presenter.onSoundStarted = { [unowned self] tag in traceFrame("sound " + tag) }
+    // The sound of a toast that has ended: its waiting commands hear how it
+    // went, then the outcome; the owner, idle, may go.
+    presenter.onSoundSettled = { [unowned self] tag, problem, shown in
+      if !shown, let ended = endedWaiters[tag] {
+        if let problem { for fd in ended.fds { send(.notice(problem), to: fd) } }
+        if !presenter.hasSoundInFlight(tag: tag) { answerEnded(tag) }
+      }
+      scheduleLingerIfIdle()
+    }
     // A toast held back by a fullscreen window: its commands do not wait for it.
     presenter.onDecided = { [unowned self] tag in
       if presenter.isWaitingToAppear(tag: tag) { answerFrameWaiters(tag) }
@@ -337,9 +354,17 @@ package final class Owner {
   private func finished(_ tag: String, _ outcome: ToastOutcome) {
     if NotificationServer.isCardTag(tag) { notifications?.cardEnded(tag: tag, outcome: outcome) }
     // A replaced toast's waiters were told when the new content arrived.
-    for fd in waiters.removeValue(forKey: tag) ?? [] {
-      send(.outcome(outcome), to: fd)
-      drop(fd)
+    let waiting = waiters.removeValue(forKey: tag) ?? []
+    if !waiting.isEmpty && endedWaiters[tag] == nil && presenter.hasSoundInFlight(tag: tag) {
+      let timer = presenter.eventLoop.addTimer(after: Self.soundWait) { [unowned self] in
+        answerEnded(tag)
+      }
+      endedWaiters[tag] = (outcome, waiting, timer)
+    } else {
+      for fd in waiting {
+        send(.outcome(outcome), to: fd)
+        drop(fd)
+      }
     }
     for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
       // Suppressed (by a fullscreen window) is an answer, not a failure.
@@ -351,6 +376,17 @@ package final class Owner {
       if waiter.keep { send(.outcome(.suppressed), to: waiter.fd) }
     }
     scheduleLingerIfIdle()
+  }
+
+  /// Tells the commands that waited for the sound of the ended toast with
+  /// `tag` how that toast ended.
+  private func answerEnded(_ tag: String) {
+    guard let ended = endedWaiters.removeValue(forKey: tag) else { return }
+    presenter.eventLoop.remove(ended.timer)
+    for fd in ended.fds {
+      send(.outcome(ended.outcome), to: fd)
+      drop(fd)
+    }
   }
 
   /// Out of descriptors: stop accepting for a moment instead of spinning.
@@ -374,6 +410,7 @@ package final class Owner {
     }
     held.remove(fd)
     for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
+    for tag in endedWaiters.keys { endedWaiters[tag]?.fds.removeAll { $0 == fd } }
     for tag in frameWaiters.keys { frameWaiters[tag]?.removeAll { $0.fd == fd } }
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
     scheduleLingerIfIdle()
@@ -396,12 +433,14 @@ package final class Owner {
     }
   }
 
-  /// Nothing shows, no watcher holds the owner, and no command waits for an
+  /// Nothing shows or sounds (a sound for ``ToastKit/ToastPresenter/soundPatience``
+  /// at most), no watcher holds the owner, and no command waits for an
   /// answer or has yet to send its request. Another connection left open (a
   /// stopped `--follow`, one that asked for `status`) keeps nothing.
   private var isIdle: Bool {
     !presenter.isPresenting && held.isEmpty && waiters.values.allSatisfy(\.isEmpty)
-      && frameWaiters.isEmpty && requestDeadlines.isEmpty
+      && frameWaiters.isEmpty && requestDeadlines.isEmpty && !presenter.hasSoundsInFlight
+      && endedWaiters.values.allSatisfy(\.fds.isEmpty)
   }
 
   /// Takes every toast away at once (outcome hidden) and stops the loop:

@@ -150,6 +150,12 @@ case .success(.status(let tag)):
       for (key, value) in sound?.members ?? [:] { report[key] = value }
       report["do-not-disturb"] = .string(doNotDisturb().rawValue)
       writeOutput(JSONValue.object(report).serialized)
+    case .status(nil, let pid, _, _, _, let sound?):
+      // No toast shows with the tag: why its last one's sound failed, if it did.
+      var report: [String: JSONValue] = ["tag": .string(tag), "owner": .number(Double(pid))]
+      report.merge(sound.members) { $1 }
+      writeOutput(JSONValue.object(report).serialized)
+      exit(ExitCode.error)
     case .failed(let reason):
       fail(reason)
     default:

@@ -167,15 +167,113 @@ struct SoundTests {
     #expect(
       status?.soundProblem?.hasPrefix("no sound server at unix:/nonexistent/") == true,
       "\(lastSeen(status?.soundProblem))")
-    // A waiting command prints it, one line, and exits as it would.
+    // A waiting command prints it, one line, and exits as it would, even
+    // when its toast ends first.
     let waited = try desk.runToEnd([
-      "--tag", "w", "--timeout", "0.5", "--wait", "--sound", "message-new-instant", "Hi",
+      "--tag", "w", "--timeout", "0.1", "--wait", "--sound", "message-new-instant", "Hi",
     ])
     #expect(waited.status == 0, "\(waited.errors)")
     let lines = waited.errors.split(separator: "\n")
     #expect(
       lines.count == 1 && lines.first?.hasPrefix("wl-toast: no sound server at ") == true,
       "\(waited.errors)")
+  }
+
+  @Test func statusKeepsWhyTheSoundOfAToastThatHasGoneFailed() throws {
+    let desk = try Self.desk(SoundServer.absentEnvironment)
+    let shown = try desk.runToEnd([
+      "--linger", "60", "--tag", "gone", "--timeout", "0.1", "--wait", "--sound",
+      "message-new-instant", "Hi",
+    ])
+    #expect(shown.status == 0 && shown.errors.contains("no sound server at "), "\(shown.errors)")
+    let status = try desk.runToEnd(["status", "--tag", "gone"])
+    #expect(status.status == 1, "no toast shows with the tag")
+    let gone = try ToastStatus(line: status.output)
+    #expect(
+      gone.sound == "failed" && gone.soundProblem?.hasPrefix("no sound server at ") == true,
+      "\(status.output)")
+    // Until the tag shows again.
+    #expect(try desk.runToEnd(["--tag", "gone", "--timeout", "0", "Again"]).status == 0)
+    #expect(try desk.status(tag: "gone")?.sound == nil)
+  }
+
+  @Test func withoutTheDriverVariableNoServerIsToldAsAUserSeesIt() throws {
+    // As a user runs it: libcanberra picks its driver. Nothing of the
+    // machine's is reachable: a private home and runtime directory, and
+    // PULSE_SERVER naming a socket that is not there.
+    let desk = try Self.desk([:])
+    let home = desk.sway.runtimeDirectory + "/home"
+    #expect(mkdir(home, 0o700) == 0)
+    desk.environment["HOME"] = home
+    desk.environment["CANBERRA_DRIVER"] = nil
+    #expect(desk.environment["PULSE_SERVER"]?.hasPrefix("unix:/nonexistent/") == true)
+    let shown = try desk.runToEnd([
+      "--tag", "user", "--timeout", "0.1", "--wait", "--sound", "message-new-instant", "Hi",
+    ])
+    #expect(shown.status == 0, "\(shown.errors)")
+    let lines = shown.errors.split(separator: "\n")
+    #expect(
+      lines.count == 1
+        && (lines[0].hasPrefix("wl-toast: no sound server at unix:/nonexistent/")
+          || lines[0] == "wl-toast: no sound driver (is libcanberra-pulse installed?)"),
+      "\(shown.errors)")
+  }
+
+  @Test func theOwnerStaysPastItsLingerForASoundThatHasNotStarted() throws {
+    let server = try SoundServer()
+    let desk = try Self.desk(server.clientEnvironment)
+    server.pause()
+    defer { server.resume() }
+    // The toast goes at once and the owner lingers 1 s; its sound is given
+    // up on 5 s after it was asked for, which only an owner still there tells.
+    let shown = try desk.runToEnd(
+      ["--tag", "s", "--timeout", "0.1", "--sound", "message-new-instant", "S"], timeout: 10)
+    #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
+    var said = ""
+    try waitUntil("status to say the sound was given up on (\(said))", timeout: 30) {
+      said = try desk.runToEnd(["status", "--tag", "s"]).output
+      return said.contains("the sound server did not answer within 5 s")
+    }
+    try waitUntil("the owner to go once the sound is given up on", timeout: 30) {
+      desk.ownerProcesses().isEmpty
+    }
+  }
+
+  @Test func aStoppedSoundServerHoldsUpNoToastAndALaterSoundPlays() throws {
+    let server = try SoundServer()
+    let desk = try Self.desk(server.clientEnvironment)
+    let recording = try server.record()
+    server.pause()
+    defer { server.resume() }
+    // Its waiting command hears that the sound did not start, after the toast's end.
+    let waited = try desk.runToEnd(
+      ["--linger", "60", "--tag", "w", "--timeout", "0.1", "--wait", "--sound", "bell", "W"],
+      timeout: 30)
+    #expect(
+      waited.status == 0 && waited.errors.contains("the sound server did not answer"),
+      "\(waited.errors)")
+    // Toasts keep showing, the owner answers, and status says why there was no sound.
+    for tag in ["a", "b"] {
+      let shown = try desk.runToEnd(
+        ["--tag", tag, "--timeout", "0", "--sound", "message-new-instant", tag], timeout: 10)
+      #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
+    }
+    var status: ToastStatus?
+    try waitUntil("status to say the sound failed (\(lastSeen(status?.soundProblem)))", timeout: 30)
+    {
+      status = try desk.status(tag: "b")
+      return status?.sound == "failed"
+    }
+    #expect(
+      status?.soundProblem?.contains("the sound server") == true,
+      "\(lastSeen(status?.soundProblem))")
+    // Going on, the server plays a later sound.
+    server.resume()
+    let start = recording.seconds
+    let later = try desk.runToEnd(
+      ["--tag", "later", "--timeout", "0", "--sound", "message-new-instant", "Later"])
+    #expect(later.status == 0 && later.errors.isEmpty, "\(later.errors)")
+    try Self.expectHeard(recording, from: start, "a sound after the server went on")
   }
 
   @Test func badSoundsAreLeftOutWithOneLineAndNeverHang() throws {
@@ -210,7 +308,7 @@ struct SoundTests {
     ]
     for (sound, reason) in late {
       let result = try desk.runToEnd(
-        ["--tag", "late", "--timeout", "0.5", "--wait", "--sound", sound, "Late"], timeout: 30)
+        ["--tag", "late", "--timeout", "5", "--wait", "--sound", sound, "Late"], timeout: 30)
       #expect(result.status == 0, "\(sound): \(result.errors)")
       #expect(
         result.errors.split(separator: "\n").count == 1 && result.errors.contains(reason),
@@ -234,5 +332,34 @@ struct SoundTests {
     let start = recording.seconds
     _ = try notifications.notify(["-h", "string:sound-name:message-new-instant", "Mail"])
     try Self.expectHeard(recording, from: start, "a notification's sound-name")
+  }
+
+  @Test func aNotificationHeldBackByDoNotDisturbIsSilentThenAndWhenItShows() throws {
+    let server = try SoundServer()
+    let notifications = try NotificationServerTests.Server(environment: server.clientEnvironment)
+    #expect(try notifications.desk.runToEnd(["dnd", "on"]).status == 0)
+    let recording = try server.record()
+    let held = recording.seconds
+    _ = try notifications.notify(["-t", "0", "-h", "string:sound-name:message-new-instant", "Held"])
+    try waitUntil("the notification held back") {
+      try notifications.list().map { $0["shown"]?.boolValue } == [false]
+    }
+    try Self.expectSilence(recording, from: held, "a notification held back by do-not-disturb")
+    let critical = recording.seconds
+    _ = try notifications.notify([
+      "-u", "critical", "-h", "string:sound-name:dialog-warning", "Battery low",
+    ])
+    try Self.expectHeard(recording, from: critical, "a critical notification under do-not-disturb")
+    let played = recording.seconds
+    try waitUntil("the sound's end in the recording", timeout: Self.soundPatience) {
+      recording.seconds >= played + Self.recordingDelay + 0.5
+    }
+    let shown = recording.seconds
+    #expect(try notifications.desk.runToEnd(["dnd", "off"]).status == 0)
+    try waitUntil("the held notification shown") {
+      try notifications.list().allSatisfy { $0["shown"]?.boolValue == true }
+    }
+    try Self.expectSilence(
+      recording, from: shown, "a held notification shown once do-not-disturb ends")
   }
 }
