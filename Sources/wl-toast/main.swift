@@ -153,7 +153,7 @@ case .success(.status(let tag)):
     case .status(nil, let pid, _, _, _, let sound?):
       // No toast shows with the tag: why its last one's sound failed, if it did.
       var report: [String: JSONValue] = ["tag": .string(tag), "owner": .number(Double(pid))]
-      report.merge(sound.members) { $1 }
+      for (key, value) in sound.members { report[key] = value }
       writeOutput(JSONValue.object(report).serialized)
       exit(ExitCode.error)
     case .failed(let reason):
