@@ -208,7 +208,7 @@ public struct Toast: Equatable, Sendable {
   /// Do-not-disturb silences it as it holds the toast back: a toast that
   /// does not show makes no sound; a critical one does.
   public var sound: String? = nil
-  /// Whether an update in place (``ToastPresenter``'s `showOrUpdate` and
+  /// Whether an update in place (`ToastPresenter`'s `showOrUpdate` and
   /// `update`) plays ``sound`` again; otherwise only a new toast does.
   public var soundOnUpdate: Bool = false
 

@@ -21,7 +21,7 @@ public final class ShmBuffer {
   public var drawingContext: AnyObject?
   /// Called when the compositor releases the buffer (after `isBusy` is false).
   var onRelease: (() -> Void)?
-  /// Whether the pixels were given back (``discardPixels()``) and not drawn since.
+  /// Whether the pixels were given back (`discardPixels()`) and not drawn since.
   public private(set) var isDiscarded = false
 
   init(shm: WlShm, width: Int32, height: Int32) throws(WaylandError) {
