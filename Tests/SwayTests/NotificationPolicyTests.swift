@@ -83,6 +83,18 @@ struct NotificationPolicyTests {
     }
   }
 
+  /// The output with nothing on it, once sway shows its background all
+  /// over (a screenshot taken as it starts can show it not yet drawn).
+  static func bareDesktop(on desk: Desk<HeadlessSway>) throws -> Image {
+    try desk.screenshot("the bare desktop") { shot in
+      stride(from: 0, to: shot.height, by: 8).allSatisfy { y in
+        stride(from: 0, to: shot.width, by: 8).allSatisfy { x in
+          shot.pixel(x: x, y: y).isClose(to: HeadlessSway.desktop, tolerance: 2)
+        }
+      }
+    }
+  }
+
   /// Waits until the screen (within `region`) is `below` again: no card.
   static func expectNothingOver(
     _ below: Image, within region: Box? = nil, on desk: Desk<HeadlessSway>
@@ -136,7 +148,7 @@ struct NotificationPolicyTests {
   /// (0.1 s for the clocks' rounding).
   @Test func aHeldNotificationShowsWhenDoNotDisturbEndsForItsWholeTimeout() throws {
     let server = try Server()
-    let desktop = try server.desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: server.desk)
     try Self.doNotDisturb("on", server)
     let timeout = 4.0
     let held = try server.notify(["-a", "Mail", "-t", "4000", "Held", "until later"])
@@ -193,7 +205,7 @@ struct NotificationPolicyTests {
   /// instead, with reason 4.
   @Test func cardsOnScreenWaitThroughDoNotDisturbWithoutAnEndAndTransientOnesEnd() throws {
     let server = try Server()
-    let desktop = try server.desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: server.desk)
     let meeting = try server.notify(["-a", "Calendar", "-t", "0", "Meeting", "at noon"])
     let card = Self.card(Self.request(app: "Calendar", summary: "Meeting", body: "at noon"))
     try Self.expectDrawn(card, over: desktop, on: server.desk)
@@ -221,7 +233,7 @@ struct NotificationPolicyTests {
   /// through do-not-disturb ends it with reason 3, and it never shows.
   @Test func aWaitingNotificationClosedByItsApplicationNeverShows() throws {
     let server = try Server()
-    let desktop = try server.desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: server.desk)
     try Self.doNotDisturb("on", server)
     let cancelled = try server.notify(["-a", "Chat", "-t", "0", "Typing", "…"])
     try Self.expectListed([(cancelled, false)], server)
@@ -242,7 +254,7 @@ struct NotificationPolicyTests {
   /// update is no longer critical goes back to waiting.
   @Test func aCriticalUpdateOfAWaitingNotificationShowsThroughDoNotDisturb() throws {
     let server = try Server()
-    let desktop = try server.desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: server.desk)
     try Self.doNotDisturb("on", server)
     let tagged = ["-a", "Power", "-t", "0", "-h", "string:x-canonical-private-synchronous:battery"]
     let low = try server.notify(tagged + ["Battery", "20% left"])
@@ -286,7 +298,7 @@ struct NotificationPolicyTests {
         "[notifications]\nfullscreen = delay\n\n[app-name=Player]\nfullscreen = suppress\n"
     )
     let desk = server.desk
-    let desktop = try desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: desk)
     // The cards' corner: the window (which redraws itself, in new colours,
     // when sway tells it of a change) is far from it.
     let corner = Box(x: 800, y: 0, width: 480, height: 300)
@@ -359,7 +371,7 @@ struct NotificationPolicyTests {
     let server = try Server(configuration: configuration)
     let rules = Config(text: configuration, path: "config").checked().notificationRules()
     #expect(rules.count == 3)
-    let desktop = try server.desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: server.desk)
     let cases: [(app: String, urgency: Toast.Urgency, color: RGB)] = [
       ("Mail", .normal, RGB(0x30, 0x40, 0x50)),
       ("Firefox", .normal, RGB(0xa0, 0x00, 0x00)),
@@ -400,7 +412,7 @@ struct NotificationPolicyTests {
   /// exactly one `NotificationClosed`.
   @Test func aReplacementByIdAndStackTagAtOnceLeavesOneCard() throws {
     let server = try Server()
-    let desktop = try server.desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: server.desk)
     let tag = ["-h", "string:x-canonical-private-synchronous:t"]
     let first = try server.notify(["-a", "test", "-t", "0"] + tag + ["a", "first"])
     #expect(
@@ -451,7 +463,7 @@ struct NotificationPolicyTests {
     let docs = try #require(readFile(repositoryDirectory + "/docs/NOTIFICATIONS.md"))
     #expect(String(decoding: docs, as: UTF8.self).contains(Self.previewLine + "\n"))
     let server = try Server()
-    let desktop = try server.desk.sway.screenshot()
+    let desktop = try Self.bareDesktop(on: server.desk)
     // The line through bash, for its $'…' quoting, with this build's wl-toast.
     let directory = server.desk.compositor.runtimeDirectory
     let command =
