@@ -28,6 +28,11 @@ struct PauseTests {
     let options = ["--button", "Keep", "--no-animation"]
     let first = try desk.runToEnd(options + ["--timeout", "30", "Hold"])
     #expect(first.status == 0, "\(first.errors)")
+    // On screen, so KWin has taken the toast's input region: a finger put
+    // down before would touch what lies under it.
+    try waitUntil("the toast on screen", timeout: desk.compositor.patience) {
+      try PauseCases.showsHUD(desk)
+    }
     // Inside the box, above the button row.
     try desk.input.putFinger(x: Double(box.x + 8), y: Double(box.y + 8))
     let log = desk.scratch("held") + ".log"
