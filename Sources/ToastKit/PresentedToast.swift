@@ -24,12 +24,6 @@ final class PresentedToast {
   /// The timeout as it runs: its length, start and what pauses it; nil for
   /// a toast without one, or before its first frame.
   private(set) var timeout: ToastTimeout?
-  /// Called when the timeout starts (again, after an update), pauses, or
-  /// starts again from its full length after a pause, with ``timeout``.
-  var onTimeoutChanged: ((ToastTimeout?) -> Void)?
-  /// Whether the timeout is paused now (the user idle, the pointer or a
-  /// finger on the toast).
-  var isTimeoutPaused: Bool { timeout?.isPaused ?? false }
   /// The timer of an explicit `hide(after:)`.
   private var hideTimer: EventLoop.Token?
   private var exitOutcome: ToastOutcome?
@@ -353,11 +347,9 @@ final class PresentedToast {
   private func scheduleHide() {
     let length = toast.effectiveTimeout
     guard length > .zero else {
-      let hadOne = timeout != nil
       timeout = nil
       countdown = nil
       armExpiry()
-      if hadOne { onTimeoutChanged?(nil) }
       return
     }
     let now = session.clock()
@@ -370,7 +362,6 @@ final class PresentedToast {
     startCountdown(length: length)
     if !pauses.isEmpty { countdownPaused(at: now) }
     armExpiry()
-    onTimeoutChanged?(timeout)
   }
 
   /// Sets the timer for the timeout's deadline; none while it is paused.
@@ -429,7 +420,6 @@ final class PresentedToast {
     case .restarted: countdownRestarted(at: timeout.startedAt)
     }
     armExpiry()
-    onTimeoutChanged?(timeout)
   }
 
   /// The idle threshold that pauses this toast's timeout, in seconds; nil

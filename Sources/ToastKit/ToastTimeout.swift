@@ -54,13 +54,6 @@ struct ToastTimeout: Equatable {
   /// When it runs out; nil while paused.
   var deadline: Double? { isPaused ? nil : startedAt + length }
 
-  /// The part of it left at `now`, from 0 to 1 (1 while paused, and before
-  /// its run starts).
-  func fractionLeft(at now: Double) -> Double {
-    guard !isPaused, length > 0 else { return 1 }
-    return min(max((startedAt + length - now) / length, 0), 1)
-  }
-
   /// `reason` holds it from now; `.paused` when it was running. Idleness
   /// that has held it once and ended does not hold it again.
   mutating func pause(_ reason: PauseReason) -> Change? {

@@ -71,6 +71,17 @@ struct ActivationTests {
     }
   }
 
+  /// Records the toasts' ends as `tag outcome`, in order.
+  final class Outcomes {
+    var entries: [String] = []
+
+    /// Makes `presenter` write down each toast's end.
+    init(_ presenter: ToastPresenter) {
+      presenter.onCompletion = { [unowned self] tag, outcome in entries.append("\(tag) \(outcome)")
+      }
+    }
+  }
+
   @Test func aClickedButtonGetsAnActivationTokenBeforeTheToastsEndIsReported() throws {
     let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(
@@ -158,8 +169,7 @@ struct ActivationTests {
     let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(
       display: desk.sway.socketPath, announcesToScreenReaders: false)
-    var outcomes: [String] = []
-    presenter.onCompletion = { tag, outcome in outcomes.append("\(tag) \(outcome)") }
+    let outcomes = Outcomes(presenter)
     try Self.show(Self.keyless, tag: "first", on: presenter)
     try Self.show(Self.keyless, tag: "second", on: presenter)
     #expect(presenter.focus(tag: "first"))
@@ -168,21 +178,20 @@ struct ActivationTests {
     try presenter.roundtrip()
     try desk.input.press(keysym: 0xff0d)  // Enter: the second's first button
     try presenter.roundtrip()
-    #expect(outcomes == ["second chose(button: 0)"])
+    #expect(outcomes.entries == ["second chose(button: 0)"])
     #expect(!presenter.focus(tag: "second"), "gone")
     #expect(presenter.focus(tag: "first"))
     try presenter.roundtrip()
     try desk.input.press(keysym: 0xff1b)  // Escape
     _ = try Self.runUntilHidden(presenter)
-    #expect(outcomes == ["second chose(button: 0)", "first dismissed"])
+    #expect(outcomes.entries == ["second chose(button: 0)", "first dismissed"])
   }
 
   @Test func aFocusedToastGivesTheKeyboardBackAsItStartsToGo() throws {
     let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(
       display: desk.sway.socketPath, announcesToScreenReaders: false)
-    var outcomes: [String] = []
-    presenter.onCompletion = { tag, outcome in outcomes.append("\(tag) \(outcome)") }
+    let outcomes = Outcomes(presenter)
     var fading = Self.keyless
     fading.isAnimated = true
     try Self.show(fading, tag: "fading", on: presenter)
@@ -204,10 +213,10 @@ struct ActivationTests {
     // only as the loop runs).
     try desk.input.press(keysym: 0xff0d)
     try presenter.roundtrip()
-    #expect(outcomes == ["waiting chose(button: 0)"])
+    #expect(outcomes.entries == ["waiting chose(button: 0)"])
     #expect(presenter.isPresenting(tag: "fading"), "still fading out")
     _ = try Self.runUntilHidden(presenter)
-    #expect(outcomes == ["waiting chose(button: 0)", "fading dismissed"])
+    #expect(outcomes.entries == ["waiting chose(button: 0)", "fading dismissed"])
   }
 
   @Test func aScreenReaderHearsTheFocusedButtonAndItsActionGetsAToken() throws {
