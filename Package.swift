@@ -59,7 +59,7 @@ let staticExecutable: [LinkerSetting] =
 // What the live test targets (one per compositor family) build on.
 let liveTestDependencies: [Target.Dependency] = [
   "ToastKit", "ToastRendering", "ToastCommand", "ToastProtocol", "ToastOwner", "TestSupport",
-  "SystemSupport", "CompositorCases", "ToastNag", "Notifications",
+  "SystemSupport", "CompositorCases", "ToastNag", "Notifications", "Watchers",
 ]
 
 let package = Package(
@@ -89,6 +89,11 @@ let package = Package(
     // library is opened at the first SVG drawn (dlopen), never linked, so that
     // processes without an SVG icon do not load it.
     .systemLibrary(name: "CRsvg", providers: [.apt(["librsvg2-dev"])]),
+    // PulseAudio's client library and libudev, for `watch audio` and `watch
+    // backlight`: declarations only. Each is opened when its watcher starts
+    // (dlopen), never linked, so nothing else loads it.
+    .systemLibrary(name: "CPulse", providers: [.apt(["libpulse-dev"])]),
+    .systemLibrary(name: "CUdev", providers: [.apt(["libudev-dev"])]),
     // GIO: D-Bus messages for screen readers (ToastAccessibility) and the test
     // harness (KWin's screenshots). Pango loads it already.
     .systemLibrary(
@@ -158,12 +163,21 @@ let package = Package(
     // The table of `wl-toast nag`'s options alone: the command's completions
     // read it without linking the rest of ToastNag.
     .target(name: "ToastNagOptions", swiftSettings: strict),
-    // The background owner and `watch sway`: the part that links Wayland, Pango and Cairo.
+    // The watchers of `wl-toast watch` that know no Wayland: the sound server
+    // (libpulse), media players (MPRIS on the session bus) and the backlight
+    // (udev), each turning events into toasts handed to a feed; the presets' looks.
+    .target(
+      name: "Watchers",
+      dependencies: [
+        "Bus", "ToastModel", "ToastProtocol", "SystemSupport", "CSystem", "CGio", "CPulse", "CUdev",
+      ],
+      swiftSettings: strict),
+    // The background owner and `watch`: the part that links Wayland, Pango and Cairo.
     .target(
       name: "ToastOwner",
       dependencies: [
         "ToastProtocol", "ToastKit", "ToastAccessibility", "ToastNag", "Wayland", "CSystem",
-        "SystemSupport", "Bus", "Notifications",
+        "SystemSupport", "Bus", "Notifications", "Watchers",
       ],
       swiftSettings: strict),
     // Two programs: the light command (a fast update path) and the owner it starts.
@@ -274,6 +288,12 @@ let package = Package(
     .testTarget(
       name: "ToastOwnerTests",
       dependencies: ["ToastOwner", "ToastProtocol", "ToastModel", "TestSupport"],
+      swiftSettings: strict),
+    // The watchers' pure parts: the sound server's, media players' and the
+    // backlight's states turned into toasts, the presets' looks.
+    .testTarget(
+      name: "WatchersTests",
+      dependencies: ["Watchers", "ToastProtocol", "ToastModel", "TestSupport", "SystemSupport"],
       swiftSettings: strict),
     // The test harness's own parsers (WAYLAND_DEBUG logs).
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),

@@ -114,12 +114,17 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
     try require(after.map(Toast.Limits.hideDelay.contains) ?? true, "after \(after ?? 0)")
   case .success(.status(let tag)):
     try requireTag(tag)
-  case .success(.watch(.river(let options))):
-    for (number, name) in options.tagNames {
-      try require((1...32).contains(number), "tag number \(number)")
-      try require(
-        !name.isEmpty && name.unicodeScalars.count <= RiverWatchOptions.tagNameLength
-          && !name.contains(","), "tag name \(Toast.quoted(name))")
+  case .success(.watch(let request)):
+    try require(!request.targets.isEmpty, "a watch of nothing")
+    try require(
+      Set(request.targets.map(\.word)).count == request.targets.count, "a target given twice")
+    for case .river(let options) in request.targets {
+      for (number, name) in options.tagNames {
+        try require((1...32).contains(number), "tag number \(number)")
+        try require(
+          !name.isEmpty && name.unicodeScalars.count <= RiverWatchOptions.tagNameLength
+            && !name.contains(","), "tag name \(Toast.quoted(name))")
+      }
     }
   case .success(.daemon(let notifications, let replace)):
     try require(notifications || !replace, "--replace without --notifications")
@@ -128,7 +133,7 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
     case .dismiss(let id?), .invoke(let id, _): try require(id > 0, "notification id 0")
     default: break
     }
-  case .success(.watch(.sway)), .success(.help), .success(.version),
+  case .success(.help), .success(.version),
     .success(.completions), .success(.presets), .success(.nag), .success(.doNotDisturb):
     break
   }

@@ -22,17 +22,37 @@ extension Config {
       notificationSections.filter { $0.criteria == nil }
       + notificationSections.filter { $0.criteria != nil }
     return ordered.compactMap { section in
-      let entries = section.entries.filter { Config.isNotificationSetting($0.key) }
-      var values = OptionValues()
-      var settings: [String: JSONValue] = [:]
-      for item in configItems(entries, of: self, source: 0) {
-        guard (try? item.option.apply(&values, item.input)) != nil,
-          let field = ToastField.named(item.option.name)
-        else { continue }
-        settings[field.name] = field.encode(values.toast)
+      settings(of: section.entries).map {
+        NotificationRule(criteria: section.criteria, settings: $0)
       }
-      guard !settings.isEmpty else { return nil }
-      return NotificationRule(criteria: section.criteria, settings: .object(settings))
     }
+  }
+
+  /// The looks of `wl-toast watch`'s toasts, by preset name, for the presets
+  /// `names` (`volume`, `sway-mode`): `[default]`'s settings, then the
+  /// preset's over them, checked and written as a notification rule's are
+  /// (``notificationRules()``); a name whose sections set nothing is left out.
+  package func watchPresets(_ names: [String]) -> [String: JSONValue] {
+    var presets: [String: JSONValue] = [:]
+    for name in names {
+      presets[name] = settings(of: defaults + (self.presets[name] ?? []))
+    }
+    return presets
+  }
+
+  /// The toast's settings that `entries` set, as the socket protocol's JSON
+  /// (only the fields set; a later line wins); nil when they set none.
+  private func settings(of entries: [Entry]) -> JSONValue? {
+    var values = OptionValues()
+    var settings: [String: JSONValue] = [:]
+    for item in configItems(
+      entries.filter { Config.isNotificationSetting($0.key) }, of: self, source: 0)
+    {
+      guard (try? item.option.apply(&values, item.input)) != nil,
+        let field = ToastField.named(item.option.name)
+      else { continue }
+      settings[field.name] = field.encode(values.toast)
+    }
+    return settings.isEmpty ? nil : .object(settings)
   }
 }

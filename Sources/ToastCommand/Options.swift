@@ -34,10 +34,17 @@ struct OptionScope: OptionSet, Sendable {
   static let notificationsInvoke = OptionScope(rawValue: 1 << 13)
   /// `wl-toast notifications focus`.
   static let notificationsFocus = OptionScope(rawValue: 1 << 14)
+  /// `wl-toast watch audio`.
+  static let watchAudio = OptionScope(rawValue: 1 << 15)
+  /// `wl-toast watch media`.
+  static let watchMedia = OptionScope(rawValue: 1 << 16)
+  /// `wl-toast watch backlight`.
+  static let watchBacklight = OptionScope(rawValue: 1 << 17)
   /// Every command line, not the file (`--help`, `--version`).
   static let everyCommand: OptionScope = [
     .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets, .dnd,
     .notificationsList, .notificationsDismiss, .notificationsInvoke, .notificationsFocus,
+    .watchAudio, .watchMedia, .watchBacklight,
   ]
 }
 

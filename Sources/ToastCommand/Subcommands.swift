@@ -15,6 +15,10 @@ struct Subcommand: Sendable {
   /// Whether it hands its arguments over unread, for another program to read
   /// (`nag`: swaynag's command line, `-h` included).
   var passesArguments = false
+  /// Whether it is a target that may be given with others of its first word,
+  /// each once, in one process (`watch audio media sway`): their invocations
+  /// are merged (``merged(_:_:)``).
+  var combinesTargets = false
   /// How many words it takes after its options, when it takes an ``operand``
   /// (`notifications invoke ID [ACTION]`: 2).
   var maximumOperands = 1
@@ -52,14 +56,30 @@ extension Subcommand {
     Subcommand(words: ["status"], scope: .status, operand: nil, isListed: true) { values, _ in
       .status(tag: values.show.tag)
     },
-    Subcommand(words: ["watch", "sway"], scope: .watchSway, operand: nil, isListed: true) {
-      values, _ in
+    Subcommand(
+      words: ["watch", "audio"], scope: .watchAudio, operand: nil, isListed: true,
+      combinesTargets: true
+    ) { _, _ in .watch(WatchRequest(targets: [.audio])) },
+    Subcommand(
+      words: ["watch", "media"], scope: .watchMedia, operand: nil, isListed: true,
+      combinesTargets: true
+    ) { _, _ in .watch(WatchRequest(targets: [.media])) },
+    Subcommand(
+      words: ["watch", "backlight"], scope: .watchBacklight, operand: nil, isListed: true,
+      combinesTargets: true
+    ) { _, _ in .watch(WatchRequest(targets: [.backlight])) },
+    Subcommand(
+      words: ["watch", "sway"], scope: .watchSway, operand: nil, isListed: true,
+      combinesTargets: true
+    ) { values, _ in
       .watch(
         .sway(
           SwayWatchOptions(workspaces: values.workspaces, keyboardLayout: values.keyboardLayout)))
     },
-    Subcommand(words: ["watch", "river"], scope: .watchRiver, operand: nil, isListed: true) {
-      values, _ in
+    Subcommand(
+      words: ["watch", "river"], scope: .watchRiver, operand: nil, isListed: true,
+      combinesTargets: true
+    ) { values, _ in
       .watch(
         .river(
           RiverWatchOptions(
@@ -156,9 +176,11 @@ extension Subcommand {
 package func isSubcommand(_ word: String) -> Bool { Subcommand.firstWords.contains(word) }
 
 /// Whether a subcommand's command line reads the configuration file:
-/// `daemon --notifications`, for the notification rules.
+/// `daemon --notifications`, for the notification rules, and `watch`, for
+/// the looks of its toasts (`[default]` and the watchers' presets).
 func readsConfiguration(_ arguments: [String]) -> Bool {
-  arguments.first == "daemon" && arguments.contains("--notifications")
+  (arguments.first == "daemon" && arguments.contains("--notifications"))
+    || arguments.first == "watch"
 }
 
 /// A notification's id as a command line writes it: 1 to 4294967295.
@@ -194,9 +216,34 @@ func parseSubcommand(_ first: String, _ arguments: [String]) throws(UsageError) 
     }
     subcommand = target
     operands.removeFirst()
-    // The first option (in argument order) that this target does not take.
-    if let item = given.first(where: { !$0.option.scope.contains(target.scope) }) {
-      throw .notApplicable(item.option.flagName, command: target.name)
+    // Targets that combine take the next words that name others (`watch audio media`).
+    var chosen = [target]
+    while target.combinesTargets, let word = operands.first,
+      let next = targets.first(where: { $0.combinesTargets && $0.words[1] == word })
+    {
+      guard !chosen.contains(where: { $0.words == next.words }) else {
+        throw .repeatedTarget(command: first, word)
+      }
+      chosen.append(next)
+      operands.removeFirst()
+    }
+    // The first option (in argument order) that none of these targets takes.
+    if let item = given.first(where: { item in
+      !chosen.contains { item.option.scope.contains($0.scope) }
+    }) {
+      throw .notApplicable(
+        item.option.flagName,
+        command: "\(first) " + chosen.map { $0.words[1] }.joined(separator: " "))
+    }
+    if chosen.count > 1 {
+      var values = OptionValues()
+      for item in given { try item.option.apply(&values, item.input) }
+      if let word = operands.first { throw .unexpectedArgument(word, command: first) }
+      var invocation = try chosen[0].make(values, [])
+      for next in chosen.dropFirst() {
+        invocation = merged(invocation, try next.make(values, []))
+      }
+      return invocation
     }
   }
   var values = OptionValues()
@@ -206,4 +253,11 @@ func parseSubcommand(_ first: String, _ arguments: [String]) throws(UsageError) 
     throw .unexpectedArgument(operands[maximum], command: first)
   }
   return try subcommand.make(values, operands)
+}
+
+/// Two invocations of targets that combine as one: their watch requests' targets, in order.
+private func merged(_ first: Invocation, _ second: Invocation) -> Invocation {
+  guard case .watch(var request) = first, case .watch(let other) = second else { return first }
+  request.targets += other.targets
+  return .watch(request)
 }

@@ -19,6 +19,8 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A subcommand's first word (`watch`, `notifications`) followed by none
   /// of its targets: the word, the targets, what was given.
   case unknownTarget(command: String, expected: [String], got: String)
+  /// A target given twice (`watch audio audio`).
+  case repeatedTarget(command: String, String)
   /// A word the subcommand needs and did not get: what it stands for.
   case missingOperand(String, command: String)
   /// An option given without the option it needs (`--replace` without `--notifications`).
@@ -53,6 +55,7 @@ package enum UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownTarget(let command, let targets, let word):
       "\(command): expected \(listed(targets.map { Toast.quoted($0) })),"
         + " got \(Toast.quoted(word))"
+    case .repeatedTarget(let command, let word): "\(command): \(Toast.quoted(word)) given twice"
     case .missingOperand(let what, let command): "\(command): missing \(what)"
     case .optionNeedsOption(let option, let needed): "\(option) needs \(needed)"
     case .missingMessage: "missing MESSAGE (needed unless --spinner or --progress is given)"

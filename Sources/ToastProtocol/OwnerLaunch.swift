@@ -70,12 +70,70 @@ package struct RiverWatchOptions: Equatable, Sendable {
   }
 }
 
-/// A compositor to follow, and what to show of it (`wl-toast watch`).
-package enum WatchRequest: Equatable, Sendable {
+/// One source that `wl-toast watch` follows, and what to show of it.
+package enum WatchTarget: Equatable, Sendable {
   /// sway's binding modes, through its IPC socket.
   case sway(SwayWatchOptions)
   /// river's modes and tags, through its status protocol.
   case river(RiverWatchOptions)
+  /// The sound server's default output and input (volume, mute, device), through libpulse.
+  case audio
+  /// MPRIS media players on the session bus: track changes, play and pause.
+  case media
+  /// The backlight's brightness, through udev.
+  case backlight
+
+  /// Its word on the command line (`sway`), which also names it in messages (`watch sway`).
+  package var word: String {
+    switch self {
+    case .sway: "sway"
+    case .river: "river"
+    case .audio: "audio"
+    case .media: "media"
+    case .backlight: "backlight"
+    }
+  }
+
+  /// The preset (`[preset NAME]` of the configuration file) whose looks its toasts take.
+  package var presetName: String {
+    switch self {
+    case .sway: "sway-mode"
+    case .river: "river-mode"
+    case .audio: "volume"
+    case .media: "media"
+    case .backlight: "brightness"
+    }
+  }
+
+  /// The words of every target, in the order `--help` lists them.
+  package static let words = ["audio", "media", "backlight", "sway", "river"]
+}
+
+/// What `wl-toast watch` follows (one or several sources, each once, in one
+/// process and one event loop) and the looks of its toasts.
+package struct WatchRequest: Equatable, Sendable {
+  /// The sources, each at most once, in the order given.
+  package var targets: [WatchTarget]
+  /// The settings of each target's toasts by preset name (``WatchTarget/presetName``),
+  /// as the socket protocol's JSON (only the fields the configuration sets);
+  /// the watcher's text, progress, icon, tag and do-not-disturb policy win.
+  package var presets: [String: JSONValue]
+
+  /// A request for `targets`, with `presets`.
+  package init(targets: [WatchTarget], presets: [String: JSONValue] = [:]) {
+    self.targets = targets
+    self.presets = presets
+  }
+
+  /// A request to follow sway alone.
+  package static func sway(_ options: SwayWatchOptions) -> WatchRequest {
+    WatchRequest(targets: [.sway(options)])
+  }
+
+  /// A request to follow river alone.
+  package static func river(_ options: RiverWatchOptions) -> WatchRequest {
+    WatchRequest(targets: [.river(options)])
+  }
 }
 
 /// How the command starts `wl-toast-owner`, the program that links Wayland,
@@ -85,8 +143,9 @@ package enum WatchRequest: Equatable, Sendable {
 ///
 ///     wl-toast-owner serve LISTEN-FD INODE LINGER|resident LOCK-FD [notifications[-replace] RULES]
 ///     wl-toast-owner activated          (systemd socket activation: wl-toast@.socket)
-///     wl-toast-owner watch sway [workspaces] [keyboard-layout]
-///     wl-toast-owner watch river [focused-tags] [urgent] [N=NAME ...]
+///     wl-toast-owner watch TARGET... [presets PRESETS-JSON], each TARGET one of
+///         sway [workspaces] [keyboard-layout] | river [focused-tags] [urgent] [N=NAME ...]
+///         | audio | media | backlight
 ///     wl-toast-owner render PATH SCALE WIDTH HEIGHT TOAST-JSON
 ///     wl-toast-owner nag [SWAYNAG-OPTIONS...]
 package enum OwnerLaunch: Equatable, Sendable {
@@ -137,6 +196,103 @@ package enum OwnerLaunch: Equatable, Sendable {
     return .serve(replace: word == "notifications-replace", rules: value)
   }
 
+  /// A watch target's words on the owner's command line: `sway workspaces`.
+  private static func words(_ target: WatchTarget) -> [String] {
+    switch target {
+    case .sway(let options):
+      ["sway"] + (options.workspaces ? ["workspaces"] : [])
+        + (options.keyboardLayout ? ["keyboard-layout"] : [])
+    case .river(let options):
+      ["river"] + (options.focusedTags ? ["focused-tags"] : [])
+        + (options.urgent ? ["urgent"] : [])
+        + options.tagNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    case .audio, .media, .backlight:
+      [target.word]
+    }
+  }
+
+  /// The request ``words(_:)`` wrote for each target (the words after `watch`),
+  /// then `presets` and their JSON.
+  private static func watchRequest(_ words: [String]) throws(OwnerLaunchError) -> WatchRequest {
+    var request = WatchRequest(targets: [])
+    var rest = words[...]
+    while let word = rest.popFirst() {
+      if word == "presets", rest.count == 1, !request.targets.isEmpty {
+        guard let value = try? JSONValue.parse(rest[rest.startIndex]),
+          case .object(let presets) = value,
+          presets.values.allSatisfy({ if case .object = $0 { true } else { false } })
+        else { throw OwnerLaunchError("watch: expected presets PRESETS-JSON") }
+        request.presets = presets
+        break
+      }
+      let target: WatchTarget
+      switch word {
+      case "sway": target = .sway(try swayOptions(&rest))
+      case "river": target = .river(try riverOptions(&rest))
+      case "audio": target = .audio
+      case "media": target = .media
+      case "backlight": target = .backlight
+      default:
+        throw OwnerLaunchError(
+          request.targets.isEmpty
+            ? "started by wl-toast; see 'wl-toast --help'"
+            : "watch: unexpected \(Toast.quoted(word))")
+      }
+      guard !request.targets.contains(where: { $0.word == target.word }) else {
+        throw OwnerLaunchError("watch: \(word) given twice")
+      }
+      request.targets.append(target)
+    }
+    return request
+  }
+
+  /// `watch sway`'s words, up to the next target.
+  private static func swayOptions(_ rest: inout ArraySlice<String>) throws(OwnerLaunchError)
+    -> SwayWatchOptions
+  {
+    var options = SwayWatchOptions()
+    while let word = rest.first, !isWatchTargetStart(word) {
+      rest.removeFirst()
+      switch word {
+      case "workspaces" where !options.workspaces: options.workspaces = true
+      case "keyboard-layout" where !options.keyboardLayout: options.keyboardLayout = true
+      default: throw OwnerLaunchError("watch sway: unexpected \(Toast.quoted(word))")
+      }
+    }
+    return options
+  }
+
+  /// `watch river`'s words, up to the next target.
+  private static func riverOptions(_ rest: inout ArraySlice<String>) throws(OwnerLaunchError)
+    -> RiverWatchOptions
+  {
+    var options = RiverWatchOptions()
+    while let word = rest.first, !isWatchTargetStart(word) {
+      rest.removeFirst()
+      if word == "focused-tags" && !options.focusedTags {
+        options.focusedTags = true
+      } else if word == "urgent" && !options.urgent {
+        options.urgent = true
+      } else if let equals = word.firstIndex(of: "="),
+        let number = Int(word[..<equals]), RiverWatchOptions.tagNumbers.contains(number),
+        options.tagNames[number] == nil,
+        case let name = String(word[word.index(after: equals)...]),
+        RiverWatchOptions.isTagName(name)
+      {
+        options.tagNames[number] = name
+      } else {
+        throw OwnerLaunchError("watch river: unexpected \(Toast.quoted(word))")
+      }
+    }
+    return options
+  }
+
+  /// Whether `word` starts the next target (or the presets) on a watch's line:
+  /// no option word nor river's `N=NAME` is a target's word.
+  private static func isWatchTargetStart(_ word: String) -> Bool {
+    word == "presets" || WatchTarget.words.contains(word)
+  }
+
   /// The owner program's arguments (without its path).
   package var arguments: [String] {
     switch self {
@@ -147,13 +303,10 @@ package enum OwnerLaunch: Equatable, Sendable {
       ] + Self.notificationArguments(notifications)
     case .activated:
       ["activated"]
-    case .watch(.sway(let options)):
-      ["watch", "sway"] + (options.workspaces ? ["workspaces"] : [])
-        + (options.keyboardLayout ? ["keyboard-layout"] : [])
-    case .watch(.river(let options)):
-      ["watch", "river"] + (options.focusedTags ? ["focused-tags"] : [])
-        + (options.urgent ? ["urgent"] : [])
-        + options.tagNames.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    case .watch(let request):
+      ["watch"] + request.targets.flatMap(Self.words)
+        + (request.presets.isEmpty
+          ? [] : ["presets", JSONValue.object(request.presets).serialized])
     case .render(let request, let toast):
       [
         "render", request.path, String(request.scale), String(request.outputWidth),
@@ -189,35 +342,8 @@ package enum OwnerLaunch: Equatable, Sendable {
         linger: linger, notifications: try Self.notifications(in: rest.dropFirst(4)))
     case ("activated", 0):
       self = .activated
-    case ("watch", _) where rest.first == "sway":
-      var options = SwayWatchOptions()
-      for word in rest.dropFirst() {
-        switch word {
-        case "workspaces" where !options.workspaces: options.workspaces = true
-        case "keyboard-layout" where !options.keyboardLayout: options.keyboardLayout = true
-        default: throw OwnerLaunchError("watch sway: unexpected \(Toast.quoted(word))")
-        }
-      }
-      self = .watch(.sway(options))
-    case ("watch", _) where rest.first == "river":
-      var options = RiverWatchOptions()
-      for word in rest.dropFirst() {
-        if word == "focused-tags" && !options.focusedTags {
-          options.focusedTags = true
-        } else if word == "urgent" && !options.urgent {
-          options.urgent = true
-        } else if let equals = word.firstIndex(of: "="),
-          let number = Int(word[..<equals]), RiverWatchOptions.tagNumbers.contains(number),
-          options.tagNames[number] == nil,
-          case let name = String(word[word.index(after: equals)...]),
-          RiverWatchOptions.isTagName(name)
-        {
-          options.tagNames[number] = name
-        } else {
-          throw OwnerLaunchError("watch river: unexpected \(Toast.quoted(word))")
-        }
-      }
-      self = .watch(.river(options))
+    case ("watch", 1...):
+      self = .watch(try Self.watchRequest(rest))
     case ("render", 5):
       guard let scale = Double(rest[1]), RenderRequest.scales.contains(scale),
         let width = Int(rest[2]), RenderRequest.sizes.contains(width),

@@ -1,7 +1,7 @@
 // wl-toast-owner: the background process that shows a display's toasts, started
 // by the first `wl-toast` for a display (which hands over the socket it won
 // and then talks to the owner through it like every later command), and the
-// `wl-toast watch sway` and `wl-toast watch river` loops. Not meant to be run by
+// `wl-toast watch` loop. Not meant to be run by
 // hand: its command line is ToastProtocol's OwnerLaunch, which the command writes.
 import CSystem
 import Glibc
@@ -55,10 +55,8 @@ case .activated:
 case .render(let request, let toast):
   // wl-toast --render-png: no compositor.
   exit(renderPreview(request, toast))
-case .watch(.sway(let options)):
-  exit(runSwayWatch(options))
-case .watch(.river(let options)):
-  exit(runRiverWatch(options))
+case .watch(let request):
+  exit(runWatch(request))
 case .nag(let arguments):
   exit(runNag(arguments))
 }

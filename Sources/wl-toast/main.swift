@@ -210,10 +210,12 @@ case .success(.notifications(let request)):
   } catch {
     fail(error.description)
   }
-case .success(.watch(let request)):
+case .success(.watch(var request)):
   // The watcher hands its toasts to the display's owner; it runs in the program
   // that links Wayland (river's status is a Wayland protocol), handed the
-  // request as the owner's command line reads it.
+  // request as the owner's command line reads it, with the looks the
+  // configuration gives its toasts (the owner does not read the file).
+  request.presets = config?.watchPresets(request.targets.map(\.presetName)) ?? [:]
   let program = ownerProgram()
   execProgram([program] + OwnerLaunch.watch(request).arguments)
   fail("cannot start \(program): \(Errno.current)")

@@ -1,0 +1,16 @@
+import SystemSupport
+import ToastModel
+
+/// `wl-toast watch audio`: not yet built; it ends the watch with a line.
+package final class AudioWatch: Watcher {
+  /// A watcher of the audio source.
+  package init() throws(WatchError) {}
+
+  /// Ends the watch at once: the source is not followed yet.
+  package func start(in loop: EventLoop, feed: any ToastFeed, end: @escaping (WatchEnd) -> Void) {
+    end(.failed("watch audio: not available in this build"))
+  }
+
+  /// Nothing to stop.
+  package func stop() {}
+}
