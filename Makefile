@@ -25,7 +25,7 @@ CONFIG ?= debug
 # for --sound, a private PulseAudio and PipeWire and parec, libcanberra (opened with dlopen,
 # nothing to build against) with its PulseAudio backend, and the sound theme.
 BUILD_PACKAGES = pkg-config libwayland-dev libcairo2-dev libxkbcommon-dev libpango1.0-dev \
-  librsvg2-dev wayland-protocols
+  librsvg2-dev wayland-protocols libpulse-dev libudev-dev
 TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core fonts-noto-cjk \
   fonts-noto-color-emoji libwayland-bin plasma-wayland-protocols libweston-10-dev \
   librust-wayland-protocols-dev kwin-wayland libkf5screen-bin qtwayland5 dbus-daemon \
@@ -33,7 +33,8 @@ TEST_PACKAGES = sway swaybg grim weston jq xkb-data fish zsh fonts-dejavu-core f
   python3-gi gir1.2-atspi-2.0 orca xvfb speech-dispatcher libnotify-bin libglib2.0-bin dbus-bin \
   python3-dbus dunst zenity \
   pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber libcanberra0 \
-  libcanberra-pulse sound-theme-freedesktop
+  libcanberra-pulse sound-theme-freedesktop sox umockdev gir1.2-umockdev-1.0 mpv mpv-mpris \
+  playerctl
 
 # For make leaks only (and dbus-send, for its private accessibility bus).
 CHECK_PACKAGES = valgrind dbus-bin
