@@ -24,7 +24,10 @@ package final class BacklightWatch: Watcher {
     events = (
       loop,
       loop.addSource(fd: monitor.fileDescriptor) { [unowned self] _ in
-        for device in monitor.receive() { handle(device, feed: feed) }
+        // A burst read at once (a held key) is one update, to the last level.
+        var last: Toast?
+        for device in monitor.receive() { last = handle(device) ?? last }
+        if let last { feed.show(last, tag: BacklightState.tag) }
       }
     )
   }
@@ -35,7 +38,8 @@ package final class BacklightWatch: Watcher {
     events = nil
   }
 
-  private func handle(_ device: UdevDevice, feed: any ToastFeed) {
+  /// What `device`'s event shows, if anything; its line, if any, is written.
+  private func handle(_ device: UdevDevice) -> Toast? {
     switch device.action {
     case "remove":
       state.removed(device.path)
@@ -43,10 +47,11 @@ package final class BacklightWatch: Watcher {
       state.baseline(device.path, device.reading)
     default:
       switch state.changed(device.path, device.reading) {
-      case .show(let toast): feed.show(toast, tag: BacklightState.tag)
+      case .show(let toast): return toast
       case .report(let line): printError("wl-toast: " + line)
       case nil: break
       }
     }
+    return nil
   }
 }

@@ -63,7 +63,10 @@ struct WatchBacklightTests {
     /// Waits until the HUD shows `percent`, by `status`.
     func waitForHUD(_ percent: Int) throws -> ToastStatus {
       var status: ToastStatus?
-      try waitUntil("the HUD at \(percent) % (last seen: \(lastSeen(status?.text)))") {
+      try waitUntil(
+        "the HUD at \(percent) % (last seen: \(lastSeen(status?.text)))",
+        timeout: desk.compositor.patience
+      ) {
         status = try desk.status(tag: "brightness")
         return status?.text == "Brightness \(percent)%"
       }
@@ -79,7 +82,9 @@ struct WatchBacklightTests {
       let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
       let origin = (x: -Int(layout.box.x), y: -Int(layout.box.y))
       var seen = "nothing"
-      try waitUntil("the screen to show '\(toast.text)' (last: \(seen))") {
+      try waitUntil(
+        "the screen to show '\(toast.text)' (last: \(seen))", timeout: desk.compositor.patience
+      ) {
         let shot = try desk.sway.screenshot(
           x: box.x, y: box.y, width: box.width, height: box.height)
         let found = shot.boundingBox(of: Looks.hudColor(HeadlessSway.self), tolerance: 3)
