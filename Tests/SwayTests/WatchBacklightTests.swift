@@ -12,10 +12,10 @@ import ToastRendering
 /// umockdev's test bed (``BacklightBed``).
 @Suite(.serialized)
 struct WatchBacklightTests {
-  /// A desk, a bed with `devices`, and `watch backlight` seeing the bed: the
-  /// display's owner started first, without umockdev's preload, as a user's
-  /// would be; the HUD stays until hidden (`[preset brightness]`), so that a
-  /// loaded machine cannot miss it.
+  /// A desk (its do-not-disturb state private), a bed with `devices`, and
+  /// `watch backlight` seeing the bed: the display's owner started first,
+  /// without umockdev's preload, as a user's would be; the HUD stays until
+  /// hidden (`[preset brightness]`), so that a loaded machine cannot miss it.
   final class Fixture {
     let desk: Desk<HeadlessSway>
     let bed: BacklightBed
@@ -24,6 +24,9 @@ struct WatchBacklightTests {
 
     init(devices: [(String, KeyValuePairs<String, String>)]) throws {
       desk = try Desk<HeadlessSway>()
+      let runtime = desk.sway.runtimeDirectory + "/user-runtime"
+      #expect(mkdir(runtime, 0o700) == 0)
+      desk.environment["XDG_RUNTIME_DIR"] = runtime
       bed = try BacklightBed(logDirectory: desk.sway.runtimeDirectory)
       for (name, attributes) in devices { try bed.add(name, attributes) }
       let config = desk.sway.runtimeDirectory + "/watch-config"
@@ -166,6 +169,10 @@ struct WatchBacklightTests {
     try fixture.waitUntilListening("first")
     // Listening now: this device comes with an `add` event, its baseline.
     try fixture.bed.add("late", ["brightness": "2", "max_brightness": "10"])
+    // Do-not-disturb does not hold the HUD back.
+    #expect(try fixture.desk.runToEnd(["dnd", "on"]).output == "on\n")
+    let held = try fixture.desk.runToEnd(["--wait", "--print-outcome", "--tag", "held", "Held"])
+    #expect(held.output == "suppressed\n", "a script's toast is held back")
     try fixture.bed.set("late", "brightness", "8")
     #expect(try fixture.waitForHUD(80).progress == 80)
     try fixture.bed.remove("first")
