@@ -28,9 +28,10 @@ final class UdevMonitor {
   private let monitor: OpaquePointer
   private let subsystem: String
 
-  /// A monitor of `subsystem`'s devices, receiving.
-  init(subsystem: String) throws(WatchError) {
-    library = try UdevLibrary.open()
+  /// A monitor of `subsystem`'s devices, receiving, through the library
+  /// `libraryName`.
+  init(subsystem: String, libraryName: String = "libudev.so.1") throws(WatchError) {
+    library = try UdevLibrary.open(libraryName)
     self.subsystem = subsystem
     guard let udev = library.new() else {
       throw WatchError("watch backlight: libudev: \(Errno(rawValue: errno))")
@@ -131,11 +132,9 @@ private struct UdevLibrary {
   let attribute: wlt_udev_device_get_sysattr_value
   let deviceUnref: wlt_udev_device_unref
 
-  /// The soname of Debian's libudev1 (systemd's).
-  static let name = "libudev.so.1"
-
-  /// Opens the library once for the process; it stays loaded.
-  static func open() throws(WatchError) -> UdevLibrary {
+  /// Opens the library `name` (Debian's libudev1 installs `libudev.so.1`);
+  /// it stays loaded.
+  static func open(_ name: String) throws(WatchError) -> UdevLibrary {
     guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
       let reason = dlerror().map { String(cString: $0) } ?? "cannot open \(name)"
       throw WatchError("watch backlight: \(reason) (Debian's package libudev1)")
