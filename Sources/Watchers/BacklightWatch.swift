@@ -14,7 +14,7 @@ package final class BacklightWatch: Watcher {
   ///
   /// - Throws: When libudev cannot be opened or the monitor cannot listen.
   package init() throws(WatchError) {
-    monitor = try UdevMonitor(subsystem: "backlight")
+    monitor = try UdevMonitor()
   }
 
   /// Takes the devices present as the baseline, then shows their changes.

@@ -2,8 +2,8 @@ import CUdev
 import Glibc
 import SystemSupport
 
-/// A device of one subsystem as libudev shows it: present at start, or
-/// named by an event.
+/// A backlight device as libudev shows it: present at start, or named by an
+/// event.
 struct UdevDevice: Equatable, Sendable {
   /// Its path in sysfs, which names it.
   var path: String
@@ -15,9 +15,9 @@ struct UdevDevice: Equatable, Sendable {
   var reading: BacklightState.Reading
 }
 
-/// libudev's monitor of one subsystem's devices (`backlight`) through
-/// libudev.so.1, opened with dlopen when the watch starts: its descriptor
-/// for the event loop, the devices present, the events that came.
+/// libudev's monitor of the `backlight` subsystem's devices, through
+/// libudev.so.1 opened with dlopen when the watch starts: its descriptor for
+/// the event loop, the devices present, the events that came.
 ///
 /// The monitor listens to udevd's events, after its rules ran; with no udevd
 /// (`/run/udev/control` missing: a container, a system without udev) it
@@ -26,13 +26,12 @@ final class UdevMonitor {
   private let library: UdevLibrary
   private let udev: OpaquePointer
   private let monitor: OpaquePointer
-  private let subsystem: String
+  private let subsystem = "backlight"
 
-  /// A monitor of `subsystem`'s devices, receiving, through the library
+  /// A monitor of the backlight devices, receiving, through the library
   /// `libraryName`.
-  init(subsystem: String, libraryName: String = "libudev.so.1") throws(WatchError) {
+  init(libraryName: String = "libudev.so.1") throws(WatchError) {
     library = try UdevLibrary.open(libraryName)
-    self.subsystem = subsystem
     guard let udev = library.new() else {
       throw WatchError("watch backlight: libudev: \(Errno(rawValue: errno))")
     }
@@ -101,7 +100,8 @@ final class UdevMonitor {
       return UdevDevice(
         path: path, action: action, reading: .init(brightness: nil, maxBrightness: nil))
     }
-    let value = { (name: String) in self.library.attribute(device, name).map { String(cString: $0) }
+    func value(_ name: String) -> String? {
+      library.attribute(device, name).map { String(cString: $0) }
     }
     return UdevDevice(
       path: path, action: action,

@@ -19,7 +19,7 @@ import Testing
   @Test func aMissingLibraryIsOneLineNamingIt() throws {
     let line = try #require(
       Self.line { () throws(WatchError) in
-        try UdevMonitor(subsystem: "backlight", libraryName: "libudev.so.0-missing")
+        try UdevMonitor(libraryName: "libudev.so.0-missing")
       })
     #expect(line.hasPrefix("watch backlight: libudev.so.0-missing: cannot open shared object file"))
     #expect(line.hasSuffix("(Debian's package libudev1)"))
@@ -29,13 +29,13 @@ import Testing
   @Test func aLibraryWithoutUdevsFunctionsIsOneLine() {
     #expect(
       Self.line { () throws(WatchError) in
-        try UdevMonitor(subsystem: "backlight", libraryName: "libc.so.6")
+        try UdevMonitor(libraryName: "libc.so.6")
       }
         == "watch backlight: libc.so.6 lacks udev_new")
   }
 
   @Test func receivingWithNothingPendingReturnsAtOnce() throws {
-    let monitor = try UdevMonitor(subsystem: "backlight")
+    let monitor = try UdevMonitor()
     #expect(monitor.fileDescriptor >= 0)
     // Not blocking, or a wrong wake-up would hang the watch.
     try #require(fcntl(monitor.fileDescriptor, F_GETFL) & O_NONBLOCK != 0)
