@@ -8,6 +8,7 @@
 #   add NAME [ATTR VALUE]...   a backlight device with these attributes ("add" uevent)
 #   set NAME ATTR VALUE        writes an attribute, then sends a "change" uevent
 #   setonly NAME ATTR VALUE    writes an attribute, no uevent
+#   burst NAME ATTR VALUE...   "set" with each value in turn, as fast as it goes
 #   remove NAME                sends a "remove" uevent and removes the device
 # The bed's directory goes when the script ends (at the end of its input).
 import sys
@@ -31,6 +32,10 @@ def run(words):
     elif words[0] == 'set' and len(words) == 4:
         bed.set_attribute(devices[words[1]], words[2], words[3])
         bed.uevent(devices[words[1]], 'change')
+    elif words[0] == 'burst' and len(words) >= 4:
+        for value in words[3:]:
+            bed.set_attribute(devices[words[1]], words[2], value)
+            bed.uevent(devices[words[1]], 'change')
     elif words[0] == 'setonly' and len(words) == 4:
         bed.set_attribute(devices[words[1]], words[2], words[3])
     elif words[0] == 'remove' and len(words) == 2:

@@ -87,6 +87,12 @@ package final class BacklightBed {
     try send(["set", name, attribute, value])
   }
 
+  /// Writes each of `values` in turn to the attribute of device `name`,
+  /// each with its `change` uevent, as fast as it goes (a held key).
+  package func burst(_ name: String, _ attribute: String, _ values: [String]) throws {
+    try send(["burst", name, attribute] + values)
+  }
+
   /// Writes `value` to the attribute of device `name`, with no uevent.
   package func setOnly(_ name: String, _ attribute: String, _ value: String) throws {
     try send(["setonly", name, attribute, value])

@@ -125,6 +125,12 @@ struct WatchBacklightTests {
     #expect(second.owner == first.owner)
     try fixture.waitForPicture(70, of: 100)
 
+    // A held key: 20 changes in a burst end on the last, in the same surface.
+    try fixture.bed.burst("intel_backlight", "brightness", (1...20).map { "\($0 * 4)" })
+    let burst = try fixture.waitForHUD(80)
+    #expect(burst.surfaces == first.surfaces, "updated in place, never a second surface")
+    try fixture.waitForPicture(80, of: 100)
+
     // Nothing changes: the watcher does not wake.
     let watcher = fixture.watcher.pid
     try expectIdle(watcher)
