@@ -100,8 +100,10 @@ package struct AudioState {
   {
     guard let old, let new, old.name == new.name, !new.isMonitor, old.isMuted != new.isMuted
     else { return nil }
-    var toast = Toast(new.isMuted ? "Microphone muted" : "Microphone on", timeout: .init(seconds: timeout))
-    toast.icon = new.isMuted ? "microphone-sensitivity-muted-symbolic" : "microphone-sensitivity-high-symbolic"
+    var toast = Toast(
+      new.isMuted ? "Microphone muted" : "Microphone on", timeout: .init(seconds: timeout))
+    toast.icon =
+      new.isMuted ? "microphone-sensitivity-muted-symbolic" : "microphone-sensitivity-high-symbolic"
     return toast
   }
 

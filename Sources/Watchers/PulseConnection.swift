@@ -148,7 +148,8 @@ package final class PulseConnection {
         { _, event, index, userdata in
           PulseConnection.from(userdata).received(event: event.rawValue, index: index)
         }, me)
-      let mask = PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
+      let mask =
+        PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SOURCE.rawValue
         | PA_SUBSCRIPTION_MASK_SERVER.rawValue
       release(library.contextSubscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil))
       askServer()
@@ -196,7 +197,8 @@ package final class PulseConnection {
 
   private func received(event: UInt32, index: UInt32) {
     let facility = event & PA_SUBSCRIPTION_EVENT_FACILITY_MASK.rawValue
-    let isChange = event & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
+    let isChange =
+      event & PA_SUBSCRIPTION_EVENT_TYPE_MASK.rawValue
       == PA_SUBSCRIPTION_EVENT_CHANGE.rawValue
     switch facility {
     case PA_SUBSCRIPTION_EVENT_SERVER.rawValue:

@@ -1,0 +1,220 @@
+import CompositorCases
+import Glibc
+import SystemSupport
+import TestSupport
+import Testing
+import ToastKit
+import ToastRendering
+
+/// `wl-toast watch audio` on headless sway, a client of a sound server of the
+/// test's own (PulseAudio, and PipeWire's PulseAudio server) with two outputs,
+/// Speakers and Headphones, and a microphone: every change `pactl` makes
+/// shows as the volume HUD, one toast updated in place; the server killed
+/// and started again, the next change shows; a server that speaks nonsense
+/// or stalls costs one line, and the watcher still ends on SIGTERM.
+///
+/// The desk's configuration gives the watcher's preset (`[preset volume]`)
+/// no timeout and no animation, so that each toast stays for its screenshot
+/// on a loaded machine; the watcher's own text, bar and icon are what show.
+@Suite(.serialized)
+struct WatchAudioTests {
+  /// A desk with its own runtime directory and the watcher's preset, the
+  /// watcher running on `server`; its log.
+  final class Rig {
+    let server: SoundServer
+    let desk: Desk<HeadlessSway>
+    let watcher: ChildProcess
+    let log: String
+
+    init(_ kind: SoundServer.Kind = .pulseAudio) throws {
+      server = try SoundServer(kind, devices: .speakersAndHeadphones)
+      desk = try deskWithOwnRuntime()
+      let config = desk.environment["XDG_CONFIG_HOME"]! + "/wl-toast"
+      #expect(mkdir(config, 0o755) == 0 || errno == EEXIST)
+      try writeFile(config + "/config", "[preset volume]\ntimeout = 0\nno-animation = true\n")
+      (watcher, log) = try desk.watchAudio(on: server)
+    }
+
+    deinit { watcher.terminate() }
+
+    /// What the watcher wrote.
+    var lines: [Substring] {
+      String(decoding: readFile(log) ?? [], as: UTF8.self).split(separator: "\n")
+    }
+
+    /// The volume toast's status; nil when none shows.
+    func shown() throws -> ToastStatus? { try desk.status(tag: "volume") }
+
+    /// Sets the default output's volume until the watcher shows it: it is
+    /// connected, and has its baseline, once it does.
+    func waitForWatcher(_ what: String = "the watcher to show a volume change") throws {
+      var percent = 41
+      try waitUntil(what, timeout: 30) {
+        guard watcher.isRunning else { throw HarnessError("the watcher ended: \(lines)") }
+        percent = percent == 41 ? 42 : 41
+        try server.control(["set-sink-volume", "@DEFAULT_SINK@", "\(percent)%"])
+        return try shown()?.text == "Volume \(percent)%"
+      }
+    }
+
+    /// Runs `pactl` and waits until the volume toast says `text`.
+    func change(_ arguments: [String], shows text: String) throws {
+      try server.control(arguments)
+      try expectShown(text, "after pactl \(arguments.joined(separator: " "))")
+    }
+
+    /// Waits until the volume toast says `text`.
+    func expectShown(_ text: String, _ when: String) throws {
+      var seen = "nothing"
+      try waitUntil("'\(text)' \(when) (last: \(seen))") {
+        seen = try shown()?.text ?? "nothing"
+        return seen == text
+      }
+    }
+
+    /// Waits until the screen shows `toast` as the offscreen rendering does.
+    func expectOnScreen(_ toast: Toast) throws {
+      var seen = "nothing"
+      let box = Looks.hudBox(toast)
+      let reference = composited(toast, over: HeadlessSway.background)
+      let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+      let origin = (x: -Int(layout.box.x), y: -Int(layout.box.y))
+      try waitUntil("'\(toast.text)' on screen as rendered (last: \(seen))", timeout: 10) {
+        let shot = try desk.sway.screenshot(
+          x: box.x, y: box.y, width: box.width, height: box.height)
+        let found = shot.boundingBox(of: Looks.hudColor(HeadlessSway.self), tolerance: 3)
+        let wrong = shot.mismatches(
+          in: Box(x: 0, y: 0, width: box.width, height: box.height), from: reference.blend,
+          origin: origin)
+        seen = "box \(lastSeen(found)), \(wrong) pixels unlike it"
+        return found != nil && wrong < box.width * box.height / 200
+      }
+    }
+  }
+
+  /// The volume HUD as the watcher draws it: `text`, the bar, the icon.
+  static func hud(_ text: String, progress: Double, icon: String) -> Toast {
+    var toast = Toast(text, timeout: 0, progress: progress)
+    toast.icon = icon
+    toast.isAnimated = false
+    return toast
+  }
+
+  @Test func eachChangeOfTheDefaultOutputShowsTheVolumeHUD() throws {
+    let rig = try Rig()
+    // Connected and settled: nothing shows for the state found at start.
+    try waitUntil("the watcher to be the server's client") {
+      try rig.server.pactl(["list", "clients"]).output.contains("application.name = \"wl-toast\"")
+    }
+    try waitUntil("the watcher to settle") {
+      let before = contextSwitches(rig.watcher.pid)
+      pause(for: .milliseconds(200))
+      return contextSwitches(rig.watcher.pid) == before
+    }
+    #expect(try rig.shown() == nil, "no toast at start")
+    try rig.waitForWatcher()
+
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "40%"], shows: "Volume 40%")
+    let forty = try #require(try rig.shown())
+    #expect(forty.progress == 40)
+    #expect(forty.json["toast"]?["icon"]?.stringValue == "audio-volume-medium-symbolic")
+    try rig.expectOnScreen(
+      Self.hud("Volume 40%", progress: 0.4, icon: "audio-volume-medium-symbolic"))
+
+    // Above 100 %: the bar's overflow.
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "130%"], shows: "Volume 130%")
+    #expect(try rig.shown()?.progress == 130)
+    try rig.expectOnScreen(
+      Self.hud("Volume 130%", progress: 1.3, icon: "audio-volume-high-symbolic"))
+
+    try rig.change(["set-sink-mute", "@DEFAULT_SINK@", "1"], shows: "Muted")
+    try rig.expectOnScreen(Self.hud("Muted", progress: 1.3, icon: "audio-volume-muted-symbolic"))
+
+    // Another output: named by its description, with its own level.
+    try rig.change(["set-default-sink", "headphones"], shows: "Headphones")
+    #expect(try rig.shown()?.progress == 100)
+    try rig.expectOnScreen(Self.hud("Headphones", progress: 1, icon: "audio-volume-high-symbolic"))
+
+    // The microphone's mute.
+    try rig.change(["set-source-mute", "@DEFAULT_SOURCE@", "1"], shows: "Microphone muted")
+    #expect(
+      try rig.shown()?.json["toast"]?["icon"]?.stringValue
+        == "microphone-sensitivity-muted-symbolic")
+    try rig.change(["set-source-mute", "@DEFAULT_SOURCE@", "0"], shows: "Microphone on")
+
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "60%"], shows: "Volume 60%")
+    #expect(try rig.shown()?.surfaces == 1, "one toast, updated in place")
+    #expect(rig.lines.isEmpty, "\(rig.lines)")
+  }
+
+  @Test func aBurstOfTwentyChangesUpdatesOneSurface() throws {
+    let rig = try Rig()
+    try rig.waitForWatcher()
+    try rig.server.control(["set-sink-volume", "@DEFAULT_SINK@", "20%"])
+    for _ in 0..<20 { try rig.server.control(["set-sink-volume", "@DEFAULT_SINK@", "+1%"]) }
+    try rig.expectShown("Volume 40%", "after the burst")
+    let status = try #require(try rig.shown())
+    #expect(status.surfaces == 1, "one surface for the whole burst")
+    #expect(status.progress == 40)
+    #expect(rig.desk.ownerProcesses().count == 1)
+  }
+
+  @Test func theNextChangeAfterTheServerCameBackShows() throws {
+    let rig = try Rig()
+    try rig.waitForWatcher()
+    rig.server.kill()
+    try waitUntil("the watcher's line about the server gone") { !rig.lines.isEmpty }
+    try rig.server.restart()
+    // The watcher tries again on its timer: the changes show once it is back.
+    try rig.waitForWatcher("a change to show after the server came back")
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "40%"], shows: "Volume 40%")
+    #expect(rig.lines.count == 1, "one line: \(rig.lines)")
+    #expect(rig.lines.first?.hasPrefix("wl-toast: watch audio: ") == true, "\(rig.lines)")
+    #expect(rig.watcher.isRunning)
+  }
+
+  @Test(arguments: [HostileSoundServer.Mode.garbage, .hugeFrame, .stall])
+  func aServerSpeakingNonsenseCostsOneLineAndTheWatcherEndsOnSIGTERM(
+    _ mode: HostileSoundServer.Mode
+  ) throws {
+    let hostile = try HostileSoundServer(mode)
+    let desk = try deskWithOwnRuntime()
+    desk.environment.merge(hostile.clientEnvironment) { $1 }
+    let log = desk.scratch("watch-audio") + ".log"
+    let watcher = try desk.run(["watch", "audio"], logPath: log)
+    defer { watcher.terminate() }
+    func lines() -> [Substring] {
+      String(decoding: readFile(log) ?? [], as: UTF8.self).split(separator: "\n")
+    }
+    // Given up on and tried again (a stall after the watcher's 5 s).
+    try waitUntil("the watcher to try again (\(mode))", timeout: 30) {
+      guard watcher.isRunning else { throw HarnessError("the watcher ended: \(lines())") }
+      return hostile.connections >= 2
+    }
+    #expect(lines().count == 1, "one line: \(lines())")
+    #expect(lines().first?.hasPrefix("wl-toast: watch audio: ") == true, "\(lines())")
+    #expect(try desk.status(tag: "volume") == nil)
+    kill(watcher.pid, SIGTERM)
+    #expect(watcher.wait(timeout: 10) == 0, "\(lines())")
+  }
+
+  @Test func onPipeWireEachChangeShowsAndTheNextAfterARestart() throws {
+    let rig = try Rig(.pipeWire)
+    try rig.waitForWatcher()
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "40%"], shows: "Volume 40%")
+    try rig.expectOnScreen(
+      Self.hud("Volume 40%", progress: 0.4, icon: "audio-volume-medium-symbolic"))
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "130%"], shows: "Volume 130%")
+    try rig.change(["set-sink-mute", "@DEFAULT_SINK@", "1"], shows: "Muted")
+    try rig.change(["set-default-sink", "headphones"], shows: "Headphones")
+    try rig.server.control(["set-sink-volume", "@DEFAULT_SINK@", "20%"])
+    for _ in 0..<20 { try rig.server.control(["set-sink-volume", "@DEFAULT_SINK@", "+1%"]) }
+    try rig.expectShown("Volume 40%", "after the burst")
+    #expect(try rig.shown()?.surfaces == 1, "one surface for every change")
+    rig.server.kill()
+    try waitUntil("the watcher's line about the server gone") { !rig.lines.isEmpty }
+    try rig.server.restart()
+    try rig.waitForWatcher("a change to show after PipeWire came back")
+    #expect(rig.lines.count == 1, "one line: \(rig.lines)")
+  }
+}
