@@ -29,9 +29,11 @@ struct WatchAudioTests {
     init(_ kind: SoundServer.Kind = .pulseAudio) throws {
       server = try SoundServer(kind, devices: .speakersAndHeadphones)
       desk = try deskWithOwnRuntime()
-      let config = desk.environment["XDG_CONFIG_HOME"]! + "/wl-toast"
-      #expect(mkdir(config, 0o755) == 0 || errno == EEXIST)
-      try writeFile(config + "/config", "[preset volume]\ntimeout = 0\nno-animation = true\n")
+      let config = desk.sway.runtimeDirectory + "/user-config"
+      #expect(mkdir(config, 0o755) == 0 && mkdir(config + "/wl-toast", 0o755) == 0)
+      desk.environment["XDG_CONFIG_HOME"] = config
+      try writeFile(
+        config + "/wl-toast/config", "[preset volume]\ntimeout = 0\nno-animation = true\n")
       (watcher, log) = try desk.watchAudio(on: server)
     }
 
@@ -45,13 +47,16 @@ struct WatchAudioTests {
     /// The volume toast's status; nil when none shows.
     func shown() throws -> ToastStatus? { try desk.status(tag: "volume") }
 
-    /// Sets the default output's volume until the watcher shows it: it is
-    /// connected, and has its baseline, once it does.
-    func waitForWatcher(_ what: String = "the watcher to show a volume change") throws {
-      var percent = 41
+    /// Sets the default output's volume, to `percents` in turn, until the
+    /// watcher shows it: it is connected, and has its baseline, once it
+    /// does. `percents` are two values no toast has shown yet.
+    func waitForWatcher(
+      _ what: String = "the watcher to show a volume change", percents: (Int, Int) = (41, 42)
+    ) throws {
+      var percent = percents.0
       try waitUntil(what, timeout: 30) {
         guard watcher.isRunning else { throw HarnessError("the watcher ended: \(lines)") }
-        percent = percent == 41 ? 42 : 41
+        percent = percent == percents.0 ? percents.1 : percents.0
         try server.control(["set-sink-volume", "@DEFAULT_SINK@", "\(percent)%"])
         return try shown()?.text == "Volume \(percent)%"
       }
@@ -72,24 +77,38 @@ struct WatchAudioTests {
       }
     }
 
-    /// Waits until the screen shows `toast` as the offscreen rendering does.
-    func expectOnScreen(_ toast: Toast) throws {
+    /// Waits until the screen shows `toast` as the offscreen rendering does
+    /// (fewer than ``tolerance`` pixels differ); returns that screenshot.
+    @discardableResult
+    func expectOnScreen(_ toast: Toast) throws -> Image {
       var seen = "nothing"
-      let box = Looks.hudBox(toast)
-      let reference = composited(toast, over: HeadlessSway.background)
-      let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
-      let origin = (x: -Int(layout.box.x), y: -Int(layout.box.y))
+      var shown: Image?
       try waitUntil("'\(toast.text)' on screen as rendered (last: \(seen))", timeout: 10) {
+        let box = Looks.hudBox(toast)
         let shot = try desk.sway.screenshot(
           x: box.x, y: box.y, width: box.width, height: box.height)
         let found = shot.boundingBox(of: Looks.hudColor(HeadlessSway.self), tolerance: 3)
-        let wrong = shot.mismatches(
-          in: Box(x: 0, y: 0, width: box.width, height: box.height), from: reference.blend,
-          origin: origin)
+        let wrong = WatchAudioTests.mismatches(shot, toast)
         seen = "box \(lastSeen(found)), \(wrong) pixels unlike it"
-        return found != nil && wrong < box.width * box.height / 200
+        shown = shot
+        return found != nil && wrong < WatchAudioTests.tolerance
       }
+      return shown!
     }
+  }
+
+  /// Pixels that may differ between a screenshot and the rendering.
+  static let tolerance = 10
+
+  /// How many pixels of `shot` (of the box where `toast` rests) differ from
+  /// its offscreen rendering.
+  static func mismatches(_ shot: Image, _ toast: Toast) -> Int {
+    let box = Looks.hudBox(toast)
+    let reference = composited(toast, over: HeadlessSway.background)
+    let layout = ToastLayout(toast: toast, outputWidth: 1280, outputHeight: 720)
+    return shot.mismatches(
+      in: Box(x: 0, y: 0, width: box.width, height: box.height), from: reference.blend,
+      origin: (x: -Int(layout.box.x), y: -Int(layout.box.y)))
   }
 
   /// The volume HUD as the watcher draws it: `text`, the bar, the icon.
@@ -118,8 +137,18 @@ struct WatchAudioTests {
     let forty = try #require(try rig.shown())
     #expect(forty.progress == 40)
     #expect(forty.json["toast"]?["icon"]?.stringValue == "audio-volume-medium-symbolic")
-    try rig.expectOnScreen(
+    let shot = try rig.expectOnScreen(
       Self.hud("Volume 40%", progress: 0.4, icon: "audio-volume-medium-symbolic"))
+    // The comparison tells the icons and the bars apart.
+    for unlike in [
+      Self.hud("Volume 40%", progress: 0.4, icon: "audio-volume-high-symbolic"),
+      Self.hud("Volume 40%", progress: 0.42, icon: "audio-volume-medium-symbolic"),
+    ] {
+      let wrong = Self.mismatches(shot, unlike)
+      #expect(
+        wrong >= Self.tolerance * 5, "\(wrong) pixels unlike \(unlike.icon!) at \(unlike.progress!)"
+      )
+    }
 
     // Above 100 %: the bar's overflow.
     try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "130%"], shows: "Volume 130%")
@@ -156,7 +185,7 @@ struct WatchAudioTests {
     let status = try #require(try rig.shown())
     #expect(status.surfaces == 1, "one surface for the whole burst")
     #expect(status.progress == 40)
-    #expect(rig.desk.ownerProcesses().count == 1)
+    #expect(rig.desk.ownerProcesses().filter { $0 != rig.watcher.pid }.count == 1)
   }
 
   @Test func theNextChangeAfterTheServerCameBackShows() throws {
@@ -166,7 +195,7 @@ struct WatchAudioTests {
     try waitUntil("the watcher's line about the server gone") { !rig.lines.isEmpty }
     try rig.server.restart()
     // The watcher tries again on its timer: the changes show once it is back.
-    try rig.waitForWatcher("a change to show after the server came back")
+    try rig.waitForWatcher("a change to show after the server came back", percents: (43, 44))
     try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "40%"], shows: "Volume 40%")
     #expect(rig.lines.count == 1, "one line: \(rig.lines)")
     #expect(rig.lines.first?.hasPrefix("wl-toast: watch audio: ") == true, "\(rig.lines)")
@@ -214,7 +243,7 @@ struct WatchAudioTests {
     rig.server.kill()
     try waitUntil("the watcher's line about the server gone") { !rig.lines.isEmpty }
     try rig.server.restart()
-    try rig.waitForWatcher("a change to show after PipeWire came back")
+    try rig.waitForWatcher("a change to show after PipeWire came back", percents: (43, 44))
     #expect(rig.lines.count == 1, "one line: \(rig.lines)")
   }
 }

@@ -161,6 +161,6 @@ struct AudioStateTests {
     #expect(AudioState.percent(ofVolume: 85197) == 130)
     #expect(AudioState.percent(ofVolume: 327) == 0)  // 0.499 %
     #expect(AudioState.percent(ofVolume: 328) == 1)  // 0.5005 %
-    #expect(AudioState.percent(ofVolume: UInt32.max) == 6554)
+    #expect(AudioState.percent(ofVolume: UInt32.max) == 6_553_600)  // no overflow
   }
 }
