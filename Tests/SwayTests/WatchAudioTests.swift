@@ -146,7 +146,7 @@ struct WatchAudioTests {
     ] {
       let wrong = Self.mismatches(shot, unlike)
       #expect(
-        wrong >= Self.tolerance * 5, "\(wrong) pixels unlike \(unlike.icon!) at \(unlike.progress!)"
+        wrong >= Self.tolerance * 2, "\(wrong) pixels unlike \(unlike.icon!) at \(unlike.progress!)"
       )
     }
 
