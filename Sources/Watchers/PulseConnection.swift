@@ -124,7 +124,7 @@ package final class PulseConnection {
       context, { context, userdata in PulseConnection.from(userdata).stateChanged(context) }, me)
     readyDeadline = loop.addTimer(after: Self.readyLimit) { [unowned self] in
       readyDeadline = nil
-      lost = "the sound server did not answer within \(Self.readyLimit.inSeconds) seconds"
+      lost = "no answer from the sound server within \(Self.readyLimit.components.seconds) s"
       pump()
     }
     // A failure at once has already called the state callback with FAILED:
@@ -154,7 +154,8 @@ package final class PulseConnection {
       release(library.contextSubscribe(context, pa_subscription_mask_t(rawValue: mask), nil, nil))
       askServer()
     } else if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED {
-      lost = library.strerror(library.contextErrno(context)).map { String(cString: $0) } ?? "failed"
+      let reason = library.strerror(library.contextErrno(context)).map { String(cString: $0) }
+      lost = "the sound server: " + (reason ?? "failed")
     }
   }
 
@@ -167,7 +168,7 @@ package final class PulseConnection {
     let delay = backoff.delay()
     if !reported {
       reported = true
-      onLine("watch audio: \(reason); trying again, in \(delay.inSeconds) s and then less often")
+      onLine("watch audio: \(reason); trying again in \(delay.inSeconds) s, then less often")
     }
     retry = loop.addTimer(after: delay) { [unowned self] in connect() }
   }

@@ -44,6 +44,15 @@ struct WatchAudioTests {
       String(decoding: readFile(log) ?? [], as: UTF8.self).split(separator: "\n")
     }
 
+    /// Waits until the watcher no longer wakes up (nothing left to do).
+    func waitUntilSettled() throws {
+      try waitUntil("the watcher to settle") {
+        let before = contextSwitches(watcher.pid)
+        pause(for: .milliseconds(200))
+        return contextSwitches(watcher.pid) == before
+      }
+    }
+
     /// The volume toast's status; nil when none shows.
     func shown() throws -> ToastStatus? { try desk.status(tag: "volume") }
 
@@ -125,11 +134,7 @@ struct WatchAudioTests {
     try waitUntil("the watcher to be the server's client") {
       try rig.server.pactl(["list", "clients"]).output.contains("application.name = \"wl-toast\"")
     }
-    try waitUntil("the watcher to settle") {
-      let before = contextSwitches(rig.watcher.pid)
-      pause(for: .milliseconds(200))
-      return contextSwitches(rig.watcher.pid) == before
-    }
+    try rig.waitUntilSettled()
     #expect(try rig.shown() == nil, "no toast at start")
     try rig.waitForWatcher()
 
@@ -174,6 +179,13 @@ struct WatchAudioTests {
     try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "60%"], shows: "Volume 60%")
     #expect(try rig.shown()?.surfaces == 1, "one toast, updated in place")
     #expect(rig.lines.isEmpty, "\(rig.lines)")
+
+    // Nothing changes: the watcher does not wake.
+    try rig.waitUntilSettled()
+    let before = contextSwitches(rig.watcher.pid)
+    // Time passing is what is measured here: nothing to wait for instead.
+    pause(for: .seconds(2))
+    #expect(contextSwitches(rig.watcher.pid) == before, "no wake-up while nothing changes")
   }
 
   @Test func aBurstOfTwentyChangesUpdatesOneSurface() throws {
@@ -215,13 +227,22 @@ struct WatchAudioTests {
     func lines() -> [Substring] {
       String(decoding: readFile(log) ?? [], as: UTF8.self).split(separator: "\n")
     }
-    // Given up on and tried again (a stall after the watcher's 5 s).
+    let started = MonotonicTime.now
+    // Given up on and tried again (a stall after the watcher's 5 s), each
+    // time after a longer wait: 0.25 s, 0.5 s, 1 s.
+    let attempts = mode == .stall ? 2 : 4
     try waitUntil("the watcher to try again (\(mode))", timeout: 30) {
       guard watcher.isRunning else { throw HarnessError("the watcher ended: \(lines())") }
-      return hostile.connections >= 2
+      return hostile.connections >= attempts
     }
+    let waited = (MonotonicTime.now - started).inSeconds
+    #expect(waited >= (mode == .stall ? 5.25 : 1.75), "\(attempts) attempts after \(waited) s")
     #expect(lines().count == 1, "one line: \(lines())")
-    #expect(lines().first?.hasPrefix("wl-toast: watch audio: ") == true, "\(lines())")
+    let expected =
+      mode == .stall
+      ? "wl-toast: watch audio: no answer from the sound server within 5 s; trying again in 0.25 s"
+      : "wl-toast: watch audio: the sound server: "
+    #expect(lines().first?.hasPrefix(expected) == true, "\(lines())")
     #expect(try desk.status(tag: "volume") == nil)
     kill(watcher.pid, SIGTERM)
     #expect(watcher.wait(timeout: 10) == 0, "\(lines())")
