@@ -53,16 +53,9 @@ package final class PulseConnection {
   private var reported = false
 
   private var server = RequestGate()
-  private var sink = RequestGate()
-  private var source = RequestGate()
   private var answered = false
-  private var sinkName: String?
-  private var sourceName: String?
-  private var sinkIndex: UInt32?
-  private var sourceIndex: UInt32?
-  /// The devices of the answers being read, with their indexes.
-  private var pendingSink: (device: AudioSnapshot.Device, index: UInt32)?
-  private var pendingSource: (device: AudioSnapshot.Device, index: UInt32)?
+  /// The default output and input, as followed.
+  private var devices = [Followed(), Followed()]
   private var snapshot = AudioSnapshot()
 
   /// A connection through `library`, served by `loop`; ``start()`` connects.
@@ -184,13 +177,8 @@ package final class PulseConnection {
     }
     context = nil
     server.reset()
-    sink.reset()
-    source.reset()
     answered = false
-    sinkName = nil
-    sourceName = nil
-    sinkIndex = nil
-    sourceIndex = nil
+    devices = [Followed(), Followed()]
     snapshot = AudioSnapshot()
   }
 
@@ -206,11 +194,11 @@ package final class PulseConnection {
       askServer()
     case PA_SUBSCRIPTION_EVENT_SINK.rawValue:
       // Another device's change is not the default's.
-      if isChange, let sinkIndex, sinkIndex != index { return }
-      askSink()
+      if isChange, let known = devices[Role.sink.rawValue].index, known != index { return }
+      ask(.sink)
     case PA_SUBSCRIPTION_EVENT_SOURCE.rawValue:
-      if isChange, let sourceIndex, sourceIndex != index { return }
-      askSource()
+      if isChange, let known = devices[Role.source.rawValue].index, known != index { return }
+      ask(.source)
     default:
       break
     }
@@ -228,20 +216,8 @@ package final class PulseConnection {
   private func serverAnswered(_ info: UnsafePointer<pa_server_info>?) {
     answered = true
     if let info {
-      let newSink = info.pointee.default_sink_name.map { String(cString: $0) } ?? ""
-      let newSource = info.pointee.default_source_name.map { String(cString: $0) } ?? ""
-      if newSink != sinkName {
-        sinkName = newSink
-        sinkIndex = nil
-        snapshot.sink = nil
-        askSink()
-      }
-      if newSource != sourceName {
-        sourceName = newSource
-        sourceIndex = nil
-        snapshot.source = nil
-        askSource()
-      }
+      named(.sink, info.pointee.default_sink_name)
+      named(.source, info.pointee.default_source_name)
     }
     if server.answered() {
       server.reset()
@@ -250,73 +226,82 @@ package final class PulseConnection {
     deliverWhenSettled()
   }
 
-  private func askSink() {
-    guard let context, let sinkName, !AudioState.isPlaceholder(sinkName) else { return }
-    guard sink.request() else { return }
-    pendingSink = nil
-    let operation = library.contextGetSinkInfoByName(
-      context, sinkName,
-      { _, info, last, userdata in PulseConnection.from(userdata).sinkAnswered(info, last: last) },
-      Unmanaged.passUnretained(self).toOpaque())
-    if operation == nil { sinkAnswered(nil, last: -1) } else { release(operation) }
+  /// The server names the default device of `role`: another one is asked about.
+  private func named(_ role: Role, _ name: UnsafePointer<CChar>?) {
+    let name = name.map { String(cString: $0) } ?? ""
+    guard name != devices[role.rawValue].name else { return }
+    devices[role.rawValue].name = name
+    devices[role.rawValue].index = nil
+    snapshot[role] = nil
+    ask(role)
   }
 
-  private func sinkAnswered(_ info: UnsafePointer<pa_sink_info>?, last: Int32) {
-    if last == 0, let info {
-      let volume = withUnsafePointer(to: info.pointee.volume) { library.cvolumeMax($0) }
-      let device = AudioSnapshot.Device(
-        name: String(cString: info.pointee.name),
-        description: info.pointee.description.map { String(cString: $0) } ?? "",
-        percent: AudioState.percent(ofVolume: volume), isMuted: info.pointee.mute != 0)
-      pendingSink = (device, info.pointee.index)
-      return
-    }
+  /// Asks about the default device of `role`, unless a question is in flight.
+  private func ask(_ role: Role) {
+    guard let context, let name = devices[role.rawValue].name, !AudioState.isPlaceholder(name),
+      devices[role.rawValue].gate.request()
+    else { return }
+    devices[role.rawValue].pending = nil
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    let operation =
+      switch role {
+      case .sink:
+        library.contextGetSinkInfoByName(
+          context, name,
+          { _, info, last, userdata in
+            let connection = PulseConnection.from(userdata)
+            guard last == 0, let info = info?.pointee else { return connection.answerEnded(.sink) }
+            connection.read(
+              .sink, index: info.index, name: info.name, description: info.description,
+              volume: info.volume, isMuted: info.mute != 0, isMonitor: false)
+          }, me)
+      case .source:
+        library.contextGetSourceInfoByName(
+          context, name,
+          { _, info, last, userdata in
+            let connection = PulseConnection.from(userdata)
+            guard last == 0, let info = info?.pointee else {
+              return connection.answerEnded(.source)
+            }
+            connection.read(
+              .source, index: info.index, name: info.name, description: info.description,
+              volume: info.volume, isMuted: info.mute != 0,
+              isMonitor: info.monitor_of_sink != UInt32.max)
+          }, me)
+      }
+    if operation == nil { answerEnded(role) } else { release(operation) }
+  }
+
+  /// A device of an answer, kept until the answer ends.
+  private func read(
+    _ role: Role, index: UInt32, name: UnsafePointer<CChar>?, description: UnsafePointer<CChar>?,
+    volume: pa_cvolume, isMuted: Bool, isMonitor: Bool
+  ) {
+    let loudest = withUnsafePointer(to: volume) { library.cvolumeMax($0) }
+    let device = AudioSnapshot.Device(
+      name: name.map { String(cString: $0) } ?? "",
+      description: description.map { String(cString: $0) } ?? "",
+      percent: AudioState.percent(ofVolume: loudest), isMuted: isMuted, isMonitor: isMonitor)
+    devices[role.rawValue].pending = (device, index)
+  }
+
+  /// The answer about `role`'s device ended: with the device read, or
+  /// without (none by that name).
+  private func answerEnded(_ role: Role) {
     answered = true
-    snapshot.sink = pendingSink?.device
-    sinkIndex = pendingSink?.index
-    if sink.answered() {
-      sink.reset()
-      askSink()
-    }
-    deliverWhenSettled()
-  }
-
-  private func askSource() {
-    guard let context, let sourceName, !AudioState.isPlaceholder(sourceName) else { return }
-    guard source.request() else { return }
-    pendingSource = nil
-    let operation = library.contextGetSourceInfoByName(
-      context, sourceName,
-      { _, info, last, userdata in
-        PulseConnection.from(userdata).sourceAnswered(info, last: last)
-      }, Unmanaged.passUnretained(self).toOpaque())
-    if operation == nil { sourceAnswered(nil, last: -1) } else { release(operation) }
-  }
-
-  private func sourceAnswered(_ info: UnsafePointer<pa_source_info>?, last: Int32) {
-    if last == 0, let info {
-      let volume = withUnsafePointer(to: info.pointee.volume) { library.cvolumeMax($0) }
-      let device = AudioSnapshot.Device(
-        name: String(cString: info.pointee.name),
-        description: info.pointee.description.map { String(cString: $0) } ?? "",
-        percent: AudioState.percent(ofVolume: volume), isMuted: info.pointee.mute != 0,
-        isMonitor: info.pointee.monitor_of_sink != UInt32.max)
-      pendingSource = (device, info.pointee.index)
-      return
-    }
-    answered = true
-    snapshot.source = pendingSource?.device
-    sourceIndex = pendingSource?.index
-    if source.answered() {
-      source.reset()
-      askSource()
+    let pending = devices[role.rawValue].pending
+    snapshot[role] = pending?.device
+    devices[role.rawValue].index = pending?.index
+    if devices[role.rawValue].gate.answered() {
+      devices[role.rawValue].gate.reset()
+      ask(role)
     }
     deliverWhenSettled()
   }
 
   /// Hands the snapshot on once no question is in flight.
   private func deliverWhenSettled() {
-    guard answered, !server.inFlight, !sink.inFlight, !source.inFlight else { return }
+    guard answered, !server.inFlight, !devices.contains(where: \.gate.inFlight) else { return }
     answered = false
     onSnapshot(snapshot)
   }
@@ -385,6 +370,31 @@ package final class PulseConnection {
         timer = nil
         pump()
       }
+    }
+  }
+}
+
+/// Which default device: the output or the input.
+private enum Role: Int {
+  case sink
+  case source
+}
+
+/// A default device followed: its name on the server, its index once read,
+/// the question about it, and the device of the answer being read.
+private struct Followed {
+  var name: String?
+  var index: UInt32?
+  var gate = RequestGate()
+  var pending: (device: AudioSnapshot.Device, index: UInt32)?
+}
+
+extension AudioSnapshot {
+  /// The device of `role`.
+  fileprivate subscript(role: Role) -> Device? {
+    get { role == .sink ? sink : source }
+    set {
+      if role == .sink { sink = newValue } else { source = newValue }
     }
   }
 }
