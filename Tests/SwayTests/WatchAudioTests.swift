@@ -26,14 +26,18 @@ struct WatchAudioTests {
     let watcher: ChildProcess
     let log: String
 
-    init(_ kind: SoundServer.Kind = .pulseAudio) throws {
+    /// With `staying`, the watcher's preset keeps each toast without
+    /// animation until the next; without, the watcher's own looks apply.
+    init(_ kind: SoundServer.Kind = .pulseAudio, staying: Bool = true) throws {
       server = try SoundServer(kind, devices: .speakersAndHeadphones)
       desk = try deskWithOwnRuntime()
-      let config = desk.sway.runtimeDirectory + "/user-config"
-      #expect(mkdir(config, 0o755) == 0 && mkdir(config + "/wl-toast", 0o755) == 0)
-      desk.environment["XDG_CONFIG_HOME"] = config
-      try writeFile(
-        config + "/wl-toast/config", "[preset volume]\ntimeout = 0\nno-animation = true\n")
+      if staying {
+        let config = desk.sway.runtimeDirectory + "/user-config"
+        #expect(mkdir(config, 0o755) == 0 && mkdir(config + "/wl-toast", 0o755) == 0)
+        desk.environment["XDG_CONFIG_HOME"] = config
+        try writeFile(
+          config + "/wl-toast/config", "[preset volume]\ntimeout = 0\nno-animation = true\n")
+      }
       (watcher, log) = try desk.watchAudio(on: server)
     }
 
@@ -176,8 +180,15 @@ struct WatchAudioTests {
         == "microphone-sensitivity-muted-symbolic")
     try rig.change(["set-source-mute", "@DEFAULT_SOURCE@", "0"], shows: "Microphone on")
 
+    // Do-not-disturb does not hold it back; `hide` knows its tag.
+    #expect(try rig.desk.runToEnd(["dnd", "on"]).output == "on\n")
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "55%"], shows: "Volume 55%")
+    #expect(try rig.desk.runToEnd(["hide", "--tag", "volume"]).status == 0)
+    try waitUntil("the volume toast hidden") { try rig.shown() == nil }
+    #expect(try rig.desk.runToEnd(["dnd", "off"]).output == "off\n")
+
     try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "60%"], shows: "Volume 60%")
-    #expect(try rig.shown()?.surfaces == 1, "one toast, updated in place")
+    #expect(try rig.shown()?.surfaces == 2, "one toast updated in place, then one after the hide")
     #expect(rig.lines.isEmpty, "\(rig.lines)")
 
     // Nothing changes: the watcher does not wake.
@@ -186,6 +197,14 @@ struct WatchAudioTests {
     // Time passing is what is measured here: nothing to wait for instead.
     pause(for: .seconds(2))
     #expect(contextSwitches(rig.watcher.pid) == before, "no wake-up while nothing changes")
+  }
+
+  @Test func withoutAPresetTheHUDGoesAwayByItself() throws {
+    let rig = try Rig(staying: false)
+    try rig.waitForWatcher()
+    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "40%"], shows: "Volume 40%")
+    #expect(try rig.shown()?.json["toast"]?["timeout"]?.doubleValue == 1.5)
+    try waitUntil("the HUD to go after its timeout", timeout: 10) { try rig.shown() == nil }
   }
 
   @Test func aBurstOfTwentyChangesUpdatesOneSurface() throws {
