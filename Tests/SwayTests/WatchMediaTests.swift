@@ -1,0 +1,177 @@
+import Glibc
+import SystemSupport
+import TestSupport
+import Testing
+
+/// `wl-toast watch media` on a headless sway, following real MPRIS players
+/// on a private session bus: mpv with its MPRIS plug-in, and a test player
+/// that publishes hostile values.
+@Suite(.serialized)
+struct WatchMediaTests {
+  /// A desk running `watch media` on a bus of its own.
+  final class MediaDesk {
+    let desk: Desk<HeadlessSway>
+    let players: MediaPlayers
+    let watcher: ChildProcess
+    /// The watcher's standard output and error.
+    let log: String
+
+    /// Starts the desk, the bus and the watcher, and waits until the
+    /// watcher has subscribed to the players' signals (its match rules on the bus).
+    init() throws {
+      desk = try Desk<HeadlessSway>()
+      players = try MediaPlayers()
+      desk.environment.merge(players.clientEnvironment) { $1 }
+      log = desk.scratch("watch-media") + ".log"
+      watcher = try desk.run(["watch", "media"], logPath: log)
+      try waitUntil("watch media to subscribe to the players' signals", timeout: 20) {
+        guard watcher.isRunning else { throw HarnessError("watch media ended: \(errors)") }
+        return players.matchRules(of: watcher.pid) >= 2
+      }
+    }
+
+    deinit {
+      watcher.terminate()
+      players.stop()
+    }
+
+    /// What the watcher wrote.
+    var errors: String {
+      readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// Waits until the media toast says `text`; its status.
+    @discardableResult
+    func waitForToast(_ text: String) throws -> ToastStatus {
+      var seen: ToastStatus?
+      try waitUntil("the media toast '\(text)' (last: \(lastSeen(seen?.text)))", timeout: 20) {
+        guard watcher.isRunning else { throw HarnessError("watch media ended: \(errors)") }
+        seen = try desk.status(tag: "media")
+        return seen?.text == text
+      }
+      return seen!
+    }
+  }
+
+  /// The icon of the toast in `status`.
+  static func icon(_ status: ToastStatus) -> String? {
+    status.json["toast"]?["icon"]?.stringValue
+  }
+
+  @Test func mpvsTracksShowWithTheirCoverAndPauseShowsItsIcon() throws {
+    let media = try MediaDesk()
+    try media.players.startMPV()
+    let first = try media.waitForToast("First Song — Test Artist")
+    #expect(Self.icon(first) == media.players.music + "/cover.png")
+    try media.desk.screenshot("the cover's pixels in the banner") { shot in
+      guard let box = shot.boundingBox(of: MediaPlayers.coverColor, tolerance: 8) else {
+        return false
+      }
+      return box.width >= 20 && box.height >= 20
+    }
+    try media.players.playerctl(["next"])
+    try media.waitForToast("Second Song — Other Artist")
+    try media.players.playerctl(["pause"])
+    let paused = try media.waitForToast("Second Song")
+    #expect(Self.icon(paused) == "media-playback-pause-symbolic")
+
+    // Nothing changes: the watcher does not wake.
+    let pid = media.watcher.pid
+    try waitUntil("the watcher to settle") {
+      let settled = contextSwitches(pid)
+      pause(for: .milliseconds(300))
+      return contextSwitches(pid) == settled
+    }
+    let before = contextSwitches(pid)
+    // Time passing is what is measured here: nothing to wait for instead.
+    pause(for: .seconds(2))
+    #expect(contextSwitches(pid) == before, "no wake-up while nothing changes")
+    #expect(media.errors.isEmpty, "\(media.errors)")
+  }
+
+  @Test func aPlayerThereBeforeTheWatchShowsOnlyItsChanges() throws {
+    let desk = try Desk<HeadlessSway>()
+    let players = try MediaPlayers()
+    defer { players.stop() }
+    desk.environment.merge(players.clientEnvironment) { $1 }
+    let player = try players.startTestPlayer("early")
+    try player.send(#"{"n": 1, "title": "Before", "artist": "A", "status": "Playing"}"#)
+    try player.sync()
+    let watcher = try desk.run(["watch", "media"])
+    defer { watcher.terminate() }
+    try waitUntil("watch media to subscribe to the players' signals", timeout: 20) {
+      players.matchRules(of: watcher.pid) >= 2
+    }
+    // The baseline is read once the watch subscribed: the next track is a change.
+    try player.send(#"{"n": 2, "title": "After", "artist": "A"}"#)
+    var seen: [String] = []
+    try waitUntil("the track played after the watch started (seen: \(seen))", timeout: 20) {
+      if let text = try desk.status(tag: "media")?.text, seen.last != text { seen.append(text) }
+      return seen.contains("After — A")
+    }
+    #expect(!seen.contains("Before — A"), "the track playing at start is the baseline")
+  }
+
+  @Test func aHostilePlayerGetsTextAloneAndLeavesTheWatchAlive() throws {
+    let media = try MediaDesk()
+    let player = try media.players.startTestPlayer("hostile")
+    let directory = media.players.directory
+    try player.send(#"{"n": 1, "title": "Good", "artist": "A", "status": "Playing"}"#)
+    try media.waitForToast("Good — A")
+
+    // A PNG cover of the player's own is the icon.
+    let png = directory + "/art.png"
+    try writeBytes(png, pngFile(width: 8, height: 8, rgb: [0, 200, 255]))
+    try player.send(#"{"n": 2, "title": "Covered", "artist": "A", "artUrl": "file://\#(png)"}"#)
+    #expect(Self.icon(try media.waitForToast("Covered — A")) == png)
+
+    // Covers that are no drawable local file: the text alone, at once.
+    #expect(mkfifo(directory + "/fifo", 0o600) == 0)
+    let huge = open(directory + "/huge.png", O_WRONLY | O_CREAT, 0o600)
+    #expect(huge >= 0 && ftruncate(huge, 200 << 20) == 0)
+    close(huge)
+    try writeBytes(directory + "/cover.jpg", [0xff, 0xd8, 0xff, 0xe0, 0, 16])
+    let bad = [
+      "file://\(directory)/fifo", "file://\(directory)", "file://\(directory)/huge.png",
+      "http://127.0.0.1:9/cover.png", "file:art.png", "file://\(directory)/art%00.png",
+      "file://\(directory)/cover.jpg", "file://\(directory)/missing.png",
+    ]
+    for (index, uri) in bad.enumerated() {
+      try player.send(
+        #"{"n": \#(10 + index), "title": "Bad \#(index)", "artist": "A", "artUrl": "\#(uri)"}"#)
+      let status = try media.waitForToast("Bad \(index) — A")
+      #expect(Self.icon(status) == nil, "\(uri)")
+    }
+
+    // Values of other types than MPRIS's: what can be read shows.
+    try player.send(
+      #"{"properties": {"Metadata": ["a{sv}", {"mpris:trackid": ["o", "/t/50"], "#
+        + #""xesam:title": ["i", 5], "xesam:artist": ["i", 7], "#
+        + #""xesam:url": ["s", "file:///m/Typed%20Name.ogg"]}]}}"#)
+    try media.waitForToast("Typed Name.ogg")
+    try player.send(#"{"properties": {"Metadata": ["s", "junk"], "PlaybackStatus": ["i", 3]}}"#)
+    try player.send(#"{"n": 51, "title": "After junk", "artist": "A"}"#)
+    try media.waitForToast("After junk — A")
+
+    // A title of 5 MB is cut.
+    try player.send(
+      #"{"properties": {"Metadata": ["a{sv}", {"mpris:trackid": ["o", "/t/60"], "#
+        + #""xesam:title": ["huge-s", 5000000], "xesam:artist": ["as", ["A"]]}]}}"#)
+    var cut: ToastStatus?
+    try waitUntil("the huge title cut", timeout: 20) {
+      cut = try media.desk.status(tag: "media")
+      return cut?.text.hasPrefix("xxxx") == true
+    }
+    #expect((cut?.text.unicodeScalars.count ?? .max) < 600)
+    #expect(cut?.text.hasSuffix("… — A") == true)
+
+    // A flood of changes: the watch keeps up and shows the last.
+    try player.send(#"{"flood": 2000}"#)
+    try media.waitForToast("Flood 1999")
+
+    // It ends on SIGTERM, having said nothing.
+    #expect(kill(media.watcher.pid, SIGTERM) == 0)
+    #expect(media.watcher.wait(timeout: 10) == 0)
+    #expect(media.errors.isEmpty, "\(media.errors)")
+  }
+}
