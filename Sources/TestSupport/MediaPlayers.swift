@@ -24,8 +24,8 @@ package final class MediaPlayers {
   package static let tracks = [
     (title: "First Song", artist: "Test Artist"), (title: "Second Song", artist: "Other Artist"),
   ]
-  private let daemon: ChildProcess
-  private let session: SessionBus
+  private var daemon: ChildProcess
+  private var session: SessionBus
   private var players: [ChildProcess] = []
   private var stopped = false
 
@@ -133,6 +133,15 @@ package final class MediaPlayers {
       else { return total }
       return total + (Int(count) ?? 0)
     }
+  }
+
+  /// Stops the bus's daemon, as a session ending does, and starts another
+  /// at the same address; the players on the first are gone with it.
+  package func restartBus() throws {
+    for player in players { player.terminate() }
+    players = []
+    daemon.terminate()
+    (daemon, session) = try startPrivateSessionBus(in: directory, environment: environment)
   }
 
   /// Stops the players and the bus, and removes the directory.

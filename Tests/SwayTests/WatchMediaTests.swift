@@ -112,6 +112,21 @@ struct WatchMediaTests {
     #expect(!seen.contains("Before — A"), "the track playing at start is the baseline")
   }
 
+  @Test func theBusGoingAwayIsOneLineAndTheWatchFollowsTheNextBus() throws {
+    let media = try MediaDesk()
+    try media.players.restartBus()
+    try waitUntil("watch media subscribed on the new bus", timeout: 20) {
+      guard media.watcher.isRunning else {
+        throw HarnessError("watch media ended: \(media.errors)")
+      }
+      return media.players.matchRules(of: media.watcher.pid) >= 2
+    }
+    let player = try media.players.startTestPlayer("next")
+    try player.send(#"{"n": 1, "title": "Back", "artist": "A", "status": "Playing"}"#)
+    try media.waitForToast("Back — A")
+    #expect(media.errors == "wl-toast: watch media: the session bus went away; trying again\n")
+  }
+
   @Test func aHostilePlayerGetsTextAloneAndLeavesTheWatchAlive() throws {
     let media = try MediaDesk()
     let player = try media.players.startTestPlayer("hostile")
