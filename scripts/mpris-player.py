@@ -13,6 +13,8 @@ org.mpris.MediaPlayer2.Player (Get and GetAll answer the same values):
   {"flood": 500}                               500 Metadata changes at once
   {"print": "ready"}                           prints the word once the line before is sent
 
+It prints "ready" once it owns its name, and "GetAll" at each GetAll answered.
+
 Typed values: s, o, i, u, x, b, d, as, a{sv} (values typed again), and
 "huge-s" with a length: a string of that many letters."""
 import json
@@ -81,6 +83,7 @@ class Player(dbus.service.Object):
 
     @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="s", out_signature="a{sv}")
     def GetAll(self, interface):
+        print("GetAll", flush=True)
         return dbus.Dictionary(self.properties.get(interface, {}), signature="sv")
 
     @dbus.service.signal(dbus.PROPERTIES_IFACE, signature="sa{sv}as")

@@ -201,9 +201,20 @@ package final class TestPlayer {
     try send(#"{"print": "\#(word)"}"#)
     try waitUntil("the test player to send its signals", timeout: 20) {
       guard process.isRunning else { throw HarnessError("the test player exited") }
-      let output = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
       return output.split(separator: "\n").contains { $0 == word }
     }
+  }
+
+  /// Waits until the player has answered `GetAll` (a watcher read its properties).
+  package func waitForGetAll() throws {
+    try waitUntil("the test player to answer GetAll", timeout: 20) {
+      guard process.isRunning else { throw HarnessError("the test player exited") }
+      return output.split(separator: "\n").contains("GetAll")
+    }
+  }
+
+  private var output: String {
+    readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
   }
 
   /// Writes one line (a JSON object) to the player.

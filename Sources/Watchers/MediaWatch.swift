@@ -62,6 +62,9 @@ package final class MediaWatch: Watcher {
 
   private func connect() {
     guard let loop = running?.loop else { return }
+    // The connection that closed goes here, outside its own handlers.
+    client?.close()
+    client = nil
     state = MediaState()
     guard let client = MprisClient(address: address, loop: loop) else {
       return retryLater()
@@ -70,8 +73,6 @@ package final class MediaWatch: Watcher {
     client.onEvent = { [unowned self] event in handle(event) }
     client.onClose = { [unowned self] in
       printError("wl-toast: watch media: the session bus went away; trying again")
-      self.client?.close()
-      self.client = nil
       retryLater()
     }
   }
