@@ -131,6 +131,22 @@ struct WatchMediaTests {
     #expect(media.errors == "wl-toast: watch media: the session bus went away; trying again\n")
   }
 
+  @Test func withoutASessionBusTheWatchIsOneLineAndStatus1() throws {
+    let desk = try Desk<HeadlessSway>()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/wl-toast-bus"
+    let refused = try desk.runToEnd(["watch", "media"])
+    #expect(refused.status == 1)
+    #expect(refused.errors == "wl-toast: watch media: cannot connect to the session bus\n")
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+    desk.environment["XDG_RUNTIME_DIR"] = desk.compositor.runtimeDirectory + "/no-bus-here"
+    let absent = try desk.runToEnd(["watch", "media"])
+    #expect(absent.status == 1)
+    #expect(
+      absent.errors
+        == "wl-toast: watch media: no session bus: DBUS_SESSION_BUS_ADDRESS is unset and"
+        + " $XDG_RUNTIME_DIR/bus is none\n")
+  }
+
   @Test func aHostilePlayerGetsTextAloneAndLeavesTheWatchAlive() throws {
     let media = try MediaDesk()
     let player = try media.players.startTestPlayer("hostile")
