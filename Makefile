@@ -254,6 +254,7 @@ install: deps
 	install -D -m 644 wl-toast@.service.tmp "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast@.service"
 	rm -f wl-toast@.service.tmp
 	install -D -m 644 systemd/wl-toast-notifications.service "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast-notifications.service"
+	install -D -m 644 systemd/wl-toast-watch.service "$(DESTDIR)$(PREFIX)/lib/systemd/user/wl-toast-watch.service"
 	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
 	"$$bin/wl-toast" completions bash > completions.tmp && \
 	install -D -m 644 completions.tmp "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/wl-toast" && \

@@ -35,6 +35,8 @@ stage() {
   install -D -m 644 "$repo/systemd/wl-toast@.service" "$dest$prefix/lib/systemd/user/wl-toast@.service"
   install -D -m 644 "$repo/systemd/wl-toast-notifications.service" \
     "$dest$prefix/lib/systemd/user/wl-toast-notifications.service"
+  install -D -m 644 "$repo/systemd/wl-toast-watch.service" \
+    "$dest$prefix/lib/systemd/user/wl-toast-watch.service"
   mkdir -p "$dest$prefix/share/doc/wl-toast/examples"
   cp -R "$repo/Examples/." "$dest$prefix/share/doc/wl-toast/examples/"
   find "$dest$prefix/share/doc/wl-toast/examples" -type f -exec chmod 644 {} +
@@ -108,7 +110,9 @@ dist)
     echo "Optional: librsvg2-2 (SVG icons, loaded when one is drawn) and an icon"
     echo "theme such as adwaita-icon-theme; for --sound, libcanberra0 with"
     echo "libcanberra-pulse (loaded when a toast first asks for a sound) and"
-    echo "sound-theme-freedesktop. See 'man wl-toast' once installed."
+    echo "sound-theme-freedesktop; for watch audio, libpulse0, and for watch"
+    echo "backlight, libudev1 (each loaded when its watch starts). See 'man"
+    echo "wl-toast' once installed."
   } > "$root/README"
   tar -C "$work" --owner=0 --group=0 --numeric-owner --sort=name -czf "$out/$name.tar.gz" "$name"
   echo "$out/$name.tar.gz"

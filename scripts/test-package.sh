@@ -146,6 +146,8 @@ grep -q "ExecStart=/usr/libexec/wl-toast/wl-toast-owner activated" \
 grep -q "ExecStart=wl-toast daemon --notifications" \
   "$root/tmp/stage/usr/lib/systemd/user/wl-toast-notifications.service" \
   || fail "the staged notification server's unit"
+grep -q "ExecStart=wl-toast watch audio media backlight" \
+  "$root/tmp/stage/usr/lib/systemd/user/wl-toast-watch.service" || fail "the staged watchers' unit"
 
 # Bad input: a relative PREFIX is refused in one line, status 64, and nothing is written.
 status=0

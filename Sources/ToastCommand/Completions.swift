@@ -115,10 +115,14 @@ private func bashScript() -> String {
   for (name, options) in subcommands {
     let flags = options.map(\.flagName).joined(separator: " ")
     let targets = targets(of: name)
+    // Targets that combine follow one another (`watch audio media`).
+    let combine = Subcommand.all.contains { $0.words[0] == name && $0.combinesTargets }
     let words =
-      !targets.isEmpty
-      ? "$( ((cword == 2)) && echo \(targets.joined(separator: " "))) \(flags)"
-      : ([flags] + operands(of: name)).filter { !$0.isEmpty }.joined(separator: " ")
+      combine
+      ? "\(targets.joined(separator: " ")) \(flags)"
+      : !targets.isEmpty
+        ? "$( ((cword == 2)) && echo \(targets.joined(separator: " "))) \(flags)"
+        : ([flags] + operands(of: name)).filter { !$0.isEmpty }.joined(separator: " ")
     subcommandCases += "    \(name)) words=\"\(words)\" ;;\n"
   }
   return """

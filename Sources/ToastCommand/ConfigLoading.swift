@@ -4,13 +4,16 @@ import SystemSupport
 /// The configuration file a command line reads: its path, and whether
 /// `--config` named it. Nil when it reads none: a subcommand's (they take
 /// nothing from the file, but `daemon --notifications` its notification
-/// rules), `--no-config`'s, or the standard file's when
+/// rules and `watch` its presets, from the standard file), `--no-config`'s,
+/// or the standard file's when
 /// `standardPath` is nil (neither `XDG_CONFIG_HOME` nor `HOME` set).
 package func configFile(
   for arguments: [String], standardPath: @autoclosure () -> String? = Config.defaultPath
 ) -> (path: String, named: Bool)? {
-  if let first = arguments.first, isSubcommand(first), !readsConfiguration(arguments) {
-    return nil
+  if let first = arguments.first, isSubcommand(first) {
+    // A subcommand takes no --config: the standard file, when it reads one.
+    guard readsConfiguration(arguments), let standard = standardPath() else { return nil }
+    return (standard, false)
   }
   switch configChoice(in: arguments) {
   case .none: return nil

@@ -41,6 +41,12 @@ package var usageText: String {
     --focused-tags also the tags focused after each change ("Tag 2", "Tags 1+3",
     or names from --tag-names 1=web,2=code), with --urgent a tag that gets an
     urgent view. It runs until river exits.
+    'watch audio' shows the volume HUD on every change of the sound server's
+    default output, whoever made it; 'watch media' the playing track of MPRIS
+    players; 'watch backlight' the brightness. One process may follow several:
+    wl-toast watch audio media backlight sway. Each takes the looks of its
+    preset in the configuration file (volume, media, brightness, sway-mode,
+    river-mode).
     'dnd' prints do-not-disturb's state (on or off) after 'on', 'off' or
     'toggle' sets it; while it is on, toasts other than --urgency critical are
     not shown (exit 0, or 4 with --wait), and those on screen go. It lasts

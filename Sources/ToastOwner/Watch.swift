@@ -45,7 +45,8 @@ package func runWatch(_ request: WatchRequest) -> Int32 {
     }
   }
   do {
-    try loop.run()
+    // A source may end the watch while it starts, before the loop runs.
+    try loop.run { ending != nil }
   } catch {
     // river going away ends the watch as it should; anything else is an error.
     if case .connectionLost = error.waylandError {

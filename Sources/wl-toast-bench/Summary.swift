@@ -70,6 +70,13 @@ import ToastCommand
     ("notify-wakeups-static", "wake-ups with the 10 static (2 s)", "count", 0),
     ("notify-wakeups-idle", "wake-ups with every card gone (2 s)", "count", 0),
   ]
+  /// The rows of `watch audio` beside the key binding it replaces, in order.
+  let watcherRows: [(String, String, String, Int)] = [
+    ("watch-audio", "pactl set-sink-volume exec → the volume HUD's new frame", "ms", 1),
+    ("watch-audio-cpu", "the watcher's CPU per volume change", "ms", 3),
+    ("watch-audio-wakeups", "the watcher's wake-ups while nothing changes (2 s)", "count", 0),
+    ("watch-audio-rss", "the watcher's peak RSS", "MiB", 1),
+  ]
   @MainActor func collected(_ rows: [(String, String, String, Int)]) -> [Figure] {
     rows.map { key, title, unit, decimals in
       var figure = Figure(key, title, unit: unit, decimals: decimals)
@@ -79,6 +86,16 @@ import ToastCommand
   }
   let ordered = collected(rows)
   let serverFigures = collected(serverRows)
+  let watcherFigures = collected(watcherRows)
+  let watcherNotes = [
+    "watch audio: wl-toast watch audio following a PulseAudio server of its own (two null "
+      + "sinks); the wl-toast column execs pactl set-sink-volume of the default sink, the "
+      + "other column a key binding's glue, sh -c \"pactl set-sink-volume OTHER N% && "
+      + "v=$(pactl get-sink-volume OTHER | …) && wl-toast --tag volume --progress $v …\" on "
+      + "the second sink, which the watcher does not follow; both to the same owner's frame "
+      + "(its WAYLAND_DEBUG log). CPU per change: the watcher's threads' schedstat over 50 "
+      + "changes 20 ms apart; wake-ups: its context switches in 2 s, nothing changing."
+  ]
 
   let serverNotes = [
     "The notification server: wl-toast daemon --notifications (its process becomes the "
@@ -327,13 +344,23 @@ import ToastCommand
   print("")
   for note in serverNotes { print("- " + note) }
   for line in serverBudgets() { print("- " + line) }
+  print("")
+  print("watch audio beside the key binding it replaces:")
+  print("")
+  print(table(watcherFigures, tools: watcherNames, peers: Array(watcherNames.dropFirst())))
+  print("")
+  for note in watcherNotes { print("- " + note) }
   print("- Machine: " + context.prefix(5).map { "\($0.0) \($0.1)" }.joined(separator: "; "))
   print("- Load average (1, 5, 15 min) before: \(loadBefore); after: \(loadAverage())")
   if let jsonPath {
     let text = json(
       ordered, rounds: rounds, context: context,
-      notes: notes + [agreement, framesCounted] + issueRatios() + serverNotes + serverBudgets(),
-      sections: [("notification-server", serverNames, serverPeers, serverFigures)])
+      notes: notes + [agreement, framesCounted] + issueRatios() + serverNotes + serverBudgets()
+        + watcherNotes,
+      sections: [
+        ("notification-server", serverNames, serverPeers, serverFigures),
+        ("watch-audio", watcherNames, Array(watcherNames.dropFirst()), watcherFigures),
+      ])
     let slash = jsonPath.lastIndex(of: "/").map { String(jsonPath[..<$0]) }
     if let slash, !slash.isEmpty {
       _ = try? runCommand(["mkdir", "-p", slash], environment: currentEnvironment())

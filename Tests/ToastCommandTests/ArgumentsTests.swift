@@ -525,6 +525,21 @@ struct SubcommandArgumentsTests {
     #expect(
       parseArguments(["watch", "river", "--tag-names", "32=last,1=Ünïcödé 🎉"])
         == .success(river(false, false, [32: "last", 1: "Ünïcödé 🎉"])))
+    for target in [WatchTarget.audio, .media, .backlight] {
+      #expect(
+        parseArguments(["watch", target.word]) == .success(.watch(WatchRequest(targets: [target]))))
+    }
+    #expect(
+      parseArguments(["watch", "audio", "sway", "--workspaces", "media", "backlight"])
+        == .success(
+          .watch(
+            WatchRequest(targets: [
+              .audio, .sway(SwayWatchOptions(workspaces: true)), .media, .backlight,
+            ]))), "targets in the order given, each with its options")
+    #expect(
+      parseArguments(["watch", "--urgent", "river", "audio"])
+        == .success(
+          .watch(WatchRequest(targets: [.river(RiverWatchOptions(urgent: true)), .audio]))))
     // The literal word after --.
     #expect((try? parseArguments(["--", "hide"]).get()) == .show(Toast("hide"), ShowOptions()))
     #expect(parseArguments(["dnd"]) == .success(.doNotDisturb(nil)))
@@ -560,8 +575,19 @@ struct SubcommandArgumentsTests {
     (["hide", "--after", "-1"], "--after: expected seconds from 0 to 86400, got '-1'"),
     (["hide", "extra"], "hide: unexpected argument 'extra'"),
     (["status", "--bogus"], "status: unknown option '--bogus'"),
-    (["watch", "niri"], "watch: expected 'sway' or 'river', got 'niri'"),
-    (["watch"], "watch: expected 'sway' or 'river', got ''"),
+    (
+      ["watch", "niri"],
+      "watch: expected 'audio', 'media', 'backlight', 'sway' or 'river', got 'niri'"
+    ),
+    (["watch"], "watch: expected 'audio', 'media', 'backlight', 'sway' or 'river', got ''"),
+    (["watch", "audio", "audio"], "watch: 'audio' given twice"),
+    (["watch", "audio", "media", "audio"], "watch: 'audio' given twice"),
+    (["watch", "audio", "--workspaces"], "watch audio: --workspaces does not apply here"),
+    (
+      ["watch", "media", "sway", "--urgent"],
+      "watch media sway: --urgent does not apply here"
+    ),
+    (["watch", "audio", "media", "niri"], "watch: unexpected argument 'niri'"),
     (["watch", "sway", "--urgent"], "watch sway: --urgent does not apply here"),
     (["watch", "--tag-names", "1=a", "sway"], "watch sway: --tag-names does not apply here"),
     (["watch", "river", "--workspaces"], "watch river: --workspaces does not apply here"),

@@ -24,13 +24,20 @@ struct ConfigLoadingTests {
     #expect(file(["--no-config", "Hi"]) == nil)
     #expect(file(["--config", "/x", "--no-config", "Hi"]) == nil)
     #expect(file(["Hi"], standard: nil) == nil)
-    for subcommand in ["hide", "status", "dnd", "watch", "nag", "completions"] {
+    for subcommand in ["hide", "status", "dnd", "nag", "completions"] {
       #expect(file([subcommand]) == nil, "\(subcommand)")
       #expect(
         file([subcommand, "--config", "/x"]) == nil,
         "\(subcommand)")
     }
     #expect(file(["--", "hide"]) == "/std standard")
+  }
+
+  @Test func watchAndTheNotificationServerReadTheStandardFileOnly() {
+    #expect(file(["watch", "audio"]) == "/std standard")
+    #expect(file(["watch", "audio", "--config", "/x"]) == "/std standard")
+    #expect(file(["daemon", "--notifications"]) == "/std standard")
+    #expect(file(["watch", "sway"], standard: nil) == nil)
   }
 
   @Test func theStandardPathIsLookedUpOnlyWhenItIsRead() {

@@ -64,6 +64,27 @@ struct NotificationSectionsTests {
     #expect(toast.style == .hud && toast.timeout == .automatic, "a default's value is written too")
   }
 
+  @Test func watchPresetsAreTheDefaultsWithEachPresetOverThem() {
+    let text = """
+      [default]
+      position = top
+      margin = 20
+      [preset volume]
+      position = bottom
+      tag = other
+      button = OK
+      [preset media]
+      """
+    let config = Config(text: text, path: "c").checked()
+    #expect(
+      config.watchPresets(["volume", "media", "sway-mode"]) == [
+        "volume": .object(["position": .string("bottom"), "margin": .number(20)]),
+        "media": .object(["position": .string("top"), "margin": .number(20)]),
+        "sway-mode": .object(["position": .string("top"), "margin": .number(20)]),
+      ], "a preset's line wins over [default]'s; neither tag nor button is a look")
+    #expect(Config(text: "[preset volume]\n", path: "c").checked().watchPresets(["volume"]) == [:])
+  }
+
   @Test func problemsAreReportedWithTheirLines() {
     let text = """
       [notifications]

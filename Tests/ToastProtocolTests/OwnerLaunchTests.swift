@@ -35,6 +35,17 @@ struct OwnerLaunchTests {
         .river(
           RiverWatchOptions(
             focusedTags: true, urgent: true, tagNames: [1: "web", 32: "a=b c", 3: "Ünï 🎉"]))),
+      .watch(WatchRequest(targets: [.audio])),
+      .watch(
+        WatchRequest(
+          targets: [
+            .media, .river(RiverWatchOptions(urgent: true, tagNames: [2: "audio"])),
+            .sway(SwayWatchOptions(keyboardLayout: true)), .backlight, .audio,
+          ],
+          presets: [
+            "volume": .object(["position": .string("bottom"), "timeout": .number(1)]),
+            "sway-mode": .object(["background": .string("#000000ff")]),
+          ])),
       .render(
         RenderRequest(path: "/tmp/a b.png", scale: 1.5, outputWidth: 800, outputHeight: 600), toast),
     ]
@@ -64,6 +75,11 @@ struct OwnerLaunchTests {
     (["watch", "river", "1=a", "1=b"], "watch river: unexpected '1=b'"),
     (["watch", "river", "2=a,b"], "watch river: unexpected '2=a,b'"),
     (["watch", "weston"], "started by wl-toast; see 'wl-toast --help'"),
+    (["watch", "audio", "weston"], "watch: unexpected 'weston'"),
+    (["watch", "audio", "audio"], "watch: audio given twice"),
+    (["watch", "audio", "presets", "[]"], "watch: expected presets PRESETS-JSON"),
+    (["watch", "audio", "presets", "{\"volume\": 1}"], "watch: expected presets PRESETS-JSON"),
+    (["watch", "sway", "audio", "workspaces"], "watch: unexpected 'workspaces'"),
     (
       ["render", "/tmp/x.png", "9", "800", "600", "{}"],
       "render: expected PATH SCALE WIDTH HEIGHT TOAST-JSON"
