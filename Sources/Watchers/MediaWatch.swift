@@ -27,6 +27,9 @@ package final class MediaWatch: Watcher {
   private var pendingTimer: EventLoop.Token?
   private var retryTimer: EventLoop.Token?
   private var retryDelay: Duration = .seconds(1)
+  /// Whether the line that the bus went away was written since the last
+  /// connection that worked: one line for each time it goes away.
+  private var saidGone = false
 
   /// Finds the session bus (`DBUS_SESSION_BUS_ADDRESS`, or else
   /// `$XDG_RUNTIME_DIR/bus`) and makes sure it accepts a connection.
@@ -70,9 +73,16 @@ package final class MediaWatch: Watcher {
       return retryLater()
     }
     self.client = client
+    client.onReady = { [unowned self] in
+      retryDelay = .seconds(1)
+      saidGone = false
+    }
     client.onEvent = { [unowned self] event in handle(event) }
     client.onClose = { [unowned self] in
-      printError("wl-toast: watch media: the session bus went away; trying again")
+      if !saidGone {
+        printError("wl-toast: watch media: the session bus went away; trying again")
+        saidGone = true
+      }
       retryLater()
     }
   }
@@ -88,7 +98,6 @@ package final class MediaWatch: Watcher {
   }
 
   private func handle(_ event: MprisClient.Event) {
-    retryDelay = .seconds(1)
     switch event {
     case .baseline(let player, let properties):
       state.record(player, playback: properties.playback, track: properties.track)

@@ -42,6 +42,8 @@ package final class MprisClient {
   private var listing = true
   private var patience: EventLoop.Token?
 
+  /// Called once the bus has answered `Hello`: the players are listed next.
+  package var onReady: (() -> Void)?
   /// Hears each event.
   package var onEvent: ((Event) -> Void)?
   /// Called once when the bus goes away.
@@ -52,7 +54,10 @@ package final class MprisClient {
     guard let connection = BusConnection(address: address, loop: loop) else { return nil }
     self.loop = loop
     self.connection = connection
-    connection.onReady = { [unowned self] in subscribe() }
+    connection.onReady = { [unowned self] in
+      subscribe()
+      onReady?()
+    }
     connection.onSignal = { [unowned self] signal in handle(signal) }
     connection.onClose = { [unowned self] in
       stopWaiting()
@@ -65,6 +70,7 @@ package final class MprisClient {
   /// Leaves the bus without a word to anyone.
   package func close() {
     stopWaiting()
+    onReady = nil
     onEvent = nil
     onClose = nil
     connection.abandon()
