@@ -128,15 +128,16 @@ package final class MediaWatch: Watcher {
   }
 
   /// The toast for `change`: a banner with the track, its cover as the
-  /// icon when it has a drawable local one; or the playback's icon with the title.
+  /// icon when it has a drawable local one; or the playback's icon with the
+  /// title. Each stays as long as its text takes to read (`--timeout auto`).
   package static func toast(for change: MediaChange) -> Toast {
     switch change {
     case .track(let track):
-      var toast = Toast(text(of: track), style: .banner)
+      var toast = Toast(text(of: track), style: .banner, timeout: .automatic)
       toast.icon = track.artURL.flatMap(MediaCover.file(of:))
       return toast
     case .playback(let playback, let title):
-      var toast = Toast(title ?? playback.rawValue, style: .banner)
+      var toast = Toast(title ?? playback.rawValue, style: .banner, timeout: .automatic)
       toast.icon = playback.iconName
       if title != nil { toast.accessibleText = "\(playback.rawValue): \(toast.text)" }
       return toast

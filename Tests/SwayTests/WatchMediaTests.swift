@@ -17,12 +17,19 @@ struct WatchMediaTests {
     /// The watcher's standard output and error.
     let log: String
 
-    /// Starts the desk, the bus and the watcher, and waits until the
-    /// watcher has subscribed to the players' signals (its match rules on the bus).
-    init() throws {
+    /// Starts the desk and the bus, runs `before` (players there before the
+    /// watch), starts the watcher and waits until it has subscribed to the
+    /// players' signals (its match rules on the bus). Its toasts stay until
+    /// replaced (`[preset media]`), so that a loaded machine cannot miss one.
+    init(before: (MediaPlayers) throws -> Void = { _ in }) throws {
       desk = try Desk<HeadlessSway>()
       players = try MediaPlayers()
       desk.environment.merge(players.clientEnvironment) { $1 }
+      let config = desk.sway.runtimeDirectory + "/watch-config"
+      #expect(mkdir(config, 0o700) == 0 && mkdir(config + "/wl-toast", 0o700) == 0)
+      try writeFile(config + "/wl-toast/config", "[preset media]\ntimeout = 0\n")
+      desk.environment["XDG_CONFIG_HOME"] = config
+      try before(players)
       log = desk.scratch("watch-media") + ".log"
       watcher = try desk.run(["watch", "media"], logPath: log)
       try waitUntil("watch media to subscribe to the players' signals", timeout: 20) {
@@ -82,30 +89,25 @@ struct WatchMediaTests {
   }
 
   @Test func aPlayerThereBeforeTheWatchShowsOnlyItsChanges() throws {
-    let desk = try Desk<HeadlessSway>()
-    let players = try MediaPlayers()
-    defer { players.stop() }
-    desk.environment.merge(players.clientEnvironment) { $1 }
-    let player = try players.startTestPlayer("early")
-    try player.send(#"{"n": 1, "title": "Before", "artist": "A", "status": "Playing"}"#)
-    try player.sync()
-    let watcher = try desk.run(["watch", "media"])
-    defer { watcher.terminate() }
-    try waitUntil("watch media to subscribe to the players' signals", timeout: 20) {
-      players.matchRules(of: watcher.pid) >= 2
+    var early: TestPlayer?
+    let media = try MediaDesk { players in
+      let player = try players.startTestPlayer("early")
+      try player.send(#"{"n": 1, "title": "Before", "artist": "A", "status": "Playing"}"#)
+      try player.sync()
+      early = player
     }
+    let player = try #require(early)
     // The watcher read the player's properties and is done with them: they show nothing.
     try player.waitForGetAll()
     try waitUntil("the watcher to settle") {
-      let settled = wakeUps(of: watcher.pid)
+      let settled = wakeUps(of: media.watcher.pid)
       pause(for: .milliseconds(300))
-      return wakeUps(of: watcher.pid) == settled
+      return wakeUps(of: media.watcher.pid) == settled
     }
-    #expect(try desk.status(tag: "media") == nil, "the track playing at start is the baseline")
+    #expect(
+      try media.desk.status(tag: "media") == nil, "the track playing at start is the baseline")
     try player.send(#"{"n": 2, "title": "After", "artist": "A"}"#)
-    try waitUntil("the track played after the watch started", timeout: 20) {
-      try desk.status(tag: "media")?.text == "After — A"
-    }
+    try media.waitForToast("After — A")
   }
 
   @Test func theBusGoingAwayIsOneLineAndTheWatchFollowsTheNextBus() throws {

@@ -108,5 +108,6 @@ struct MediaStateTests {
     track.artURL = "http://example.com/cover.png"
     let toast = MediaWatch.toast(for: .track(track))
     #expect(toast.text == "First — A" && toast.icon == nil && toast.style == .banner)
+    #expect(toast.timeout == .automatic, "as long as it takes to read")
   }
 }
