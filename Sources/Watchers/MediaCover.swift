@@ -12,6 +12,8 @@ import ToastModel
 package enum MediaCover {
   /// The largest cover file taken, in bytes: the owner's limit for an icon file.
   package static let maximumFileSize = 16 << 20
+  /// The widest and tallest PNG cover taken, in pixels: the owner's limit.
+  package static let maximumPNGSide: UInt32 = 4096
 
   /// The path of the local file `uri` names: `file://` (or
   /// `file://localhost`) and an absolute path, percent-decoded, valid UTF-8
@@ -59,9 +61,19 @@ package enum MediaCover {
   }
 
   /// Whether a file starting with `head` is one the owner's icons decode:
-  /// a PNG, or an SVG (gzip-compressed, or its first character `<`).
+  /// a PNG whose header gives a size within ``maximumPNGSide``, or an SVG
+  /// (gzip-compressed, or its first character `<`).
   package static func isDrawable(_ head: ArraySlice<UInt8>) -> Bool {
-    if head.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) { return true }
+    if head.starts(with: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]) {
+      // The IHDR chunk comes first: its width and height, big-endian, at 16 and 20.
+      let bytes = Array(head)
+      guard bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) else { return false }
+      func number(at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+      }
+      return (1...maximumPNGSide).contains(number(at: 16))
+        && (1...maximumPNGSide).contains(number(at: 20))
+    }
     if head.starts(with: [0x1f, 0x8b]) { return true }
     var rest = head
     if rest.starts(with: [0xef, 0xbb, 0xbf]) { rest = rest.dropFirst(3) }

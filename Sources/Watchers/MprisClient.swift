@@ -81,7 +81,7 @@ package final class MprisClient {
     patience = nil
   }
 
-  /// The players followed, by unique name.
+  /// Whether the connection with the unique name `player` owns a player's name.
   private func follows(_ player: String) -> Bool { owners.values.contains(player) }
 
   private func subscribe() {

@@ -47,5 +47,10 @@ struct MediaCoverTests {
     close(huge)
     #expect(MediaCover.file(of: "file://\(directory)/huge.png") == nil, "larger than the limit")
     #expect(MediaCover.file(of: "file:///dev/zero") == nil, "a device")
+    try writeBytes(directory + "/wide.png", pngFile(width: 4097, height: 1, rgb: [0, 0, 0]))
+    #expect(
+      MediaCover.file(of: "file://\(directory)/wide.png") == nil, "wider than the owner draws")
+    try writeBytes(directory + "/cut.png", Array(bytes.prefix(12)))
+    #expect(MediaCover.file(of: "file://\(directory)/cut.png") == nil, "no header")
   }
 }
