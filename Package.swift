@@ -293,7 +293,9 @@ let package = Package(
     // backlight's states turned into toasts, the presets' looks.
     .testTarget(
       name: "WatchersTests",
-      dependencies: ["Watchers", "ToastProtocol", "ToastModel", "TestSupport", "SystemSupport"],
+      dependencies: [
+        "Watchers", "ToastProtocol", "ToastModel", "TestSupport", "SystemSupport", "Bus", "CGio",
+      ],
       swiftSettings: strict),
     // The test harness's own parsers (WAYLAND_DEBUG logs).
     .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),

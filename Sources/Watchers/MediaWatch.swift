@@ -1,16 +1,152 @@
+import Bus
 import SystemSupport
 import ToastModel
 
-/// `wl-toast watch media`: not yet built; it ends the watch with a line.
+/// `wl-toast watch media`: the MPRIS players on the session bus
+/// (``MprisClient``). A new track of a playing player shows a banner
+/// "Title — Artist" with its cover when that is a local file the owner can
+/// draw (``MediaCover``); play, pause and stop show their icon with the
+/// title. One toast, tag `media`, updated in place; the players' state at
+/// start shows nothing. A burst of changes is one toast: the last.
+///
+/// The session bus going away is one line; the watcher then connects again
+/// on a timer (1 s, doubling up to a minute), and the players it finds then
+/// are a new baseline.
 package final class MediaWatch: Watcher {
-  /// A watcher of the media source.
-  package init() throws(WatchError) {}
+  /// The tag of the watcher's toast.
+  package static let tag = "media"
+  /// The longest wait between two attempts to reach the session bus again.
+  static let longestRetry: Duration = .seconds(60)
 
-  /// Ends the watch at once: the source is not followed yet.
-  package func start(in loop: EventLoop, feed: any ToastFeed, end: @escaping (WatchEnd) -> Void) {
-    end(.failed("watch media: not available in this build"))
+  private let address: BusAddress
+  private var state = MediaState()
+  private var client: MprisClient?
+  private var running: (loop: EventLoop, feed: any ToastFeed)?
+  /// The toast to show once the loop has read every message waiting.
+  private var pending: Toast?
+  private var pendingTimer: EventLoop.Token?
+  private var retryTimer: EventLoop.Token?
+  private var retryDelay: Duration = .seconds(1)
+  /// Whether the line that the bus went away was written since the last
+  /// connection that worked: one line for each time it goes away.
+  private var saidGone = false
+
+  /// Finds the session bus (`DBUS_SESSION_BUS_ADDRESS`, or else
+  /// `$XDG_RUNTIME_DIR/bus`) and makes sure it accepts a connection.
+  package init() throws(WatchError) {
+    guard let address = BusAddress.session() else {
+      throw WatchError(
+        "watch media: no session bus: DBUS_SESSION_BUS_ADDRESS is unset and"
+          + " $XDG_RUNTIME_DIR/bus is none")
+    }
+    guard address.connect() != nil else {
+      throw WatchError("watch media: cannot connect to the session bus")
+    }
+    self.address = address
   }
 
-  /// Nothing to stop.
-  package func stop() {}
+  /// Connects to the session bus in `loop` and follows the players.
+  package func start(in loop: EventLoop, feed: any ToastFeed, end: @escaping (WatchEnd) -> Void) {
+    running = (loop, feed)
+    connect()
+  }
+
+  /// Leaves the bus and removes the timers.
+  package func stop() {
+    client?.close()
+    client = nil
+    if let running {
+      for token in [pendingTimer, retryTimer].compactMap({ $0 }) { running.loop.remove(token) }
+    }
+    pendingTimer = nil
+    retryTimer = nil
+    running = nil
+  }
+
+  private func connect() {
+    guard let loop = running?.loop else { return }
+    // The connection that closed goes here, outside its own handlers.
+    client?.close()
+    client = nil
+    state = MediaState()
+    guard let client = MprisClient(address: address, loop: loop) else {
+      return retryLater()
+    }
+    self.client = client
+    client.onReady = { [unowned self] in
+      retryDelay = .seconds(1)
+      saidGone = false
+    }
+    client.onEvent = { [unowned self] event in handle(event) }
+    client.onClose = { [unowned self] in
+      if !saidGone {
+        printError("wl-toast: watch media: the session bus went away; trying again")
+        saidGone = true
+      }
+      retryLater()
+    }
+  }
+
+  private func retryLater() {
+    guard let loop = running?.loop else { return }
+    let delay = retryDelay
+    retryDelay = min(retryDelay * 2, Self.longestRetry)
+    retryTimer = loop.addTimer(after: delay) { [unowned self] in
+      retryTimer = nil
+      connect()
+    }
+  }
+
+  private func handle(_ event: MprisClient.Event) {
+    switch event {
+    case .baseline(let player, let properties):
+      state.record(player, playback: properties.playback, track: properties.track)
+    case .appeared(let player):
+      state.add(player)
+    case .left(let player):
+      state.remove(player)
+    case .changed(let player, let properties):
+      if let change = state.change(
+        player, playback: properties.playback, track: properties.track)
+      {
+        show(Self.toast(for: change))
+      }
+    }
+  }
+
+  /// Shows `toast` once the messages read with it are handled: of a burst,
+  /// only the last toast goes to the owner.
+  private func show(_ toast: Toast) {
+    pending = toast
+    guard pendingTimer == nil, let loop = running?.loop else { return }
+    pendingTimer = loop.addTimer(after: .zero) { [unowned self] in
+      pendingTimer = nil
+      guard let toast = pending else { return }
+      pending = nil
+      running?.feed.show(toast, tag: Self.tag)
+    }
+  }
+
+  /// The toast for `change`: a banner with the track, its cover as the
+  /// icon when it has a drawable local one; or the playback's icon with the
+  /// title. Each stays as long as its text takes to read (`--timeout auto`).
+  package static func toast(for change: MediaChange) -> Toast {
+    switch change {
+    case .track(let track):
+      var toast = Toast(text(of: track), style: .banner, timeout: .automatic)
+      toast.icon = track.artURL.flatMap(MediaCover.file(of:))
+      return toast
+    case .playback(let playback, let title):
+      var toast = Toast(title ?? playback.rawValue, style: .banner, timeout: .automatic)
+      toast.icon = playback.iconName
+      if title != nil { toast.accessibleText = "\(playback.rawValue): \(toast.text)" }
+      return toast
+    }
+  }
+
+  /// "Title — Artist, Artist"; the title alone without artists.
+  package static func text(of track: MediaTrack) -> String {
+    let title = track.displayTitle ?? "Unknown track"
+    return track.artists.isEmpty ? title : title + " — " + track.artists.joined(separator: ", ")
+  }
 }

@@ -1,0 +1,191 @@
+import Bus
+import CGio
+import SystemSupport
+
+/// The MPRIS players on the session bus, followed on one ``BusConnection``
+/// in the watch's event loop: the players there at start (`ListNames`,
+/// `GetNameOwner`, `GetAll`: the baseline), players that appear and leave
+/// (`NameOwnerChanged` of `org.mpris.MediaPlayer2.*`), and their properties'
+/// changes (`PropertiesChanged` of `org.mpris.MediaPlayer2.Player`), each
+/// told by the player's unique name (`:1.42`).
+package final class MprisClient {
+  /// What happened on the bus.
+  package enum Event: Equatable, Sendable {
+    /// A player's properties that show nothing: those of a player found at
+    /// start, or changed before its baseline was read.
+    case baseline(String, MprisProperties)
+    /// A player appeared.
+    case appeared(String)
+    /// A player's properties changed (or were first read after it appeared).
+    case changed(String, MprisProperties)
+    /// A player left.
+    case left(String)
+  }
+
+  /// The prefix of every player's well-known name.
+  package static let namePrefix = "org.mpris.MediaPlayer2."
+  /// The player's interface, whose properties are followed.
+  package static let playerInterface = "org.mpris.MediaPlayer2.Player"
+  /// The players' object path.
+  package static let objectPath = "/org/mpris/MediaPlayer2"
+  /// How long the players found at start may take to answer `GetAll`:
+  /// after it, their changes show even when one never answered.
+  package static let baselinePatience: Duration = .seconds(5)
+
+  private let loop: EventLoop
+  private let connection: BusConnection
+  /// The unique name of each player's well-known name.
+  private var owners: [String: String] = [:]
+  /// Players found at start whose `GetAll` has not answered yet.
+  private var awaitingBaseline: Set<String> = []
+  /// Whether the players at start are still being listed.
+  private var listing = true
+  private var patience: EventLoop.Token?
+
+  /// Called once the bus has answered `Hello`: the players are listed next.
+  package var onReady: (() -> Void)?
+  /// Hears each event.
+  package var onEvent: ((Event) -> Void)?
+  /// Called once when the bus goes away.
+  package var onClose: (() -> Void)?
+
+  /// Connects to the bus at `address`; nil when it does not accept.
+  package init?(address: BusAddress, loop: EventLoop) {
+    guard let connection = BusConnection(address: address, loop: loop) else { return nil }
+    self.loop = loop
+    self.connection = connection
+    connection.onReady = { [unowned self] in
+      subscribe()
+      onReady?()
+    }
+    connection.onSignal = { [unowned self] signal in handle(signal) }
+    connection.onClose = { [unowned self] in
+      stopWaiting()
+      onClose?()
+    }
+  }
+
+  deinit { close() }
+
+  /// Leaves the bus without a word to anyone.
+  package func close() {
+    stopWaiting()
+    onReady = nil
+    onEvent = nil
+    onClose = nil
+    connection.abandon()
+  }
+
+  private func stopWaiting() {
+    if let patience { loop.remove(patience) }
+    patience = nil
+  }
+
+  /// Whether the connection with the unique name `player` owns a player's name.
+  private func follows(_ player: String) -> Bool { owners.values.contains(player) }
+
+  private func subscribe() {
+    connection.addMatch(
+      "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+        + "member='NameOwnerChanged',arg0namespace='org.mpris.MediaPlayer2'")
+    connection.addMatch(
+      "type='signal',interface='org.freedesktop.DBus.Properties',member='PropertiesChanged',"
+        + "path='\(Self.objectPath)',arg0='\(Self.playerInterface)'")
+    connection.call(
+      destination: BusConnection.busName, path: "/org/freedesktop/DBus",
+      interface: BusConnection.busName, member: "ListNames"
+    ) { [unowned self] result in
+      let names =
+        (try? result.get()).flatMap { reply in
+          reply.argument(0) { list in
+            Variant.has(list, type: "as") ? Variant.children(list, Variant.text) : nil
+          }
+        } ?? []
+      let players = names.filter { $0.hasPrefix(Self.namePrefix) }
+      var unanswered = players.count
+      func answered() {
+        unanswered -= 1
+        if unanswered == 0 { listed() }
+      }
+      if players.isEmpty { listed() }
+      for name in players {
+        connection.owner(of: name) { [unowned self] result in
+          if case .success(let unique) = result, owners[name] == nil {
+            owners[name] = unique
+            awaitingBaseline.insert(unique)
+            onEvent?(.appeared(unique))
+            readProperties(of: unique)
+          }
+          answered()
+        }
+      }
+    }
+  }
+
+  /// Every player at start is known: their changes show once their
+  /// `GetAll` answered, or once the patience ran out.
+  private func listed() {
+    listing = false
+    guard !awaitingBaseline.isEmpty else { return }
+    patience = loop.addTimer(after: Self.baselinePatience) { [unowned self] in
+      patience = nil
+      awaitingBaseline.removeAll()
+    }
+  }
+
+  /// Asks `player` for its properties (`GetAll`): a baseline while it is
+  /// awaited, a change otherwise.
+  private func readProperties(of player: String) {
+    connection.call(
+      destination: player, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
+      member: "GetAll", body: Variant.tuple([Variant.string(Self.playerInterface)])
+    ) { [unowned self] result in
+      let properties = (try? result.get()).flatMap { reply in
+        reply.argument(0) { MprisProperties($0) as MprisProperties? }
+      }
+      let isBaseline = awaitingBaseline.remove(player) != nil
+      if awaitingBaseline.isEmpty && !listing { stopWaiting() }
+      guard follows(player), let properties else { return }
+      onEvent?(isBaseline ? .baseline(player, properties) : .changed(player, properties))
+    }
+  }
+
+  private func handle(_ signal: BusMessage) {
+    switch (signal.interface, signal.member) {
+    case ("org.freedesktop.DBus", "NameOwnerChanged"):
+      guard signal.sender == BusConnection.busName, signal.signature == "sss",
+        let name = signal.argument(0, Variant.text), name.hasPrefix(Self.namePrefix),
+        let old = signal.argument(1, Variant.text), let new = signal.argument(2, Variant.text)
+      else { return }
+      ownerChanged(name, old: old, new: new)
+    case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
+      guard signal.path == Self.objectPath, signal.signature == "sa{sv}as",
+        signal.argument(0, Variant.text) == Self.playerInterface,
+        let player = signal.sender, follows(player),
+        let properties = signal.argument(1, { MprisProperties($0) as MprisProperties? })
+      else { return }
+      let isBaseline = awaitingBaseline.contains(player)
+      onEvent?(isBaseline ? .baseline(player, properties) : .changed(player, properties))
+    default:
+      break
+    }
+  }
+
+  private func ownerChanged(_ name: String, old: String, new: String) {
+    if !old.isEmpty, owners[name] == old {
+      owners[name] = nil
+      if !follows(old) {
+        awaitingBaseline.remove(old)
+        onEvent?(.left(old))
+      }
+    }
+    if !new.isEmpty, owners[name] != new {
+      let known = follows(new)
+      owners[name] = new
+      if !known {
+        onEvent?(.appeared(new))
+        readProperties(of: new)
+      }
+    }
+  }
+}
