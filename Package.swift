@@ -207,7 +207,7 @@ let package = Package(
     .target(
       name: "CompositorCases",
       dependencies: [
-        "TestSupport", "ToastKit", "ToastRendering", "ToastProtocol", "Notifications",
+        "TestSupport", "ToastKit", "ToastRendering", "ToastProtocol", "Notifications", "Watchers",
       ],
       swiftSettings: strict),
 

@@ -4,6 +4,7 @@ import Testing
 import ToastKit
 import ToastProtocol
 import ToastRendering
+import Watchers
 
 /// A watcher (`wl-toast watch sway`, `watch river`) on a desk, as a user meets
 /// it beside a script's toasts: its mode banner is the display's owner's, in
@@ -172,5 +173,43 @@ extension Looks {
     return bands.compactMap { band in
       shot.boundingBox { x, y in band.contains(y) && matches(x, y) }
     }
+  }
+}
+
+/// Presses the volume key (`press`) until the volume HUD of the example's
+/// `watch audio` shows the level the key set: each press raises the volume by
+/// 5 % (the binding's pactl); once pactl reports the new level, the HUD for
+/// it (the watcher's own toast: text, bar and icon) must appear. A press
+/// before the watcher is connected shows nothing (only later changes do), so
+/// the next press tries again. `screenshot` takes the region around a box;
+/// `color` is the HUD's on the compositor's desktop.
+package func expectTheWatchersVolumeHUD(
+  _ server: SoundServer, color: RGB, log: @autoclosure () -> String = "", press: () throws -> Void,
+  screenshot: (Box) throws -> Image
+) throws {
+  var seen: Box?
+  var expected: Box?
+  try waitUntil(
+    "the watcher's HUD at \(lastSeen(expected)) (last seen: \(lastSeen(seen)))\(log())",
+    timeout: 30
+  ) {
+    let before = try defaultSinkPercent(server)
+    try press()
+    var level = before
+    try waitUntil("the key's pactl to change the volume from \(before)%", timeout: 10) {
+      level = try defaultSinkPercent(server)
+      return level != before
+    }
+    let box = Looks.hudBox(
+      AudioState.volumeToast("Volume \(level)%", percent: level, isMuted: false))
+    expected = box
+    let area = box.insetBy(-16)
+    // The watcher shows it within a moment, or it was not connected yet.
+    return
+      (try? waitUntil("the HUD", timeout: 3) {
+        seen = try screenshot(area).boundingBox(of: color, tolerance: 3)
+          .map { Box(x: $0.x + area.x, y: $0.y + area.y, width: $0.width, height: $0.height) }
+        return seen == box
+      }) != nil
   }
 }

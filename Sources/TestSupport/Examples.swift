@@ -12,12 +12,22 @@ package let repositoryDirectory: String = {
 /// The repository's `Examples/` directory, which the tests use for real.
 package let examplesDirectory = repositoryDirectory + "/Examples"
 
+/// Which `pactl` the examples' key bindings run.
+package enum ExamplePactl: Sendable {
+  /// A stand-in that reports the volume at 55% and nothing muted.
+  case standIn
+  /// The installed one, for a sound server of the test's (``SoundServer``).
+  case installed
+}
+
 /// A new directory of programs for the examples' key bindings, to put first
-/// in PATH: `wl-toast` (this build's) and a stand-in `pactl` that reports the
-/// volume at 55% and nothing muted. The caller removes it.
-package func exampleBinDirectory() throws -> String {
+/// in PATH: `wl-toast` (this build's) and, unless `pactl` is `.installed`, a
+/// stand-in `pactl` (``ExamplePactl/standIn``). The caller removes it.
+package func exampleBinDirectory(pactl: ExamplePactl = .standIn) throws -> String {
   let bin = try makeTemporaryDirectory(prefix: "wl-toast-bin")
   chmod(bin, 0o755)
+  symlink(builtProduct("wl-toast"), bin + "/wl-toast")
+  guard pactl == .standIn else { return bin }
   try writeFile(
     bin + "/pactl",
     """
@@ -29,8 +39,31 @@ package func exampleBinDirectory() throws -> String {
     exit 0
 
     """, mode: 0o755)
-  symlink(builtProduct("wl-toast"), bin + "/wl-toast")
   return bin
+}
+
+/// The default output's volume in percent, as `pactl get-sink-volume` prints
+/// it (its first channel), on `server`.
+package func defaultSinkPercent(_ server: SoundServer) throws -> Int {
+  let output = try server.pactl(["get-sink-volume", "@DEFAULT_SINK@"]).output
+  guard let percent = output.split(separator: "/").dropFirst().first,
+    let value = Int(percent.filter(\.isNumber))
+  else { throw HarnessError("pactl get-sink-volume printed \(output)") }
+  return value
+}
+
+/// A configuration home for a compositor's session (its `XDG_CONFIG_HOME`)
+/// whose `[preset volume]` keeps the volume HUD of `watch audio` on screen,
+/// without animation, until the next change: what the examples' tests look
+/// at, however slow the machine. The caller removes it.
+package func exampleConfigHome() throws -> String {
+  let home = try makeTemporaryDirectory(prefix: "wl-toast-config")
+  chmod(home, 0o755)
+  mkdir(home + "/wl-toast", 0o755)
+  try writeFile(
+    home + "/wl-toast/config", "[preset volume]\ntimeout = 0\nno-animation = true\n",
+    mode: 0o644)
+  return home
 }
 
 /// `PATH` with `bin` (``exampleBinDirectory()``) first: what the examples'

@@ -10,25 +10,33 @@ import ToastRendering
 @Suite(.serialized)
 struct RiverInitExampleTests {
   @Test func theVolumeKeyShowsTheVolumeAndSuperF11ShowsTheMode() throws {
-    let bin = try exampleBinDirectory()
+    let bin = try exampleBinDirectory(pactl: .installed)
     defer { removeTree(bin) }
+    let configHome = try exampleConfigHome()
+    defer { removeTree(configHome) }
+    let server = try SoundServer()
+    // `watch media` needs a session bus.
+    let bus = try NotificationBus()
+    // river and what it starts may be another user's: the directories let
+    // them reach the sockets.
+    chmod(bus.directory, 0o711)
+    chmod(server.directory, 0o711)
+    try server.control(["set-sink-volume", "@DEFAULT_SINK@", "20%"])
     let desk = try Desk<HeadlessRiver>(
-      extraInit: ". '\(examplesDirectory)/river-init'", environment: ["PATH": examplePATH(bin)])
-    var toast = Toast("Volume 55%")
-    toast.progress = 0.55
-    let box = Looks.hudBox(toast)
-    // The key the init maps in normal mode: XF86AudioRaiseVolume.
-    try desk.input.press(keysym: 0x1008_ff13)
-    var seen: Box?
-    // The binding starts a shell, the stand-in pactl, wl-toast and its owner: allow for a
-    // slow machine.
-    try desk.screenshot(
-      "a HUD for 'Volume 55%' with a bar at \(box) (last seen: \(lastSeen(seen)));"
-        + " river's log ends with:\n\(desk.river.logTail())", timeout: 10
-    ) {
-      seen = $0.boundingBox(of: Looks.hudColor(HeadlessRiver.self), tolerance: 3)
-      return seen == box
+      extraInit: ". '\(examplesDirectory)/river-init'",
+      environment: bus.clientEnvironment.merging(server.clientEnvironment) { $1 }
+        .merging(["PATH": examplePATH(bin), "XDG_CONFIG_HOME": configHome]) { $1 })
+    // The key the init maps in normal mode: XF86AudioRaiseVolume; the
+    // watcher the init started shows the level it set.
+    try expectTheWatchersVolumeHUD(
+      server, color: Looks.hudColor(HeadlessRiver.self),
+      log: "; river's log ends with:\n\(desk.river.logTail())"
+    ) { () throws in
+      try desk.input.press(keysym: 0x1008_ff13)
+    } screenshot: { box in
+      try desk.river.screenshot(x: box.x, y: box.y, width: box.width, height: box.height)
     }
+    var seen: Box?
     // Super+F11 enters passthrough; the watcher the init started shows it until
     // Super+F11 again (a mapping of the passthrough mode) leaves it.
     let banner = Looks.restingPill("passthrough")
