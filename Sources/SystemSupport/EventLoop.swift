@@ -67,6 +67,8 @@ public final class EventLoop {
   /// draw what became dirty.
   public var beforeSleep: (() -> Void)?
 
+  /// The timers of the batch being fired that no handler has cancelled.
+  private var firing: Set<Token> = []
   private let timerFD: Int32
   private let signalFD: Int32
   private var savedMask = sigset_t()
@@ -132,9 +134,12 @@ public final class EventLoop {
   }
 
   /// Cancels a timer or stops watching a source; unknown tokens are ignored.
+  /// A timer due in the batch that is firing, cancelled by an earlier
+  /// handler of that batch, does not fire.
   public func remove(_ token: Token) {
     timers.removeAll { $0.token == token }
     sources.removeAll { $0.token == token }
+    firing.remove(token)
   }
 
   /// Makes `run` return after the current iteration.
@@ -230,7 +235,9 @@ public final class EventLoop {
     let due = timers.filter { $0.deadline <= now }
     guard !due.isEmpty else { return }
     timers.removeAll { $0.deadline <= now }
-    for timer in due { timer.handler() }
+    firing = Set(due.map(\.token))
+    defer { firing = [] }
+    for timer in due where firing.contains(timer.token) { timer.handler() }
   }
 
   /// Points the timerfd at the earliest deadline, touching it only when that changed.

@@ -23,6 +23,18 @@ package func runWatch(_ request: WatchRequest) -> Int32 {
     }
   }
   let context = "watch " + request.targets.map(\.word).joined(separator: " ")
+  // A watch of no compositor (audio, media, backlight) still ends with the
+  // display: a Wayland connection of its own, which asks nothing, is lost
+  // when the compositor goes.
+  var display: Display?
+  if !request.targets.contains(where: \.followsCompositor) {
+    do {
+      display = try Display()
+    } catch {
+      printError("wl-toast: \(error)")
+      return ExitCode.error
+    }
+  }
   let loop: EventLoop
   let feed: OwnerFeed
   do {
@@ -37,6 +49,7 @@ package func runWatch(_ request: WatchRequest) -> Int32 {
     return ExitCode.error
   }
   var ending: WatchEnd?
+  if let display { loop.add(display) }
   for (target, watcher) in watchers {
     let styled = PresetFeed(feed, settings: request.presets[target.presetName])
     watcher.start(in: loop, feed: styled) { end in
@@ -48,7 +61,8 @@ package func runWatch(_ request: WatchRequest) -> Int32 {
     // A source may end the watch while it starts, before the loop runs.
     try loop.run { ending != nil }
   } catch {
-    // river going away ends the watch as it should; anything else is an error.
+    // The compositor going away (river's status connection, or the
+    // display's) ends the watch as it should; anything else is an error.
     if case .connectionLost = error.waylandError {
       ending = ending ?? .finished
     } else {
@@ -59,6 +73,7 @@ package func runWatch(_ request: WatchRequest) -> Int32 {
   // The loop's handlers hold the feed and the loop: let go.
   feed.close()
   loop.onSignal = nil
+  withExtendedLifetime(display) {}
   guard case .failed(let line) = ending else { return ExitCode.success }
   printError("wl-toast: \(line)")
   return ExitCode.error
@@ -76,3 +91,13 @@ private func makeWatcher(_ target: WatchTarget) throws(WatchError) -> any Watche
 }
 
 extension OwnerFeed: ToastFeed {}
+
+extension WatchTarget {
+  /// Whether the target is a compositor (sway, river), whose going away ends the watch.
+  fileprivate var followsCompositor: Bool {
+    switch self {
+    case .sway, .river: true
+    case .audio, .media, .backlight: false
+    }
+  }
+}

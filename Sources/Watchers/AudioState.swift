@@ -62,8 +62,6 @@ package struct AudioSnapshot: Equatable, Sendable {
 package struct AudioState {
   /// The tag of every toast of the watcher.
   package static let tag = "volume"
-  /// How long a toast stays, in seconds.
-  package static let timeout = 1.5
 
   private var last: AudioSnapshot?
 
@@ -101,7 +99,7 @@ package struct AudioState {
     guard let old, let new, old.name == new.name, !new.isMonitor, old.isMuted != new.isMuted
     else { return nil }
     var toast = Toast(
-      new.isMuted ? "Microphone muted" : "Microphone on", timeout: .init(seconds: timeout))
+      new.isMuted ? "Microphone muted" : "Microphone on", timeout: .watcherHUD)
     toast.icon =
       new.isMuted ? "microphone-sensitivity-muted-symbolic" : "microphone-sensitivity-high-symbolic"
     return toast
@@ -110,7 +108,7 @@ package struct AudioState {
   /// The volume HUD: `text`, the bar at `percent` (at most 200), the icon.
   package static func volumeToast(_ text: String, percent: Int, isMuted: Bool) -> Toast {
     var toast = Toast(
-      text, timeout: .init(seconds: timeout), progress: Double(min(max(percent, 0), 200)) / 100)
+      text, timeout: .watcherHUD, progress: Double(min(max(percent, 0), 200)) / 100)
     toast.icon = volumeIcon(percent: percent, isMuted: isMuted)
     return toast
   }

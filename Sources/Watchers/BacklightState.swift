@@ -98,9 +98,9 @@ package struct BacklightState {
   /// The brightness HUD for `level`.
   package static func toast(_ level: Level) -> Toast {
     let percent = level.percent
-    var toast = Toast("Brightness \(percent)%", progress: Double(percent) / 100)
+    var toast = Toast(
+      "Brightness \(percent)%", timeout: .watcherHUD, progress: Double(percent) / 100)
     toast.icon = "display-brightness-symbolic"
-    toast.doNotDisturb = .show
     return toast
   }
 

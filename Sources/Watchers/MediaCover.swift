@@ -45,6 +45,9 @@ package enum MediaCover {
   /// a PNG or an SVG does; nil otherwise.
   package static func file(of uri: String) -> String? {
     guard let path = path(of: uri) else { return nil }
+    // Nothing but a regular file is opened (a device's open may act).
+    var found = stat()
+    guard stat(path, &found) == 0, found.st_mode & S_IFMT == S_IFREG else { return nil }
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard fd >= 0 else { return nil }
     defer { close(fd) }

@@ -15,18 +15,18 @@ import ToastModel
 package final class MediaWatch: Watcher {
   /// The tag of the watcher's toast.
   package static let tag = "media"
-  /// The longest wait between two attempts to reach the session bus again.
-  static let longestRetry: Duration = .seconds(60)
 
   private let address: BusAddress
   private var state = MediaState()
   private var client: MprisClient?
   private var running: (loop: EventLoop, feed: any ToastFeed)?
-  /// The toast to show once the loop has read every message waiting.
-  private var pending: Toast?
+  /// The change to show once the loop has read every message waiting.
+  private var pending: MediaChange?
   private var pendingTimer: EventLoop.Token?
   private var retryTimer: EventLoop.Token?
-  private var retryDelay: Duration = .seconds(1)
+  /// The waits between attempts to reach the session bus again: 1 s,
+  /// doubling up to a minute.
+  private var backoff = Backoff(first: .seconds(1), limit: .seconds(60))
   /// Whether the line that the bus went away was written since the last
   /// connection that worked: one line for each time it goes away.
   private var saidGone = false
@@ -40,7 +40,15 @@ package final class MediaWatch: Watcher {
           + " $XDG_RUNTIME_DIR/bus is none")
     }
     guard address.connect() != nil else {
-      throw WatchError("watch media: cannot connect to the session bus")
+      let sockets = address.sockets.map { socket in
+        switch socket {
+        case .path(let path): path
+        case .abstract(let name): "@" + name
+        }
+      }
+      throw WatchError(
+        "watch media: cannot connect to the session bus at "
+          + (sockets.isEmpty ? "no Unix socket" : sockets.joined(separator: ", ")))
     }
     self.address = address
   }
@@ -74,7 +82,7 @@ package final class MediaWatch: Watcher {
     }
     self.client = client
     client.onReady = { [unowned self] in
-      retryDelay = .seconds(1)
+      backoff.reset()
       saidGone = false
     }
     client.onEvent = { [unowned self] event in handle(event) }
@@ -89,9 +97,7 @@ package final class MediaWatch: Watcher {
 
   private func retryLater() {
     guard let loop = running?.loop else { return }
-    let delay = retryDelay
-    retryDelay = min(retryDelay * 2, Self.longestRetry)
-    retryTimer = loop.addTimer(after: delay) { [unowned self] in
+    retryTimer = loop.addTimer(after: backoff.delay()) { [unowned self] in
       retryTimer = nil
       connect()
     }
@@ -109,21 +115,22 @@ package final class MediaWatch: Watcher {
       if let change = state.change(
         player, playback: properties.playback, track: properties.track)
       {
-        show(Self.toast(for: change))
+        show(change)
       }
     }
   }
 
-  /// Shows `toast` once the messages read with it are handled: of a burst,
-  /// only the last toast goes to the owner.
-  private func show(_ toast: Toast) {
-    pending = toast
+  /// Shows `change` once the messages read with it are handled: of a
+  /// burst, only the last change goes to the owner (its cover looked up
+  /// then, once).
+  private func show(_ change: MediaChange) {
+    pending = change
     guard pendingTimer == nil, let loop = running?.loop else { return }
     pendingTimer = loop.addTimer(after: .zero) { [unowned self] in
       pendingTimer = nil
-      guard let toast = pending else { return }
+      guard let change = pending else { return }
       pending = nil
-      running?.feed.show(toast, tag: Self.tag)
+      running?.feed.show(Self.toast(for: change), tag: Self.tag)
     }
   }
 

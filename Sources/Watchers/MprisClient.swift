@@ -42,7 +42,8 @@ package final class MprisClient {
   private var listing = true
   private var patience: EventLoop.Token?
 
-  /// Called once the bus has answered `Hello`: the players are listed next.
+  /// Called once the bus has answered `ListNames`: the connection works
+  /// (one that fails before stays a failure of the same series of tries).
   package var onReady: (() -> Void)?
   /// Hears each event.
   package var onEvent: ((Event) -> Void)?
@@ -54,10 +55,7 @@ package final class MprisClient {
     guard let connection = BusConnection(address: address, loop: loop) else { return nil }
     self.loop = loop
     self.connection = connection
-    connection.onReady = { [unowned self] in
-      subscribe()
-      onReady?()
-    }
+    connection.onReady = { [unowned self] in subscribe() }
     connection.onSignal = { [unowned self] signal in handle(signal) }
     connection.onClose = { [unowned self] in
       stopWaiting()
@@ -95,6 +93,7 @@ package final class MprisClient {
       destination: BusConnection.busName, path: "/org/freedesktop/DBus",
       interface: BusConnection.busName, member: "ListNames"
     ) { [unowned self] result in
+      if case .success = result { onReady?() }
       let names =
         (try? result.get()).flatMap { reply in
           reply.argument(0) { list in

@@ -132,8 +132,7 @@ package final class PulseConnection {
     if state == PA_CONTEXT_READY {
       if let readyDeadline { loop.remove(readyDeadline) }
       readyDeadline = nil
-      backoff.reset()
-      reported = false
+      lost = nil
       onConnected()
       let me = Unmanaged.passUnretained(self).toOpaque()
       library.contextSetSubscribeCallback(
@@ -220,7 +219,6 @@ package final class PulseConnection {
       named(.source, info.pointee.default_source_name)
     }
     if server.answered() {
-      server.reset()
       askServer()
     }
     deliverWhenSettled()
@@ -293,7 +291,6 @@ package final class PulseConnection {
     snapshot[role] = pending?.device
     devices[role.rawValue].index = pending?.index
     if devices[role.rawValue].gate.answered() {
-      devices[role.rawValue].gate.reset()
       ask(role)
     }
     deliverWhenSettled()
@@ -303,6 +300,11 @@ package final class PulseConnection {
   private func deliverWhenSettled() {
     guard answered, !server.inFlight, !devices.contains(where: \.gate.inFlight) else { return }
     answered = false
+    // The server answered every question: the connection works, and the
+    // next loss starts a new series of tries (one that fails once ready
+    // keeps growing its waits).
+    backoff.reset()
+    reported = false
     onSnapshot(snapshot)
   }
 

@@ -22,15 +22,11 @@ package struct RequestGate: Equatable, Sendable {
     return true
   }
 
-  /// The answer came: true when the question is to be asked again (it
-  /// stays in flight), false when it is done.
+  /// The answer came: nothing is in flight; true when an event came
+  /// meanwhile, so that the question is to be asked again.
   package mutating func answered() -> Bool {
-    guard dirty else {
-      inFlight = false
-      return false
-    }
-    dirty = false
-    return true
+    defer { self = RequestGate() }
+    return dirty
   }
 
   /// The connection went away: nothing is in flight.

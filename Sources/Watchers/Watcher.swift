@@ -11,6 +11,12 @@ package protocol ToastFeed: AnyObject {
   func hide(tag: String)
 }
 
+extension Toast.Timeout {
+  /// How long a watcher's HUD (the volume, the brightness) stays after the
+  /// last change: 1.5 s, as a key binding's HUD would.
+  package static let watcherHUD: Toast.Timeout = .init(seconds: 1.5)
+}
+
 /// How a source ended its watch (``Watcher/start(in:feed:end:)``'s `end`).
 package enum WatchEnd: Equatable, Sendable {
   /// As it should: the compositor followed went away.

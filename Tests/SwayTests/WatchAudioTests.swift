@@ -219,6 +219,22 @@ struct WatchAudioTests {
     #expect(rig.desk.ownerProcesses().filter { $0 != rig.watcher.pid }.count == 1)
   }
 
+  @Test func theWatchEndsWithTheCompositor() throws {
+    let desk = try Desk<HeadlessSway>()
+    desk.environment.merge(SoundServer.absentEnvironment) { $1 }
+    let log = desk.scratch("watch-audio") + ".log"
+    let watcher = try desk.run(["watch", "audio", "backlight"], logPath: log)
+    defer { watcher.terminate() }
+    func written() -> String { String(decoding: readFile(log) ?? [], as: UTF8.self) }
+    // The line about the absent sound server comes once the watch runs.
+    try waitUntil("the watch to run (\(log))", timeout: 20) {
+      guard watcher.isRunning else { throw HarnessError("the watch ended: \(written())") }
+      return written().contains("watch audio:")
+    }
+    desk.sway.stop()
+    #expect(watcher.wait(timeout: 20) == 0, "the watch ends, as it should, with the compositor")
+  }
+
   @Test func theNextChangeAfterTheServerCameBackShows() throws {
     let rig = try Rig()
     try rig.waitForWatcher()

@@ -130,7 +130,10 @@ struct WatchMediaTests {
     desk.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/wl-toast-bus"
     let refused = try desk.runToEnd(["watch", "media"])
     #expect(refused.status == 1)
-    #expect(refused.errors == "wl-toast: watch media: cannot connect to the session bus\n")
+    #expect(
+      refused.errors
+        == "wl-toast: watch media: cannot connect to the session bus at /nonexistent/wl-toast-bus\n"
+    )
     desk.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
     desk.environment["XDG_RUNTIME_DIR"] = desk.compositor.runtimeDirectory + "/no-bus-here"
     let absent = try desk.runToEnd(["watch", "media"])

@@ -41,7 +41,7 @@ struct AudioStateTests {
     #expect(toast.style == .hud)
     #expect(toast.progress == 0.4)
     #expect(toast.icon == "audio-volume-medium-symbolic")
-    #expect(toast.timeout == .init(seconds: AudioState.timeout))
+    #expect(toast.timeout == .watcherHUD)
   }
 
   @Test func theSameStateAgainShowsNothing() {

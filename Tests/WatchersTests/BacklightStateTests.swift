@@ -26,7 +26,7 @@ import ToastModel
     #expect(toast.progress == 0.3)
     #expect(toast.icon == "display-brightness-symbolic")
     #expect(toast.style == .hud)
-    #expect(toast.doNotDisturb == .show)
+    #expect(toast.timeout == .watcherHUD)
     #expect(BacklightState.tag == "brightness")
   }
 

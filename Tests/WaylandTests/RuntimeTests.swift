@@ -24,6 +24,21 @@ struct RuntimeTests {
     #expect(loop.wakeUps <= 4)
   }
 
+  @Test func aTimerCancelledByAnotherDueAtTheSameTimeDoesNotFire() throws {
+    let loop = try EventLoop()
+    var fired: [String] = []
+    let past = MonotonicTime.now
+    var second: EventLoop.Token?
+    loop.addTimer(at: past) {
+      fired.append("first")
+      if let second { loop.remove(second) }
+    }
+    second = loop.addTimer(at: past) { fired.append("second") }
+    loop.addTimer(at: past + .milliseconds(20)) { fired.append("last") }
+    try loop.run(until: { fired.last == "last" })
+    #expect(fired == ["first", "last"])
+  }
+
   @Test func signalsAndExtraDescriptorsReachTheirHandlers() throws {
     let sway = try HeadlessSway()
     let display = try Display(name: sway.socketPath)
