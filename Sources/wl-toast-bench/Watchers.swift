@@ -86,6 +86,8 @@ let watcherNames = ["wl-toast", "pactl && wl-toast"]
       }
     }
   }
+  // The owner the watcher started (it holds it while it runs).
+  guard let owner = bench.ownerPID(tag: "volume") else { fail("no owner shows the volume HUD") }
   // CPU per change: 50 changes, 20 ms apart, the watcher's threads' schedstat.
   let before = cpuTime(of: watcher.pid)
   for _ in 0..<50 {
@@ -111,4 +113,6 @@ let watcherNames = ["wl-toast", "pactl && wl-toast"]
   }
   watcher.stop()
   must("hiding the volume HUD") { try bench.run([wlToast, "hide", "--tag", "volume"]) }
+  // The next scenario starts with no owner running.
+  bench.waitGone(owner, "the watch's owner")
 }
