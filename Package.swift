@@ -225,7 +225,7 @@ let package = Package(
       name: "FuzzTargets",
       dependencies: [
         "ToastCommand", "ToastProtocol", "ToastModel", "ToastRendering", "WaylandScanner",
-        "ToastAccessibility", "ToastNag", "Bus", "Notifications",
+        "ToastAccessibility", "ToastNag", "Bus", "Notifications", "Watchers",
         "CGio",
       ],
       swiftSettings: strict),

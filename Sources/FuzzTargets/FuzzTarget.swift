@@ -28,6 +28,10 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   /// `BodyMarkup` of a notification's body, and a `Notify` call's body
   /// decoded (`NotificationRequest`) and shown as a card (`NotificationCard`).
   case notifications
+  /// What `watch media` reads of MPRIS players and the bus (`MprisClient`,
+  /// `MediaState`), a cover's URI and file head (`MediaCover`), and what
+  /// `watch backlight` reads of sysfs (`BacklightState`).
+  case watchers
 
   /// Runs one input through the target.
   ///
@@ -44,6 +48,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .bus: try fuzzBus(input)
     case .nag: try fuzzNag(input)
     case .notifications: try fuzzNotifications(input)
+    case .watchers: try fuzzWatchers(input)
     }
   }
 }

@@ -134,8 +134,22 @@ package enum LevelProblem: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .missing(let attribute): "\(attribute) is missing or unreadable"
     case .notANumber(let attribute, let text):
-      "\(attribute) is not a number (\(String(reflecting: String(text.prefix(40)))))"
+      "\(attribute) is not a number (\(Self.quoted(String(text.prefix(40)))))"
     case .zeroMaximum: "max_brightness is 0"
     }
+  }
+
+  /// `text` quoted and escaped as Swift writes it, and escaped too where
+  /// Swift leaves a scalar that breaks the line (U+2028, U+2029).
+  private static func quoted(_ text: String) -> String {
+    var line = ""
+    for scalar in String(reflecting: text).unicodeScalars {
+      if Toast.breaksLine(scalar) {
+        line += scalar.escaped(asASCII: true)
+      } else {
+        line.unicodeScalars.append(scalar)
+      }
+    }
+    return line
   }
 }

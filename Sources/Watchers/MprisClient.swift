@@ -94,13 +94,7 @@ package final class MprisClient {
       interface: BusConnection.busName, member: "ListNames"
     ) { [unowned self] result in
       if case .success = result { onReady?() }
-      let names =
-        (try? result.get()).flatMap { reply in
-          reply.argument(0) { list in
-            Variant.has(list, type: "as") ? Variant.children(list, Variant.text) : nil
-          }
-        } ?? []
-      let players = names.filter { $0.hasPrefix(Self.namePrefix) }
+      let players = (try? result.get()).map(Self.players(inListNames:)) ?? []
       var unanswered = players.count
       func answered() {
         unanswered -= 1
@@ -139,9 +133,7 @@ package final class MprisClient {
       destination: player, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
       member: "GetAll", body: Variant.tuple([Variant.string(Self.playerInterface)])
     ) { [unowned self] result in
-      let properties = (try? result.get()).flatMap { reply in
-        reply.argument(0) { MprisProperties($0) as MprisProperties? }
-      }
+      let properties = (try? result.get()).flatMap(Self.properties(inGetAll:))
       let isBaseline = awaitingBaseline.remove(player) != nil
       if awaitingBaseline.isEmpty && !listing { stopWaiting() }
       guard follows(player), let properties else { return }
@@ -150,24 +142,51 @@ package final class MprisClient {
   }
 
   private func handle(_ signal: BusMessage) {
-    switch (signal.interface, signal.member) {
-    case ("org.freedesktop.DBus", "NameOwnerChanged"):
-      guard signal.sender == BusConnection.busName, signal.signature == "sss",
-        let name = signal.argument(0, Variant.text), name.hasPrefix(Self.namePrefix),
-        let old = signal.argument(1, Variant.text), let new = signal.argument(2, Variant.text)
-      else { return }
-      ownerChanged(name, old: old, new: new)
-    case ("org.freedesktop.DBus.Properties", "PropertiesChanged"):
-      guard signal.path == Self.objectPath, signal.signature == "sa{sv}as",
-        signal.argument(0, Variant.text) == Self.playerInterface,
-        let player = signal.sender, follows(player),
-        let properties = signal.argument(1, { MprisProperties($0) as MprisProperties? })
-      else { return }
+    if let change = Self.ownerChange(in: signal) {
+      ownerChanged(change.name, old: change.old, new: change.new)
+    } else if let player = signal.sender, follows(player),
+      let properties = Self.propertiesChange(in: signal)
+    {
       let isBaseline = awaitingBaseline.contains(player)
       onEvent?(isBaseline ? .baseline(player, properties) : .changed(player, properties))
-    default:
-      break
     }
+  }
+
+  /// The players' well-known names in `ListNames`' answer (`as`); none
+  /// when it is of another type.
+  package static func players(inListNames reply: BusMessage) -> [String] {
+    let names = reply.argument(0) { list in
+      Variant.has(list, type: "as") ? Variant.children(list, Variant.text) : nil
+    }
+    return (names ?? []).filter { $0.hasPrefix(namePrefix) }
+  }
+
+  /// The player's properties in `GetAll`'s answer (`a{sv}`).
+  package static func properties(inGetAll reply: BusMessage) -> MprisProperties? {
+    reply.argument(0) { MprisProperties($0) as MprisProperties? }
+  }
+
+  /// A player's name, its old owner and its new one (each empty for none),
+  /// when `signal` is the bus's `NameOwnerChanged` (`sss`) of a player's name.
+  package static func ownerChange(in signal: BusMessage) -> (
+    name: String, old: String, new: String
+  )? {
+    guard signal.interface == "org.freedesktop.DBus", signal.member == "NameOwnerChanged",
+      signal.sender == BusConnection.busName, signal.signature == "sss",
+      let name = signal.argument(0, Variant.text), name.hasPrefix(namePrefix),
+      let old = signal.argument(1, Variant.text), let new = signal.argument(2, Variant.text)
+    else { return nil }
+    return (name, old, new)
+  }
+
+  /// The changed properties when `signal` is `PropertiesChanged`
+  /// (`sa{sv}as`) of the player's interface at the players' object path.
+  package static func propertiesChange(in signal: BusMessage) -> MprisProperties? {
+    guard signal.interface == "org.freedesktop.DBus.Properties",
+      signal.member == "PropertiesChanged", signal.path == objectPath,
+      signal.signature == "sa{sv}as", signal.argument(0, Variant.text) == playerInterface
+    else { return nil }
+    return signal.argument(1) { MprisProperties($0) as MprisProperties? }
   }
 
   private func ownerChanged(_ name: String, old: String, new: String) {

@@ -48,13 +48,19 @@ package struct MprisProperties: Equatable, Sendable {
       })
   }
 
-  /// `xesam:artist`: an `as` (its first few), or a single `s`.
+  /// `xesam:artist`: an `as` (its first few), or a single `s`; an empty name is none.
   static func artists(_ value: OpaquePointer) -> [String]? {
-    if Variant.has(value, type: "s") { return Variant.text(value).map { [line($0)] } }
-    guard Variant.has(value, type: "as") else { return nil }
-    return (0..<min(Variant.count(of: value), maximumArtists)).compactMap { index in
-      Variant.child(value, index, Variant.text).map(line)
-    }.filter { !$0.isEmpty }
+    let names: [String]?
+    if Variant.has(value, type: "s") {
+      names = Variant.text(value).map { [line($0)] }
+    } else if Variant.has(value, type: "as") {
+      names = (0..<min(Variant.count(of: value), maximumArtists)).compactMap { index in
+        Variant.child(value, index, Variant.text).map(line)
+      }
+    } else {
+      names = nil
+    }
+    return names?.filter { !$0.isEmpty }
   }
 
   /// `text` on one line (line breaks and control characters as spaces),

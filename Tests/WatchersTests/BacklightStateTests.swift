@@ -82,6 +82,10 @@ import ToastModel
       Reading(brightness: "99999999999999999999999", maxBrightness: "100"),
       "brightness is not a number (\"99999999999999999999999\")"
     ),
+    (
+      Reading(brightness: "5\u{2028}6\u{85}", maxBrightness: "100"),
+      "brightness is not a number (\"5\\u{2028}6\\u{0085}\")"
+    ),
   ])
   func anUnreadableLevelIsOneLineOncePerDevice(reading: Reading, problem: String) {
     var state = BacklightState()

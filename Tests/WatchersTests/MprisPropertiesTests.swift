@@ -39,6 +39,13 @@ struct MprisPropertiesTests {
     #expect(read.track?.artists == ["Solo"])
   }
 
+  @Test func anEmptyArtistIsNone() throws {
+    let one = try Self.properties("{'Metadata': <{'xesam:artist': <''>}>}")
+    #expect(one.track?.artists == [])
+    let list = try Self.properties("{'Metadata': <{'xesam:artist': <['', 'Duo']>}>}")
+    #expect(list.track?.artists == ["Duo"])
+  }
+
   @Test func valuesOfOtherTypesCountAsAbsent() throws {
     let read = try Self.properties(
       """
