@@ -235,6 +235,7 @@ public final class EventLoop {
     let due = timers.filter { $0.deadline <= now }
     guard !due.isEmpty else { return }
     timers.removeAll { $0.deadline <= now }
+    guard due.count > 1 else { return due[0].handler() }
     firing = Set(due.map(\.token))
     defer { firing = [] }
     for timer in due where firing.contains(timer.token) { timer.handler() }
