@@ -176,6 +176,45 @@ extension Looks {
   }
 }
 
+/// What the examples' `watch audio media backlight` needs on a test
+/// compositor: the programs of their key bindings (this build's wl-toast,
+/// the installed pactl), a configuration home whose `[preset volume]` keeps
+/// the HUD on screen (``exampleConfigHome()``), a sound server of the test's
+/// at 20 % and a session bus for `watch media`. The compositor and what it
+/// starts may be another user's (sway as root runs as nobody): the server's
+/// and the bus's directories let them reach the sockets.
+package final class ExampleWatchRig {
+  /// The key bindings' programs, to put first in `PATH`.
+  package let bin: String
+  /// The sound server.
+  package let server: SoundServer
+  /// The session bus.
+  package let bus: NotificationBus
+  private let configHome: String
+
+  /// Starts the server and the bus.
+  package init() throws {
+    bin = try exampleBinDirectory(pactl: .installed)
+    configHome = try exampleConfigHome()
+    server = try SoundServer()
+    bus = try NotificationBus()
+    chmod(bus.directory, 0o711)
+    chmod(server.directory, 0o711)
+    try server.control(["set-sink-volume", "@DEFAULT_SINK@", "20%"])
+  }
+
+  deinit {
+    removeTree(bin)
+    removeTree(configHome)
+  }
+
+  /// What the compositor's session needs: the server, the bus, the configuration home.
+  package var environment: [String: String] {
+    bus.clientEnvironment.merging(server.clientEnvironment) { $1 }
+      .merging(["XDG_CONFIG_HOME": configHome]) { $1 }
+  }
+}
+
 /// Presses the volume key (`press`) until the volume HUD of the example's
 /// `watch audio` shows the level the key set: each press raises the volume by
 /// 5 % (the binding's pactl); once pactl reports the new level, the HUD for

@@ -10,26 +10,14 @@ import ToastRendering
 @Suite(.serialized)
 struct RiverInitExampleTests {
   @Test func theVolumeKeyShowsTheVolumeAndSuperF11ShowsTheMode() throws {
-    let bin = try exampleBinDirectory(pactl: .installed)
-    defer { removeTree(bin) }
-    let configHome = try exampleConfigHome()
-    defer { removeTree(configHome) }
-    let server = try SoundServer()
-    // `watch media` needs a session bus.
-    let bus = try NotificationBus()
-    // river and what it starts may be another user's: the directories let
-    // them reach the sockets.
-    chmod(bus.directory, 0o711)
-    chmod(server.directory, 0o711)
-    try server.control(["set-sink-volume", "@DEFAULT_SINK@", "20%"])
+    let rig = try ExampleWatchRig()
     let desk = try Desk<HeadlessRiver>(
       extraInit: ". '\(examplesDirectory)/river-init'",
-      environment: bus.clientEnvironment.merging(server.clientEnvironment) { $1 }
-        .merging(["PATH": examplePATH(bin), "XDG_CONFIG_HOME": configHome]) { $1 })
+      environment: rig.environment.merging(["PATH": examplePATH(rig.bin)]) { $1 })
     // The key the init maps in normal mode: XF86AudioRaiseVolume; the
     // watcher the init started shows the level it set.
     try expectTheWatchersVolumeHUD(
-      server, color: Looks.hudColor(HeadlessRiver.self),
+      rig.server, color: Looks.hudColor(HeadlessRiver.self),
       log: "; river's log ends with:\n\(desk.river.logTail())"
     ) { () throws in
       try desk.input.press(keysym: 0x1008_ff13)

@@ -27,23 +27,9 @@ struct ExamplesTests {
   }
 
   @Test func theSwayConfigsWatcherShowsTheVolumeTheVolumeKeySets() throws {
-    let bin = try exampleBinDirectory(pactl: .installed)
-    defer { removeTree(bin) }
-    let configHome = try exampleConfigHome()
-    defer { removeTree(configHome) }
-    let server = try SoundServer()
-    // `watch media` needs a session bus.
-    let bus = try NotificationBus()
-    // Run as root, the tests' sway and what it starts are another user's: the
-    // directories let them reach the sockets.
-    chmod(bus.directory, 0o711)
-    chmod(server.directory, 0o711)
-    try server.control(["set-sink-volume", "@DEFAULT_SINK@", "20%"])
-    let (sway, input) = try Self.swayWithTheExampleConfig(
-      bin,
-      environment: bus.clientEnvironment.merging(server.clientEnvironment) { $1 }
-        .merging(["XDG_CONFIG_HOME": configHome]) { $1 })
-    try expectTheWatchersVolumeHUD(server, color: hudColor) { () throws in
+    let rig = try ExampleWatchRig()
+    let (sway, input) = try Self.swayWithTheExampleConfig(rig.bin, environment: rig.environment)
+    try expectTheWatchersVolumeHUD(rig.server, color: hudColor) { () throws in
       try input.press(keysym: 0x1008_ff13)  // XF86AudioRaiseVolume
     } screenshot: { box in
       try sway.screenshot(x: box.x, y: box.y, width: box.width, height: box.height)
