@@ -113,7 +113,9 @@ package final class BacklightBed {
     }
     sent += 1
     var answers: [String] = []
-    try waitUntil("the test bed to carry out '\(words.joined(separator: " "))'") {
+    // A wait for the harness's own script, not a measure of wl-toast: as
+    // long as a loaded machine takes (a burst is 20 changes with their uevents).
+    try waitUntil("the test bed to carry out '\(words.joined(separator: " "))'", timeout: 30) {
       answers = Self.lines(log).filter { $0.hasPrefix("done ") || $0.hasPrefix("error ") }
       return answers.count >= sent
     }
