@@ -39,15 +39,9 @@ package struct PulseLibrary {
   ///
   /// - Throws: One line when it is not installed or lacks a function.
   package init() throws(WatchError) {
-    guard let handle = dlopen(Self.fileName, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "not found"
-      throw WatchError("watch audio: cannot open PulseAudio's library: \(reason)")
-    }
+    let library = try LoadedLibrary(Self.fileName, context: "watch audio", package: "libpulse0")
     func symbol<T>(_ name: String, as type: T.Type) throws(WatchError) -> T {
-      guard let address = dlsym(handle, name) else {
-        throw WatchError("watch audio: \(Self.fileName) has no \(name)")
-      }
-      return unsafeBitCast(address, to: type)
+      try library.function(name, as: type)
     }
     mainloopNew = try symbol("pa_mainloop_new", as: wlt_pa_mainloop_new.self)
     mainloopFree = try symbol("pa_mainloop_free", as: wlt_pa_mainloop_free.self)

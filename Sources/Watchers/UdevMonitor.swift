@@ -135,57 +135,41 @@ private struct UdevLibrary {
   /// Opens the library `name` (Debian's libudev1 installs `libudev.so.1`);
   /// it stays loaded.
   static func open(_ name: String) throws(WatchError) -> UdevLibrary {
-    guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "cannot open \(name)"
-      throw WatchError("watch backlight: \(reason) (Debian's package libudev1)")
-    }
-    var missing: String?
-    func symbol<Function>(_ symbol: String, _: Function.Type) -> Function? {
-      guard let address = dlsym(handle, symbol) else {
-        missing = missing ?? symbol
-        return nil
-      }
-      return unsafeBitCast(address, to: Function.self)
-    }
-    guard let new = symbol("udev_new", wlt_udev_new.self),
-      let unref = symbol("udev_unref", wlt_udev_unref.self),
-      let monitorNew = symbol(
-        "udev_monitor_new_from_netlink", wlt_udev_monitor_new_from_netlink.self),
-      let filterSubsystem = symbol(
-        "udev_monitor_filter_add_match_subsystem_devtype",
-        wlt_udev_monitor_filter_add_match_subsystem_devtype.self),
-      let enableReceiving = symbol(
-        "udev_monitor_enable_receiving", wlt_udev_monitor_enable_receiving.self),
-      let monitorFD = symbol("udev_monitor_get_fd", wlt_udev_monitor_get_fd.self),
-      let receive = symbol("udev_monitor_receive_device", wlt_udev_monitor_receive_device.self),
-      let monitorUnref = symbol("udev_monitor_unref", wlt_udev_monitor_unref.self),
-      let enumerateNew = symbol("udev_enumerate_new", wlt_udev_enumerate_new.self),
-      let enumerateMatchSubsystem = symbol(
-        "udev_enumerate_add_match_subsystem", wlt_udev_enumerate_add_match_subsystem.self),
-      let enumerateScan = symbol(
-        "udev_enumerate_scan_devices", wlt_udev_enumerate_scan_devices.self),
-      let enumerateList = symbol(
-        "udev_enumerate_get_list_entry", wlt_udev_enumerate_get_list_entry.self),
-      let enumerateUnref = symbol("udev_enumerate_unref", wlt_udev_enumerate_unref.self),
-      let entryNext = symbol("udev_list_entry_get_next", wlt_udev_list_entry_get_next.self),
-      let entryName = symbol("udev_list_entry_get_name", wlt_udev_list_entry_get_name.self),
-      let deviceFromPath = symbol(
-        "udev_device_new_from_syspath", wlt_udev_device_new_from_syspath.self),
-      let syspath = symbol("udev_device_get_syspath", wlt_udev_device_get_syspath.self),
-      let action = symbol("udev_device_get_action", wlt_udev_device_get_action.self),
-      let attribute = symbol(
-        "udev_device_get_sysattr_value", wlt_udev_device_get_sysattr_value.self),
-      let deviceUnref = symbol("udev_device_unref", wlt_udev_device_unref.self)
-    else {
-      throw WatchError("watch backlight: \(name) lacks \(missing ?? "a function")")
-    }
+    let library = try LoadedLibrary(name, context: "watch backlight", package: "libudev1")
     return UdevLibrary(
-      new: new, unref: unref, monitorNew: monitorNew, filterSubsystem: filterSubsystem,
-      enableReceiving: enableReceiving, monitorFD: monitorFD, receive: receive,
-      monitorUnref: monitorUnref, enumerateNew: enumerateNew,
-      enumerateMatchSubsystem: enumerateMatchSubsystem, enumerateScan: enumerateScan,
-      enumerateList: enumerateList, enumerateUnref: enumerateUnref, entryNext: entryNext,
-      entryName: entryName, deviceFromPath: deviceFromPath, syspath: syspath, action: action,
-      attribute: attribute, deviceUnref: deviceUnref)
+      new: try library.function("udev_new", as: wlt_udev_new.self),
+      unref: try library.function("udev_unref", as: wlt_udev_unref.self),
+      monitorNew: try library.function(
+        "udev_monitor_new_from_netlink", as: wlt_udev_monitor_new_from_netlink.self),
+      filterSubsystem: try library.function(
+        "udev_monitor_filter_add_match_subsystem_devtype",
+        as: wlt_udev_monitor_filter_add_match_subsystem_devtype.self),
+      enableReceiving: try library.function(
+        "udev_monitor_enable_receiving", as: wlt_udev_monitor_enable_receiving.self),
+      monitorFD: try library.function("udev_monitor_get_fd", as: wlt_udev_monitor_get_fd.self),
+      receive: try library.function(
+        "udev_monitor_receive_device", as: wlt_udev_monitor_receive_device.self),
+      monitorUnref: try library.function("udev_monitor_unref", as: wlt_udev_monitor_unref.self),
+      enumerateNew: try library.function("udev_enumerate_new", as: wlt_udev_enumerate_new.self),
+      enumerateMatchSubsystem: try library.function(
+        "udev_enumerate_add_match_subsystem", as: wlt_udev_enumerate_add_match_subsystem.self),
+      enumerateScan: try library.function(
+        "udev_enumerate_scan_devices", as: wlt_udev_enumerate_scan_devices.self),
+      enumerateList: try library.function(
+        "udev_enumerate_get_list_entry", as: wlt_udev_enumerate_get_list_entry.self),
+      enumerateUnref: try library.function(
+        "udev_enumerate_unref", as: wlt_udev_enumerate_unref.self),
+      entryNext: try library.function(
+        "udev_list_entry_get_next", as: wlt_udev_list_entry_get_next.self),
+      entryName: try library.function(
+        "udev_list_entry_get_name", as: wlt_udev_list_entry_get_name.self),
+      deviceFromPath: try library.function(
+        "udev_device_new_from_syspath", as: wlt_udev_device_new_from_syspath.self),
+      syspath: try library.function(
+        "udev_device_get_syspath", as: wlt_udev_device_get_syspath.self),
+      action: try library.function("udev_device_get_action", as: wlt_udev_device_get_action.self),
+      attribute: try library.function(
+        "udev_device_get_sysattr_value", as: wlt_udev_device_get_sysattr_value.self),
+      deviceUnref: try library.function("udev_device_unref", as: wlt_udev_device_unref.self))
   }
 }
