@@ -8,8 +8,9 @@ package struct AudioSnapshot: Equatable, Sendable {
   package struct Device: Equatable, Sendable {
     /// Its name on the server (`alsa_output.pci-…`, `speakers`).
     package var name: String
-    /// What the user calls it (`Headphones`); empty when the server gives none.
-    package var description: String
+    /// What the user calls it, the server's description of it
+    /// (`Headphones`); empty when the server gives none.
+    package var displayName: String
     /// Its volume in percent, as `pactl` rounds it, of its loudest channel.
     package var percent: Int
     /// Whether it is muted.
@@ -19,10 +20,10 @@ package struct AudioSnapshot: Equatable, Sendable {
 
     /// A device with these properties.
     package init(
-      name: String, description: String, percent: Int, isMuted: Bool, isMonitor: Bool = false
+      name: String, displayName: String, percent: Int, isMuted: Bool, isMonitor: Bool = false
     ) {
       self.name = name
-      self.description = description
+      self.displayName = displayName
       self.percent = percent
       self.isMuted = isMuted
       self.isMonitor = isMonitor
@@ -85,7 +86,7 @@ package struct AudioState {
   {
     guard let old, let new else { return nil }
     if old.name != new.name {
-      let name = new.description.isEmpty ? new.name : new.description
+      let name = new.displayName.isEmpty ? new.name : new.displayName
       return volumeToast(name, percent: new.percent, isMuted: new.isMuted)
     }
     guard old.percent != new.percent || old.isMuted != new.isMuted else { return nil }

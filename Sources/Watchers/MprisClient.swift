@@ -13,13 +13,13 @@ package final class MprisClient {
   package enum Event: Equatable, Sendable {
     /// A player's properties that show nothing: those of a player found at
     /// start, or changed before its baseline was read.
-    case baseline(String, MprisProperties)
+    case baseline(player: String, MprisProperties)
     /// A player appeared.
-    case appeared(String)
+    case appeared(player: String)
     /// A player's properties changed (or were first read after it appeared).
-    case changed(String, MprisProperties)
+    case changed(player: String, MprisProperties)
     /// A player left.
-    case left(String)
+    case left(player: String)
   }
 
   /// The prefix of every player's well-known name.
@@ -106,7 +106,7 @@ package final class MprisClient {
           if case .success(let unique) = result, owners[name] == nil {
             owners[name] = unique
             awaitingBaseline.insert(unique)
-            onEvent?(.appeared(unique))
+            onEvent?(.appeared(player: unique))
             readProperties(of: unique)
           }
           answered()
@@ -137,7 +137,9 @@ package final class MprisClient {
       let isBaseline = awaitingBaseline.remove(player) != nil
       if awaitingBaseline.isEmpty && !listing { stopWaiting() }
       guard follows(player), let properties else { return }
-      onEvent?(isBaseline ? .baseline(player, properties) : .changed(player, properties))
+      onEvent?(
+        isBaseline
+          ? .baseline(player: player, properties) : .changed(player: player, properties))
     }
   }
 
@@ -148,7 +150,9 @@ package final class MprisClient {
       let properties = Self.propertiesChange(in: signal)
     {
       let isBaseline = awaitingBaseline.contains(player)
-      onEvent?(isBaseline ? .baseline(player, properties) : .changed(player, properties))
+      onEvent?(
+        isBaseline
+          ? .baseline(player: player, properties) : .changed(player: player, properties))
     }
   }
 
@@ -194,14 +198,14 @@ package final class MprisClient {
       owners[name] = nil
       if !follows(old) {
         awaitingBaseline.remove(old)
-        onEvent?(.left(old))
+        onEvent?(.left(player: old))
       }
     }
     if !new.isEmpty, owners[name] != new {
       let known = follows(new)
       owners[name] = new
       if !known {
-        onEvent?(.appeared(new))
+        onEvent?(.appeared(player: new))
         readProperties(of: new)
       }
     }

@@ -278,7 +278,7 @@ package final class PulseConnection {
     let loudest = withUnsafePointer(to: volume) { library.cvolumeMax($0) }
     let device = AudioSnapshot.Device(
       name: name.map { String(cString: $0) } ?? "",
-      description: description.map { String(cString: $0) } ?? "",
+      displayName: description.map { String(cString: $0) } ?? "",
       percent: AudioState.percent(ofVolume: loudest), isMuted: isMuted, isMonitor: isMonitor)
     devices[role.rawValue].pending = (device, index)
   }

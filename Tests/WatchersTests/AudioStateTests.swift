@@ -9,10 +9,10 @@ struct AudioStateTests {
   typealias Device = AudioSnapshot.Device
 
   static let speakers = Device(
-    name: "speakers", description: "Speakers", percent: 50, isMuted: false)
+    name: "speakers", displayName: "Speakers", percent: 50, isMuted: false)
   static let headphones = Device(
-    name: "headphones", description: "Headphones", percent: 30, isMuted: false)
-  static let mic = Device(name: "mic", description: "Microphone", percent: 100, isMuted: false)
+    name: "headphones", displayName: "Headphones", percent: 30, isMuted: false)
+  static let mic = Device(name: "mic", displayName: "Microphone", percent: 100, isMuted: false)
 
   /// A state whose baseline is `snapshot`.
   static func state(_ snapshot: AudioSnapshot) -> AudioState {
@@ -91,7 +91,7 @@ struct AudioStateTests {
     #expect(toast?.progress == 0.3)
     #expect(toast?.icon == "audio-volume-low-symbolic")
     var nameless = Self.headphones
-    nameless.description = ""
+    nameless.displayName = ""
     nameless.name = "usb-headset"
     #expect(state.update(AudioSnapshot(sink: nameless))?.text == "usb-headset")
   }
@@ -129,7 +129,7 @@ struct AudioStateTests {
 
   @Test func aMonitorSourceIsNoMicrophone() {
     let monitor = Device(
-      name: "speakers.monitor", description: "Monitor of Speakers", percent: 100, isMuted: false,
+      name: "speakers.monitor", displayName: "Monitor of Speakers", percent: 100, isMuted: false,
       isMonitor: true)
     var state = Self.state(AudioSnapshot(sink: Self.speakers, source: monitor))
     #expect(
