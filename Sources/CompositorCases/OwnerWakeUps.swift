@@ -20,14 +20,21 @@ package func wakeUps(of pid: Int32) -> Int {
 /// milliseconds on a machine whose cores are busy, so the margin is a
 /// hundredfold.
 package func expectIdle(_ pid: Int32) throws {
-  try waitUntil("the owner to settle", timeout: 20) {
-    let settled = wakeUps(of: pid)
-    pause(for: .milliseconds(500))
-    return wakeUps(of: pid) == settled
-  }
+  try waitUntilSettled(pid)
   let before = wakeUps(of: pid)
   // Time passing is what is measured here: nothing to wait for instead.
   pause(for: .seconds(2))
   #expect(wakeUps(of: pid) == before, "no wake-up while idle")
   #expect(kill(pid, 0) == 0, "still running past the linger")
+}
+
+/// Waits until the process with `pid` has settled: half a second without a
+/// wake-up (``expectIdle(_:)`` says why that margin holds), so that what it
+/// was doing (a watcher reading its baseline, an owner's echoes) is done.
+package func waitUntilSettled(_ pid: Int32) throws {
+  try waitUntil("process \(pid) to settle", timeout: 20) {
+    let settled = wakeUps(of: pid)
+    pause(for: .milliseconds(500))
+    return wakeUps(of: pid) == settled
+  }
 }

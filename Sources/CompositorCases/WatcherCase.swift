@@ -179,7 +179,7 @@ extension Looks {
 /// What the examples' `watch audio media backlight` needs on a test
 /// compositor: the programs of their key bindings (this build's wl-toast,
 /// the installed pactl), a configuration home whose `[preset volume]` keeps
-/// the HUD on screen (``exampleConfigHome()``), a sound server of the test's
+/// the HUD on screen (``volumeHUDConfigHome()``), a sound server of the test's
 /// at 20 % and a session bus for `watch media`. The compositor and what it
 /// starts may be another user's (sway as root runs as nobody): the server's
 /// and the bus's directories let them reach the sockets.
@@ -195,7 +195,7 @@ package final class ExampleWatchRig {
   /// Starts the server and the bus.
   package init() throws {
     bin = try exampleBinDirectory(pactl: .installed)
-    configHome = try exampleConfigHome()
+    configHome = try volumeHUDConfigHome()
     server = try SoundServer()
     bus = try NotificationBus()
     chmod(bus.directory, 0o711)

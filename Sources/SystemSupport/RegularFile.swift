@@ -19,19 +19,23 @@ public enum FileReadError: Error, CustomStringConvertible {
   }
 }
 
-/// The bytes of a regular file of at most `limit` bytes, and its `stat`. The
-/// file is opened without blocking, so that a FIFO cannot stall the caller.
-public func readRegularFile(_ path: String, limit: Int) -> Result<
+/// The bytes of a regular file of at most `limit` bytes (only its first
+/// `prefix` bytes when given), and its `stat`. Nothing but a regular file is
+/// opened (a device's open may act), and it is opened without blocking, so
+/// that a FIFO put there meanwhile cannot stall the caller.
+public func readRegularFile(_ path: String, limit: Int, prefix: Int? = nil) -> Result<
   (bytes: [UInt8], status: stat), FileReadError
 > {
+  var info = stat()
+  guard stat(path, &info) == 0 else { return .failure(.system(errno)) }
+  guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile) }
   let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
   guard fd >= 0 else { return .failure(.system(errno)) }
   defer { close(fd) }
-  var info = stat()
   guard fstat(fd, &info) == 0 else { return .failure(.system(errno)) }
   guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile) }
   guard info.st_size <= limit else { return .failure(.tooLarge(limit: limit)) }
-  var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+  var bytes = [UInt8](repeating: 0, count: min(Int(info.st_size), prefix ?? Int.max))
   var total = 0
   while total < bytes.count {
     let count = bytes[total...].withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }

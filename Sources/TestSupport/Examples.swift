@@ -54,16 +54,25 @@ package func defaultSinkPercent(_ server: SoundServer) throws -> Int {
 
 /// A configuration home for a compositor's session (its `XDG_CONFIG_HOME`)
 /// whose `[preset volume]` keeps the volume HUD of `watch audio` on screen,
-/// without animation, until the next change: what the examples' tests look
-/// at, however slow the machine. The caller removes it.
-package func exampleConfigHome() throws -> String {
+/// without animation, until the next change: what the tests of the watcher
+/// and of the examples look at, however slow the machine. The caller removes it.
+package func volumeHUDConfigHome() throws -> String {
   let home = try makeTemporaryDirectory(prefix: "wl-toast-config")
-  chmod(home, 0o755)
-  mkdir(home + "/wl-toast", 0o755)
-  try writeFile(
-    home + "/wl-toast/config", "[preset volume]\ntimeout = 0\nno-animation = true\n",
-    mode: 0o644)
+  try makeConfigHome(at: home, config: "[preset volume]\ntimeout = 0\nno-animation = true\n")
   return home
+}
+
+/// Makes `path` a configuration home (an `XDG_CONFIG_HOME`) whose wl-toast
+/// configuration file holds `text`, readable by a compositor's session of
+/// another user (sway as root runs as nobody).
+package func makeConfigHome(at path: String, config text: String) throws {
+  for directory in [path, path + "/wl-toast"] {
+    guard mkdir(directory, 0o755) == 0 || errno == EEXIST else {
+      throw HarnessError("cannot make \(directory): \(String(cString: strerror(errno)))")
+    }
+    chmod(directory, 0o755)
+  }
+  try writeFile(path + "/wl-toast/config", text, mode: 0o644)
 }
 
 /// `PATH` with `bin` (``exampleBinDirectory()``) first: what the examples'

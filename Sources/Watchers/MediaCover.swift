@@ -44,23 +44,10 @@ package enum MediaCover {
   /// stall the watcher) of at most ``maximumFileSize`` bytes that starts as
   /// a PNG or an SVG does; nil otherwise.
   package static func file(of uri: String) -> String? {
-    guard let path = path(of: uri) else { return nil }
-    // Nothing but a regular file is opened (a device's open may act).
-    var found = stat()
-    guard stat(path, &found) == 0, found.st_mode & S_IFMT == S_IFREG else { return nil }
-    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-      status.st_size <= maximumFileSize
+    guard let path = path(of: uri),
+      case .success(let file) = readRegularFile(path, limit: maximumFileSize, prefix: 64)
     else { return nil }
-    var head = [UInt8](repeating: 0, count: 64)
-    let count = head.withUnsafeMutableBytes { buffer in
-      retryingOnInterrupt { read(fd, buffer.baseAddress, buffer.count) }
-    }
-    guard count > 0 else { return nil }
-    return isDrawable(head[..<count]) ? path : nil
+    return isDrawable(file.bytes[...]) ? path : nil
   }
 
   /// Whether a file starting with `head` is one the owner's icons decode:

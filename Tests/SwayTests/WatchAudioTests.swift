@@ -25,36 +25,26 @@ struct WatchAudioTests {
     let desk: Desk<HeadlessSway>
     let watcher: ChildProcess
     let log: String
+    private let configHome: String?
 
     /// With `staying`, the watcher's preset keeps each toast without
     /// animation until the next; without, the watcher's own looks apply.
     init(_ kind: SoundServer.Kind = .pulseAudio, staying: Bool = true) throws {
       server = try SoundServer(kind, devices: .speakersAndHeadphones)
       desk = try deskWithOwnRuntime()
-      if staying {
-        let config = desk.sway.runtimeDirectory + "/user-config"
-        #expect(mkdir(config, 0o755) == 0 && mkdir(config + "/wl-toast", 0o755) == 0)
-        desk.environment["XDG_CONFIG_HOME"] = config
-        try writeFile(
-          config + "/wl-toast/config", "[preset volume]\ntimeout = 0\nno-animation = true\n")
-      }
+      configHome = staying ? try volumeHUDConfigHome() : nil
+      if let configHome { desk.environment["XDG_CONFIG_HOME"] = configHome }
       (watcher, log) = try desk.watchAudio(on: server)
     }
 
-    deinit { watcher.terminate() }
+    deinit {
+      watcher.terminate()
+      if let configHome { removeTree(configHome) }
+    }
 
     /// What the watcher wrote.
     var lines: [Substring] {
       String(decoding: readFile(log) ?? [], as: UTF8.self).split(separator: "\n")
-    }
-
-    /// Waits until the watcher no longer wakes up (nothing left to do).
-    func waitUntilSettled() throws {
-      try waitUntil("the watcher to settle") {
-        let before = contextSwitches(watcher.pid)
-        pause(for: .milliseconds(200))
-        return contextSwitches(watcher.pid) == before
-      }
     }
 
     /// The volume toast's status; nil when none shows.
@@ -138,7 +128,7 @@ struct WatchAudioTests {
     try waitUntil("the watcher to be the server's client") {
       try rig.server.pactl(["list", "clients"]).output.contains("application.name = \"wl-toast\"")
     }
-    try rig.waitUntilSettled()
+    try waitUntilSettled(rig.watcher.pid)
     #expect(try rig.shown() == nil, "no toast at start")
     try rig.waitForWatcher()
 
@@ -192,11 +182,7 @@ struct WatchAudioTests {
     #expect(rig.lines.isEmpty, "\(rig.lines)")
 
     // Nothing changes: the watcher does not wake.
-    try rig.waitUntilSettled()
-    let before = contextSwitches(rig.watcher.pid)
-    // Time passing is what is measured here: nothing to wait for instead.
-    pause(for: .seconds(2))
-    #expect(contextSwitches(rig.watcher.pid) == before, "no wake-up while nothing changes")
+    try expectIdle(rig.watcher.pid)
   }
 
   @Test func withoutAPresetTheHUDGoesAwayByItself() throws {

@@ -30,8 +30,7 @@ struct WatchBacklightTests {
       bed = try BacklightBed(logDirectory: desk.sway.runtimeDirectory)
       for (name, attributes) in devices { try bed.add(name, attributes) }
       let config = desk.sway.runtimeDirectory + "/watch-config"
-      #expect(mkdir(config, 0o700) == 0 && mkdir(config + "/wl-toast", 0o700) == 0)
-      try writeFile(config + "/wl-toast/config", "[preset brightness]\ntimeout = 0\n")
+      try makeConfigHome(at: config, config: "[preset brightness]\ntimeout = 0\n")
       let setup = try desk.runToEnd([
         "--style", "banner", "--tag", "setup", "--timeout", "0", "Setup",
       ])

@@ -26,8 +26,7 @@ struct WatchMediaTests {
       players = try MediaPlayers()
       desk.environment.merge(players.clientEnvironment) { $1 }
       let config = desk.sway.runtimeDirectory + "/watch-config"
-      #expect(mkdir(config, 0o700) == 0 && mkdir(config + "/wl-toast", 0o700) == 0)
-      try writeFile(config + "/wl-toast/config", "[preset media]\ntimeout = 0\n")
+      try makeConfigHome(at: config, config: "[preset media]\ntimeout = 0\n")
       desk.environment["XDG_CONFIG_HOME"] = config
       try before(players)
       log = desk.scratch("watch-media") + ".log"
@@ -99,11 +98,7 @@ struct WatchMediaTests {
     let player = try #require(early)
     // The watcher read the player's properties and is done with them: they show nothing.
     try player.waitForGetAll()
-    try waitUntil("the watcher to settle") {
-      let settled = wakeUps(of: media.watcher.pid)
-      pause(for: .milliseconds(300))
-      return wakeUps(of: media.watcher.pid) == settled
-    }
+    try waitUntilSettled(media.watcher.pid)
     #expect(
       try media.desk.status(tag: "media") == nil, "the track playing at start is the baseline")
     try player.send(#"{"n": 2, "title": "After", "artist": "A"}"#)
