@@ -1,7 +1,7 @@
 /// What a bus sends on a ``BusConnection``, read without the socket: the
 /// answer to the `EXTERNAL` handshake (`OK <guid>` on one line), then
-/// messages, each framed by its first 16 bytes (GIO's
-/// `g_dbus_message_bytes_needed`) and decoded whole (``BusMessage/decode(_:count:)``).
+/// messages, each framed by its first 16 bytes (``BusMessage/size(of:)``)
+/// and decoded whole (``BusMessage/decode(_:)``).
 ///
 /// The connection appends what it receives and takes messages until the
 /// reader needs more bytes; a ``Failure`` ends the connection. How the bytes
@@ -20,9 +20,9 @@ package struct BusInput {
     /// More than ``BusInput/maximumLineLength`` bytes without a line feed
     /// before the first message.
     case lineTooLong
-    /// The next 16 bytes do not start a message GIO can frame.
+    /// The next 16 bytes do not start a message.
     case unframed
-    /// A whole message that GIO does not decode.
+    /// A whole message whose header does not read.
     case undecodable
   }
 
@@ -105,7 +105,7 @@ package struct BusInput {
   private mutating func skim() {
     awaited = 0
     while bytes.count - checked >= 16 {
-      let size = bytes.withUnsafeMutableBufferPointer {
+      let size = bytes.withUnsafeBufferPointer {
         BusMessage.size(of: $0.baseAddress! + checked)
       }
       // Bytes that frame nothing: ``next()`` fails there.
@@ -147,14 +147,12 @@ package struct BusInput {
       skim()
     }
     guard pending >= 16 else { return nil }
-    let size = bytes.withUnsafeMutableBufferPointer {
+    let size = bytes.withUnsafeBufferPointer {
       BusMessage.size(of: $0.baseAddress! + start)
     }
     guard let size else { throw .unframed }
     guard pending >= size else { return nil }
-    let message = bytes.withUnsafeMutableBufferPointer {
-      BusMessage.decode($0.baseAddress! + start, count: size)
-    }
+    let message = BusMessage.decode(Array(bytes[start..<start + size]))
     take(size)
     guard let message else { throw .undecodable }
     return message

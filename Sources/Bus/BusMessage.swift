@@ -1,17 +1,68 @@
 import CGio
 
-/// One D-Bus message, held as GIO's `GDBusMessage`: GIO writes and reads the
-/// wire format (`g_dbus_message_to_blob`, `g_dbus_message_new_from_blob`);
-/// the connection that carries it is ours (``BusConnection``).
+/// One D-Bus message: its header's fields and its body. Read from the wire
+/// by ``decode(_:)``, which reads the header itself (``WireReader``) and
+/// keeps the bytes: the body becomes a `GVariant` (through GIO's
+/// `g_dbus_message_new_from_blob`) only when ``body`` is first asked for, and
+/// ``bodyReader()`` reads it without one. Written by ``encoded(serial:)``
+/// (``WireWriter``). The connection that carries it is ours (``BusConnection``).
 package final class BusMessage {
-  /// The `GDBusMessage`, owned (one reference).
-  package let pointer: OpaquePointer
+  /// A method call, a reply, an error or a signal.
+  package let type: GDBusMessageType
+  /// The header's flags (`NO_REPLY_EXPECTED` 1, `NO_AUTO_START` 2).
+  package private(set) var flags: UInt8
+  /// The sender's number for the message (0: none yet).
+  package var serial: UInt32
+  /// The serial of the call a reply or error answers (0: none).
+  package private(set) var replySerial: UInt32 = 0
+  /// The object path called or signalling.
+  package private(set) var path: String?
+  /// The interface of the method or signal.
+  package private(set) var interface: String?
+  /// The method or signal name.
+  package private(set) var member: String?
+  /// An error's D-Bus name.
+  package private(set) var errorName: String?
+  /// The bus name the message goes to.
+  package private(set) var destination: String?
+  /// The unique name of the connection that sent the message, as the bus says it.
+  package var sender: String?
+  /// The type of the body without its parentheses (`susssasa{sv}i`); empty
+  /// for a message without one.
+  package private(set) var signature = ""
 
-  private init(owning pointer: OpaquePointer) {
-    self.pointer = pointer
+  /// The whole message as it was read; empty for a message made here.
+  private let wire: [UInt8]
+  /// Where the body starts in ``wire``.
+  private var bodyStart = 0
+  /// Whether ``wire``'s numbers are big-endian.
+  private var isBigEndian = false
+  /// The body as a tuple, one reference owned: given, or read on first use.
+  private var variant: OpaquePointer?
+  /// Whether ``variant`` was read from ``wire`` already (or tried).
+  private var variantRead = false
+
+  private init(type: GDBusMessageType, flags: UInt8, serial: UInt32, wire: [UInt8] = []) {
+    self.type = type
+    self.flags = flags
+    self.serial = serial
+    self.wire = wire
   }
 
-  deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+  deinit { if let variant { g_variant_unref(variant) } }
+
+  /// The header flag of a call that wants no answer.
+  private static let noReplyExpected: UInt8 = 1
+  /// The header flag of a call that must not start a service by activation.
+  private static let noAutoStart: UInt8 = 2
+
+  /// Takes `body` (a tuple, a floating reference taken) as the body.
+  private func setBody(_ body: OpaquePointer?) {
+    guard let body else { return }
+    variant = g_variant_ref_sink(body)
+    variantRead = true
+    signature = String(String(cString: g_variant_get_type_string(body)).dropFirst().dropLast())
+  }
 
   /// A method call to `destination` (nil: the peer itself), never starting a
   /// service by activation. `body` is a tuple (a floating reference is taken).
@@ -19,10 +70,12 @@ package final class BusMessage {
     destination: String?, path: String, interface: String, member: String,
     body: OpaquePointer? = nil
   ) -> BusMessage {
-    let message = BusMessage(
-      owning: g_dbus_message_new_method_call(destination, path, interface, member))
-    if let body { g_dbus_message_set_body(message.pointer, body) }
-    g_dbus_message_set_flags(message.pointer, G_DBUS_MESSAGE_FLAGS_NO_AUTO_START)
+    let message = BusMessage(type: G_DBUS_MESSAGE_TYPE_METHOD_CALL, flags: noAutoStart, serial: 0)
+    message.destination = destination
+    message.path = path
+    message.interface = interface
+    message.member = member
+    message.setBody(body)
     return message
   }
 
@@ -31,112 +84,264 @@ package final class BusMessage {
   package static func signal(
     path: String, interface: String, member: String, body: OpaquePointer?
   ) -> BusMessage {
-    let message = BusMessage(owning: g_dbus_message_new_signal(path, interface, member))
-    if let body { g_dbus_message_set_body(message.pointer, body) }
+    let message = BusMessage(type: G_DBUS_MESSAGE_TYPE_SIGNAL, flags: 0, serial: 0)
+    message.path = path
+    message.interface = interface
+    message.member = member
+    message.setBody(body)
     return message
   }
 
-  /// The type of the body (`susssasa{sv}i`); empty for a message without one.
-  package var signature: String {
-    g_dbus_message_get_signature(pointer).map { String(cString: $0) } ?? ""
+  /// Whether an answer to this call can be sent: it has a serial, and its
+  /// sender, if it names one, is a bus name (the answer goes to it).
+  private var canBeAnswered: Bool {
+    serial != 0 && (sender.map { g_dbus_is_name($0) != 0 } ?? true)
   }
 
-  /// Whether an answer to this call can be sent: it has a serial, and its
-  /// sender, if it names one, is a bus name. (GIO addresses the answer to the
-  /// sender, and a destination that is no bus name fails GIO's assertion:
-  /// the answer would go out unaddressed.)
-  private var canBeAnswered: Bool {
-    serial != 0 && (g_dbus_message_get_sender(pointer).map { g_dbus_is_name($0) != 0 } ?? true)
+  /// An answer of `type` to this call, addressed to its sender.
+  private func answer(_ type: GDBusMessageType) -> BusMessage? {
+    guard canBeAnswered else { return nil }
+    let answer = BusMessage(type: type, flags: Self.noReplyExpected, serial: 0)
+    answer.replySerial = serial
+    answer.destination = sender
+    return answer
   }
 
   /// The answer to this method call, with `body` (a tuple) or none; nil
   /// when this is no call that can be answered (no serial, a sender that is
   /// no bus name).
   package func reply(_ body: OpaquePointer? = nil) -> BusMessage? {
-    guard canBeAnswered, let reply = g_dbus_message_new_method_reply(pointer) else {
+    guard let reply = answer(G_DBUS_MESSAGE_TYPE_METHOD_RETURN) else {
       if let body { g_variant_unref(g_variant_ref_sink(body)) }
       return nil
     }
-    let message = BusMessage(owning: reply)
-    if let body { g_dbus_message_set_body(message.pointer, body) }
-    return message
+    reply.setBody(body)
+    return reply
   }
 
   /// The error answer to this method call; nil when it cannot be answered.
   package func error(_ name: String, _ text: String) -> BusMessage? {
-    guard canBeAnswered,
-      let reply = g_dbus_message_new_method_error_literal(pointer, name, text)
+    guard g_dbus_is_interface_name(name) != 0, let error = answer(G_DBUS_MESSAGE_TYPE_ERROR)
     else { return nil }
-    return BusMessage(owning: reply)
+    error.errorName = name
+    error.setBody(Variant.tuple([Variant.string(text)]))
+    return error
   }
 
-  /// Reads one message from the start of `bytes`, which holds it whole.
-  package static func decode(_ bytes: UnsafeMutablePointer<UInt8>, count: Int) -> BusMessage? {
-    var error: UnsafeMutablePointer<GError>?
-    guard
-      let message = g_dbus_message_new_from_blob(
-        bytes, gsize(count), G_DBUS_CAPABILITY_FLAGS_NONE, &error)
-    else {
-      if let error { g_error_free(error) }
+  /// Reads one whole message (``size(of:)`` bytes): its header now, its body
+  /// when asked for; nil when the header does not read (a wrong byte order,
+  /// type or version, a field of the wrong type, a required field missing, a
+  /// length that disagrees with the bytes).
+  package static func decode(_ bytes: [UInt8]) -> BusMessage? {
+    guard bytes.count >= 16, let size = size(of: bytes), size == bytes.count else { return nil }
+    let isBigEndian = bytes[0] == UInt8(ascii: "B")
+    var reader = WireReader(bytes, from: 4, bigEndian: isBigEndian)
+    do throws(WireReader.Failure) {
+      let bodyLength = Int(try reader.uint32())
+      let serial = try reader.uint32()
+      guard (1...4).contains(bytes[1]), bytes[3] == 1, serial != 0 else { return nil }
+      let message = BusMessage(
+        type: GDBusMessageType(rawValue: UInt32(bytes[1])), flags: bytes[2], serial: serial,
+        wire: bytes)
+      message.isBigEndian = isBigEndian
+      try reader.array(alignment: 8) { (field) throws(WireReader.Failure) in
+        try field.align(8)
+        try message.readField(&field)
+      }
+      try reader.align(8)
+      message.bodyStart = reader.offset
+      guard message.bodyStart + bodyLength == bytes.count, message.hasItsFields,
+        bodyLength == 0 || !message.signature.isEmpty
+      else { return nil }
+      return message
+    } catch {
       return nil
     }
-    return BusMessage(owning: message)
+  }
+
+  /// Reads one header field, a code and a variant, into the message.
+  private func readField(_ reader: inout WireReader) throws(WireReader.Failure) {
+    let code = try reader.byte()
+    let type = try reader.signature()
+    func expect(_ expected: String) throws(WireReader.Failure) {
+      guard type == expected else {
+        throw WireReader.Failure("header field \(code) of type \(type)")
+      }
+    }
+    switch code {
+    case 1:
+      try expect("o")
+      path = try reader.string()
+    case 2:
+      try expect("s")
+      interface = try reader.string()
+    case 3:
+      try expect("s")
+      member = try reader.string()
+    case 4:
+      try expect("s")
+      errorName = try reader.string()
+    case 5:
+      try expect("u")
+      replySerial = try reader.uint32()
+    case 6:
+      try expect("s")
+      destination = try reader.string()
+    case 7:
+      try expect("s")
+      sender = try reader.string()
+    case 8:
+      try expect("g")
+      signature = try reader.signature()
+    default:
+      // Unknown fields (and UNIX_FDS, 9) are passed over.
+      guard WireSignature.isSingleType(type[...].utf8) else {
+        throw WireReader.Failure("header field \(code) of no single type")
+      }
+      try reader.skip(type[...].utf8)
+    }
+  }
+
+  /// Whether the fields its type requires are there (a call's path and
+  /// member, a signal's interface too, an answer's reply serial, an error's name).
+  private var hasItsFields: Bool {
+    switch type {
+    case G_DBUS_MESSAGE_TYPE_METHOD_CALL: path != nil && member != nil
+    case G_DBUS_MESSAGE_TYPE_SIGNAL: path != nil && interface != nil && member != nil
+    case G_DBUS_MESSAGE_TYPE_METHOD_RETURN: replySerial != 0
+    case G_DBUS_MESSAGE_TYPE_ERROR: replySerial != 0 && errorName != nil
+    default: false
+    }
   }
 
   /// How many bytes the message starting at `bytes` takes in all (its first
-  /// 16 bytes tell); nil when they are not the start of a message.
-  package static func size(of bytes: UnsafeMutablePointer<UInt8>) -> Int? {
-    var error: UnsafeMutablePointer<GError>?
-    let needed = g_dbus_message_bytes_needed(bytes, 16, &error)
-    if let error { g_error_free(error) }
-    return needed >= 16 ? Int(needed) : nil
-  }
-
-  /// The message in the wire format, numbered `serial`.
-  package func encoded(serial: UInt32) -> [UInt8]? {
-    g_dbus_message_set_serial(pointer, serial)
-    var size: gsize = 0
-    var error: UnsafeMutablePointer<GError>?
-    guard let blob = g_dbus_message_to_blob(pointer, &size, G_DBUS_CAPABILITY_FLAGS_NONE, &error)
-    else {
-      if let error { g_error_free(error) }
-      return nil
+  /// 16 bytes tell: the byte order, the body's length and the header
+  /// fields' length); nil when they are not the start of a message.
+  package static func size(of bytes: UnsafePointer<UInt8>) -> Int? {
+    let isBigEndian: Bool
+    switch bytes[0] {
+    case UInt8(ascii: "l"): isBigEndian = false
+    case UInt8(ascii: "B"): isBigEndian = true
+    default: return nil
     }
-    defer { g_free(blob) }
-    return Array(UnsafeBufferPointer(start: blob, count: Int(size)))
+    func number(at offset: Int) -> Int {
+      var value = 0
+      for index in 0..<4 {
+        value = value << 8 | Int(bytes[offset + (isBigEndian ? index : 3 - index)])
+      }
+      return value
+    }
+    let fields = 16 + number(at: 12)
+    return (fields + 7) / 8 * 8 + number(at: 4)
   }
 
-  /// A method call, a reply, an error or a signal.
-  package var type: GDBusMessageType { g_dbus_message_get_message_type(pointer) }
-  /// The sender's number for the message (0: none).
-  package var serial: UInt32 { g_dbus_message_get_serial(pointer) }
-  /// The serial of the call a reply or error answers (0: none).
-  package var replySerial: UInt32 { g_dbus_message_get_reply_serial(pointer) }
+  /// ``size(of:)`` of an array's first 16 bytes.
+  private static func size(of bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { size(of: $0.baseAddress!) }
+  }
+
+  /// The message in the wire format, numbered `serial`; nil when a field or
+  /// the body cannot be written (a name D-Bus does not take, a maybe type).
+  package func encoded(serial: UInt32) -> [UInt8]? {
+    self.serial = serial
+    guard isWritable else { return nil }
+    var writer = WireWriter()
+    for byte in [UInt8(ascii: "l"), UInt8(type.rawValue), flags, 1] { writer.byte(byte) }
+    writer.uint32(0)  // the body's length, filled in below
+    writer.uint32(serial)
+    let fields: [(UInt8, String, String?)] = [
+      (1, "o", path), (2, "s", interface), (3, "s", member), (4, "s", errorName),
+      (6, "s", destination), (7, "s", sender),
+    ]
+    let written = writer.array(alignment: 8) { writer in
+      for (code, type, value) in fields {
+        guard let value else { continue }
+        writer.align(8)
+        writer.byte(code)
+        writer.signature(type)
+        writer.string(value)
+      }
+      if replySerial != 0 {
+        writer.align(8)
+        writer.byte(5)
+        writer.signature("u")
+        writer.uint32(replySerial)
+      }
+      if !signature.isEmpty {
+        writer.align(8)
+        writer.byte(8)
+        writer.signature("g")
+        writer.signature(signature)
+      }
+      return true
+    }
+    guard written else { return nil }
+    writer.align(8)
+    let bodyStart = writer.bytes.count
+    guard writeBody(into: &writer) else { return nil }
+    writer.patch(UInt32(writer.bytes.count - bodyStart), at: 4)
+    return writer.bytes
+  }
+
+  /// Whether the header's fields are what D-Bus takes: an object path, bus,
+  /// interface, member and error names, a signature of at most 255 bytes.
+  private var isWritable: Bool {
+    (path.map { g_variant_is_object_path($0) != 0 } ?? true)
+      && (interface.map { g_dbus_is_interface_name($0) != 0 } ?? true)
+      && (member.map { g_dbus_is_member_name($0) != 0 } ?? true)
+      && (errorName.map { g_dbus_is_interface_name($0) != 0 } ?? true)
+      && (destination.map { g_dbus_is_name($0) != 0 } ?? true)
+      && (sender.map { g_dbus_is_name($0) != 0 } ?? true)
+      && WireSignature.isValid(signature[...].utf8)
+  }
+
+  /// The bytes the message was read from; empty for a message made here.
+  package var bytesRead: [UInt8] { wire }
+
   /// Whether a method call wants an answer (no `NO_REPLY_EXPECTED` flag).
-  package var expectsReply: Bool {
-    g_dbus_message_get_flags(pointer).rawValue & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue
-      == 0
+  package var expectsReply: Bool { flags & Self.noReplyExpected == 0 }
+
+  /// The body (a tuple), borrowed: valid while the message lives; nil for a
+  /// message without one, or a body GIO does not read.
+  package var body: OpaquePointer? {
+    guard !variantRead else { return variant }
+    variantRead = true
+    guard !signature.isEmpty else { return nil }
+    var error: UnsafeMutablePointer<GError>?
+    let message = wire.withUnsafeBufferPointer { bytes in
+      g_dbus_message_new_from_blob(
+        UnsafeMutablePointer(mutating: bytes.baseAddress), gsize(bytes.count),
+        G_DBUS_CAPABILITY_FLAGS_NONE, &error)
+    }
+    if let error { g_error_free(error) }
+    guard let message else { return nil }
+    defer { g_object_unref(UnsafeMutableRawPointer(message)) }
+    variant = g_dbus_message_get_body(message).map { g_variant_ref($0) }
+    return variant
   }
-  /// The object path called or signalling.
-  package var path: String? { g_dbus_message_get_path(pointer).map { String(cString: $0) } }
-  /// The interface of the method or signal.
-  package var interface: String? {
-    g_dbus_message_get_interface(pointer).map { String(cString: $0) }
+
+  /// A reader of the body in the wire format, from its first value: the
+  /// bytes read, or those of the body given, written.
+  package func bodyReader() -> WireReader {
+    if !wire.isEmpty {
+      return WireReader(wire, from: bodyStart, bigEndian: isBigEndian)
+    }
+    var writer = WireWriter()
+    _ = writeBody(into: &writer)
+    return WireReader(writer.bytes, from: 0, bigEndian: false)
   }
-  /// The method or signal name.
-  package var member: String? { g_dbus_message_get_member(pointer).map { String(cString: $0) } }
-  /// The unique name of the connection that sent the message, as the bus says it.
-  package var sender: String? { g_dbus_message_get_sender(pointer).map { String(cString: $0) } }
-  /// The bus name the message goes to.
-  package var destination: String? {
-    g_dbus_message_get_destination(pointer).map { String(cString: $0) }
+
+  /// Writes the body's values (none for a message without one); false when
+  /// one cannot be written.
+  private func writeBody(into writer: inout WireWriter) -> Bool {
+    guard let body else { return true }
+    for index in 0..<g_variant_n_children(body) {
+      let child = g_variant_get_child_value(body, index)!
+      defer { g_variant_unref(child) }
+      guard writer.value(child) else { return false }
+    }
+    return true
   }
-  /// An error's D-Bus name.
-  package var errorName: String? {
-    g_dbus_message_get_error_name(pointer).map { String(cString: $0) }
-  }
-  /// The body (a tuple), borrowed: valid while the message lives.
-  package var body: OpaquePointer? { g_dbus_message_get_body(pointer) }
 
   /// The body's child at `index` as a Swift value, through `read`.
   package func argument<Value>(_ index: Int, _ read: (OpaquePointer) -> Value?) -> Value? {

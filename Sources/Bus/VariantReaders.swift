@@ -1,6 +1,6 @@
 import CGio
 
-// Readers of GVariant values that a client chooses (a notification's hints):
+// Readers of GVariant values that a peer chooses (a player's properties):
 // each one checks the type before it reads, because GLib aborts when a
 // `g_variant_get_*` meets a value of another type.
 
@@ -9,26 +9,6 @@ extension Variant {
   /// as `s`, `a{sv}` or `(iiibiiay)`.
   package static func has(_ value: OpaquePointer, type: StaticString) -> Bool {
     g_variant_is_of_type(value, Self.type(type)) != 0
-  }
-
-  /// The type string of `value` (`s`, `a{sv}`), for messages.
-  package static func typeString(of value: OpaquePointer) -> String {
-    String(cString: g_variant_get_type_string(value))
-  }
-
-  /// The number of any integer type (`y`, `n`, `q`, `i`, `u`, `x`, `t`); a
-  /// `t` above `Int64.max` gives `Int64.max`; nil for another type.
-  package static func integer(of value: OpaquePointer) -> Int64? {
-    switch g_variant_classify(value) {
-    case G_VARIANT_CLASS_BYTE: Int64(g_variant_get_byte(value))
-    case G_VARIANT_CLASS_INT16: Int64(g_variant_get_int16(value))
-    case G_VARIANT_CLASS_UINT16: Int64(g_variant_get_uint16(value))
-    case G_VARIANT_CLASS_INT32: Int64(g_variant_get_int32(value))
-    case G_VARIANT_CLASS_UINT32: Int64(g_variant_get_uint32(value))
-    case G_VARIANT_CLASS_INT64: Int64(g_variant_get_int64(value))
-    case G_VARIANT_CLASS_UINT64: Int64(clamping: g_variant_get_uint64(value))
-    default: nil
-    }
   }
 
   /// The number of a `u` value; nil for another type.
@@ -53,17 +33,6 @@ extension Variant {
   /// from its framing.
   package static func count(of value: OpaquePointer) -> Int {
     g_variant_is_container(value) != 0 ? Int(g_variant_n_children(value)) : 0
-  }
-
-  /// The bytes of an `ay`, borrowed for the length of `body` (not copied),
-  /// which may throw; nil for another type.
-  package static func withBytes<Result, Failure: Error>(
-    of value: OpaquePointer, _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
-  ) throws(Failure) -> Result? {
-    guard has(value, type: "ay") else { return nil }
-    var count: gsize = 0
-    let start = g_variant_get_fixed_array(value, &count, 1)
-    return try body(UnsafeRawBufferPointer(start: start, count: start == nil ? 0 : Int(count)))
   }
 }
 

@@ -84,6 +84,7 @@ private func read(
 
 /// Handles one message as the connection dispatches it.
 private func dispatch(_ message: BusMessage, to tree: AccessibleTree) throws(InvariantViolation) {
+  try requireAgreementWithGIO(message)
   switch message.type {
   case G_DBUS_MESSAGE_TYPE_METHOD_RETURN:
     readReply(message)
@@ -153,4 +154,45 @@ private func checkAnswer(_ answer: BusMessage?, to call: BusMessage) throws(Inva
   try require(
     again?.type == answer.type && again?.replySerial == call.serial && reader.pending == 0,
     "the answer to \(name) does not read back")
+}
+
+/// Throws unless GIO, when it reads the same bytes at all, reads the same
+/// header and body as ``BusMessage/decode(_:)`` did.
+private func requireAgreementWithGIO(_ message: BusMessage) throws(InvariantViolation) {
+  let bytes = message.bytesRead
+  var error: UnsafeMutablePointer<GError>?
+  let read = bytes.withUnsafeBufferPointer {
+    g_dbus_message_new_from_blob(
+      UnsafeMutablePointer(mutating: $0.baseAddress), gsize($0.count),
+      G_DBUS_CAPABILITY_FLAGS_NONE, &error)
+  }
+  if let error { g_error_free(error) }
+  guard let read else { return }
+  defer { g_object_unref(UnsafeMutableRawPointer(read)) }
+  func text(_ value: UnsafePointer<CChar>?) -> String? { value.map { String(cString: $0) } }
+  let ours = [
+    "\(message.type.rawValue) \(message.serial) \(message.replySerial) \(message.expectsReply)",
+    message.path, message.interface, message.member, message.errorName, message.destination,
+    message.sender, message.signature,
+  ]
+  let flags = g_dbus_message_get_flags(read).rawValue
+  let gios = [
+    "\(g_dbus_message_get_message_type(read).rawValue) \(g_dbus_message_get_serial(read))"
+      + " \(g_dbus_message_get_reply_serial(read))"
+      + " \(flags & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue == 0)",
+    text(g_dbus_message_get_path(read)), text(g_dbus_message_get_interface(read)),
+    text(g_dbus_message_get_member(read)), text(g_dbus_message_get_error_name(read)),
+    text(g_dbus_message_get_destination(read)), text(g_dbus_message_get_sender(read)),
+    text(g_dbus_message_get_signature(read)) ?? "",
+  ]
+  try require(ours == gios, "the header read as \(ours), by GIO as \(gios)")
+  let body = g_dbus_message_get_body(read)
+  let same =
+    switch (message.body, body) {
+    case (nil, nil): true
+    case (let ours?, let theirs?):
+      g_variant_equal(UnsafeRawPointer(ours), UnsafeRawPointer(theirs)) != 0
+    default: false
+    }
+  try require(same, "the body differs from GIO's")
 }

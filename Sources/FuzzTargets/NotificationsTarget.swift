@@ -4,11 +4,12 @@ import Notifications
 import ToastModel
 import ToastRendering
 
-/// A notification from any bytes, two ways: the bytes as a body's markup,
-/// and the bytes as the serialized body of a `Notify` call,
-/// `(susssasa{sv}i)`, read as GVariant reads data it does not trust (a
-/// malformed part reads as its type's default), then decoded, shown as a
-/// card under rules, or refused.
+/// A notification from any bytes, three ways: the bytes as a body's markup,
+/// as the serialized body of a `Notify` call, `(susssasa{sv}i)`, read as
+/// GVariant reads data it does not trust (a malformed part reads as its
+/// type's default), and as the call's body on the wire, read by
+/// ``NotificationRequest/init(decoding:)`` itself; each call is then decoded,
+/// shown as a card under rules, or refused.
 ///
 /// The markup is always valid for Pango, and a cut one within its length. A
 /// call is either refused with one of the two errors and a message on one
@@ -31,6 +32,41 @@ func fuzzNotifications(_ input: [UInt8]) throws(InvariantViolation) {
   let call = BusMessage.call(
     destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
     interface: "org.freedesktop.Notifications", member: "Notify", body: value)
+  try check(call)
+  // The bytes as a body on the wire, as the bus delivers a call.
+  if let call = wireCall(body: input) { try check(call) }
+}
+
+/// A `Notify` call whose body, on the wire, is `body`; nil when its header
+/// does not read (never, for a body shorter than 4 GiB).
+private func wireCall(body: [UInt8]) -> BusMessage? {
+  var writer = WireWriter()
+  for byte in [UInt8(ascii: "l"), 1, 0, 1] { writer.byte(byte) }
+  writer.uint32(UInt32(body.count))
+  writer.uint32(1)
+  _ = writer.array(alignment: 8) { fields in
+    for (code, type, value) in [
+      (UInt8(1), "o", "/org/freedesktop/Notifications"),
+      (2, "s", "org.freedesktop.Notifications"), (3, "s", "Notify"), (7, "s", ":1.5"),
+    ] {
+      fields.align(8)
+      fields.byte(code)
+      fields.signature(type)
+      fields.string(value)
+    }
+    fields.align(8)
+    fields.byte(8)
+    fields.signature("g")
+    fields.signature("susssasa{sv}i")
+    return true
+  }
+  writer.align(8)
+  return BusMessage.decode(writer.bytes + body)
+}
+
+/// Throws unless `call` is refused with one of the two errors and a message
+/// on one line, or read within the limits and shown as a good card.
+private func check(_ call: BusMessage) throws(InvariantViolation) {
   let request: NotificationRequest
   do {
     request = try NotificationRequest(decoding: call)

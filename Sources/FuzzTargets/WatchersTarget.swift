@@ -66,13 +66,13 @@ private func fuzzPlayer(changed: [UInt8], all: [UInt8], owner: [UInt8], names: [
   let signal = BusMessage.signal(
     path: MprisClient.objectPath, interface: "org.freedesktop.DBus.Properties",
     member: "PropertiesChanged", body: variant(changed, "(sa{sv}as)"))
-  g_dbus_message_set_sender(signal.pointer, player)
+  signal.sender = player
   let change = MprisClient.propertiesChange(in: signal)
   let call = BusMessage.call(
     destination: player, path: MprisClient.objectPath,
     interface: "org.freedesktop.DBus.Properties", member: "GetAll",
     body: Variant.tuple([Variant.string(MprisClient.playerInterface)]))
-  g_dbus_message_set_serial(call.pointer, 7)
+  call.serial = 7
   guard let reply = call.reply(variant(all, "(a{sv})")) else {
     throw InvariantViolation("no reply to GetAll")
   }
@@ -91,7 +91,7 @@ private func fuzzPlayer(changed: [UInt8], all: [UInt8], owner: [UInt8], names: [
   let ownerSignal = BusMessage.signal(
     path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
     body: variant(owner, "(sss)"))
-  g_dbus_message_set_sender(ownerSignal.pointer, "org.freedesktop.DBus")
+  ownerSignal.sender = "org.freedesktop.DBus"
   if let ownerChange = MprisClient.ownerChange(in: ownerSignal) {
     try require(
       ownerChange.name.hasPrefix(MprisClient.namePrefix), "a player named \(ownerChange.name)")
@@ -102,7 +102,7 @@ private func fuzzPlayer(changed: [UInt8], all: [UInt8], owner: [UInt8], names: [
   let list = BusMessage.call(
     destination: BusConnection.busName, path: "/org/freedesktop/DBus",
     interface: BusConnection.busName, member: "ListNames")
-  g_dbus_message_set_serial(list.pointer, 8)
+  list.serial = 8
   guard let listed = list.reply(variant(names, "(as)")) else {
     throw InvariantViolation("no reply to ListNames")
   }

@@ -1,5 +1,3 @@
-import Bus
-import CGio
 import ToastModel
 
 /// An image given as pixels (`image-data`, `image_data`, `icon_data`):
@@ -7,6 +5,18 @@ import ToastModel
 /// channels and the bytes, checked against each other as the specification
 /// says, then converted to RGBA.
 enum ImageData {
+  /// The parts of an `(iiibiiay)` as read from the wire.
+  struct Parts {
+    var width: Int
+    var height: Int
+    var rowstride: Int
+    var hasAlpha: Bool
+    var bits: Int
+    var channels: Int
+    /// The bytes, sharing the message's storage.
+    var bytes: ArraySlice<UInt8>
+  }
+
   /// The image of a hint's value.
   ///
   /// - Throws: ``NotificationRefusal/invalidArguments`` for another type, a
@@ -16,19 +26,17 @@ enum ImageData {
   ///   than `rowstride × height`; ``NotificationRefusal/limitsExceeded`` for
   ///   a side above ``NotificationRequest/Limits/claimedImageSide``, before
   ///   anything else is read or allocated.
-  static func image(_ value: OpaquePointer, hint: String) throws(NotificationRefusal)
-    -> Toast.Image
-  {
-    guard Variant.has(value, type: "(iiibiiay)") else {
-      throw .invalid("\(hint): expected (iiibiiay), got \(Variant.typeString(of: value))")
+  static func image(_ value: HintValue, hint: String) throws(NotificationRefusal) -> Toast.Image {
+    let parts: Parts
+    switch value {
+    case .image(let read): parts = read
+    case .integer(_, let type), .other(let type):
+      throw .invalid("\(hint): expected (iiibiiay), got \(type)")
+    case .boolean: throw .invalid("\(hint): expected (iiibiiay), got b")
+    case .string: throw .invalid("\(hint): expected (iiibiiay), got s")
     }
-    func number(_ index: Int) -> Int { Int(Variant.child(value, index, Variant.int32(of:)) ?? 0) }
-    let width = number(0)
-    let height = number(1)
-    let rowstride = number(2)
-    let hasAlpha = Variant.child(value, 3, Variant.bool) ?? false
-    let bits = number(4)
-    let channels = number(5)
+    let (width, height, rowstride) = (parts.width, parts.height, parts.rowstride)
+    let (hasAlpha, bits, channels) = (parts.hasAlpha, parts.bits, parts.channels)
     guard width > 0, height > 0 else {
       throw .invalid("\(hint): \(width)x\(height) pixels, expected sides of 1 or more")
     }
@@ -48,17 +56,15 @@ enum ImageData {
     }
     let least = rowstride * (height - 1) + width * channels
     let most = rowstride * height
-    let pixels = try Variant.child(value, 6) { (data) throws(NotificationRefusal) -> Toast.Image? in
-      try Variant.withBytes(of: data) { (bytes) throws(NotificationRefusal) -> Toast.Image? in
-        guard (least...most).contains(bytes.count) else {
-          throw .invalid(
-            "\(hint): \(bytes.count) bytes for \(width)x\(height) pixels of \(channels) bytes"
-              + " with a rowstride of \(rowstride), expected \(least)"
-              + (least == most ? "" : " to \(most)"))
-        }
-        return scaled(
-          bytes, width: width, height: height, rowstride: rowstride, channels: channels)
-      } ?? nil
+    let count = parts.bytes.count
+    guard (least...most).contains(count) else {
+      throw .invalid(
+        "\(hint): \(count) bytes for \(width)x\(height) pixels of \(channels) bytes"
+          + " with a rowstride of \(rowstride), expected \(least)"
+          + (least == most ? "" : " to \(most)"))
+    }
+    let pixels = parts.bytes.withUnsafeBytes { bytes in
+      scaled(bytes, width: width, height: height, rowstride: rowstride, channels: channels)
     }
     guard let pixels else { throw .invalid("\(hint): unreadable bytes") }
     return pixels

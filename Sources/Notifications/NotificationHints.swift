@@ -1,5 +1,4 @@
 import Bus
-import CGio
 import ToastModel
 
 /// A notification's image: its pixels, a file or an icon from the theme.
@@ -80,26 +79,52 @@ package struct NotificationHints: Equatable, Sendable {
   /// Hints with every default: no image, normal urgency.
   package init() {}
 
-  /// The hints of an `a{sv}`, the call's `app_icon` beside them for the
-  /// image's priority.
+  /// The hints of an `a{sv}` read from the wire, the call's `app_icon`
+  /// beside them for the image's priority. The first entry of a key counts;
+  /// values of other keys are passed over unread.
   ///
   /// - Throws: ``NotificationRefusal/limitsExceeded`` for more than
   ///   ``NotificationRequest/Limits/hints`` hints; the refusals of
-  ///   ``ImageData/image(_:hint:)`` for the image in pixels chosen.
-  package init(decoding hints: OpaquePointer, appIcon: String) throws(NotificationRefusal) {
-    let count = Variant.count(of: hints)
+  ///   ``ImageData/image(_:hint:)`` for the image in pixels chosen;
+  ///   ``NotificationRefusal/invalidArguments`` for bytes that do not read.
+  package init(decoding reader: inout WireReader, appIcon: String) throws(NotificationRefusal) {
+    var entries: [String: HintValue] = [:]
+    var count = 0
+    try wire {
+      try reader.array(alignment: 8) { (entry) throws(WireReader.Failure) in
+        try entry.align(8)
+        let key = try entry.string()
+        let type = try entry.signature()
+        guard WireSignature.isSingleType(type[...].utf8) else {
+          throw WireReader.Failure("a hint's value of no single type")
+        }
+        count += 1
+        if count <= NotificationRequest.Limits.hints, entries[key] == nil,
+          HintValue.keys.contains(key)
+        {
+          entries[key] = try HintValue(type, from: &entry)
+        } else {
+          try entry.skip(type[...].utf8)
+        }
+      }
+    }
     guard count <= NotificationRequest.Limits.hints else {
       throw .tooLarge("hints: \(count), at most \(NotificationRequest.Limits.hints)")
     }
-    let entries = VariantDictionary(hints)
-    func integer(_ key: String) -> Int64? { entries.value(key, Variant.integer(of:)) }
+    func integer(_ key: String) -> Int64? {
+      if case .integer(let value, _) = entries[key] { value } else { nil }
+    }
     func flag(_ key: String) -> Bool {
-      entries.value(key) { Variant.bool($0) ?? Variant.integer(of: $0).map { $0 != 0 } } ?? false
+      switch entries[key] {
+      case .boolean(let value): value
+      case .integer(let value, _): value != 0
+      default: false
+      }
     }
     func string(_ key: String, bytes: Int = NotificationRequest.Limits.hintStringBytes) -> String? {
-      entries.value(key) { value in
-        Variant.has(value, type: "s") ? Variant.text(value) : nil
-      }.flatMap { $0.isEmpty || $0.utf8.count > bytes ? nil : $0 }
+      guard case .string(let value) = entries[key], !value.isEmpty, value.utf8.count <= bytes
+      else { return nil }
+      return value
     }
     switch integer("urgency") {
     case 0: urgency = .low
@@ -123,26 +148,67 @@ package struct NotificationHints: Equatable, Sendable {
   /// The image of the hints by the specification's priority; an `app_icon`
   /// that names an image goes before `icon_data`: then nil.
   private static func image(
-    in hints: VariantDictionary, appIcon: String, path: (String) -> String?
+    in hints: [String: HintValue], appIcon: String, path: (String) -> String?
   ) throws(NotificationRefusal) -> NotificationImage? {
     for key in ["image-data", "image_data"] {
-      if let image = try pixels(in: hints, key) { return .pixels(image) }
+      if let value = hints[key] { return .pixels(try ImageData.image(value, hint: key)) }
     }
     for key in ["image-path", "image_path"] {
       if let reference = path(key), let image = NotificationImage(reference: reference) {
         return image
       }
     }
-    guard NotificationImage(reference: appIcon) == nil else { return nil }
-    return try pixels(in: hints, "icon_data").map(NotificationImage.pixels)
+    guard NotificationImage(reference: appIcon) == nil, let value = hints["icon_data"] else {
+      return nil
+    }
+    return .pixels(try ImageData.image(value, hint: "icon_data"))
   }
+}
 
-  /// The image in pixels of the hint `key`; nil when absent.
-  private static func pixels(in hints: VariantDictionary, _ key: String)
-    throws(NotificationRefusal) -> Toast.Image?
-  {
-    try hints.value(key) { (value) throws(NotificationRefusal) in
-      try ImageData.image(value, hint: key)
+/// A hint's value as the server reads it: a number of any integer type, a
+/// boolean, a string, an image's parts, or the type of anything else.
+enum HintValue {
+  case integer(Int64, type: String)
+  case boolean(Bool)
+  case string(String)
+  case image(ImageData.Parts)
+  case other(type: String)
+
+  /// The keys whose values are read; others are passed over.
+  static let keys: Set<String> = [
+    "urgency", "value", "x-dunst-stack-tag", "x-canonical-private-synchronous", "transient",
+    "resident", "category", "desktop-entry", "sound-name", "sound-file", "suppress-sound",
+    "image-data", "image_data", "image-path", "image_path", "icon_data",
+  ]
+
+  /// Reads a value of the single complete type `type`.
+  init(_ type: String, from reader: inout WireReader) throws(WireReader.Failure) {
+    switch type {
+    case "y": self = .integer(Int64(try reader.byte()), type: type)
+    case "n": self = .integer(Int64(try reader.int16()), type: type)
+    case "q": self = .integer(Int64(try reader.uint16()), type: type)
+    case "i": self = .integer(Int64(try reader.int32()), type: type)
+    case "u": self = .integer(Int64(try reader.uint32()), type: type)
+    case "x": self = .integer(try reader.int64(), type: type)
+    case "t": self = .integer(Int64(clamping: try reader.uint64()), type: type)
+    case "b": self = .boolean(try reader.boolean())
+    case "s": self = .string(try reader.string())
+    case "(iiibiiay)":
+      try reader.align(8)
+      let width = try reader.int32()
+      let height = try reader.int32()
+      let rowstride = try reader.int32()
+      let hasAlpha = try reader.boolean()
+      let bits = try reader.int32()
+      let channels = try reader.int32()
+      let bytes = reader.slice(try reader.byteArray())
+      self = .image(
+        ImageData.Parts(
+          width: Int(width), height: Int(height), rowstride: Int(rowstride), hasAlpha: hasAlpha,
+          bits: Int(bits), channels: Int(channels), bytes: bytes))
+    default:
+      try reader.skip(type[...].utf8)
+      self = .other(type: type)
     }
   }
 }

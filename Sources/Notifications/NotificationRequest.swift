@@ -1,5 +1,4 @@
 import Bus
-import CGio
 import ToastModel
 
 /// One action of a notification: the key `ActionInvoked` sends back and the
@@ -123,39 +122,44 @@ package struct NotificationRequest: Equatable, Sendable {
     package static let claimedImageSide = 16_384
   }
 
-  /// Reads a `Notify` call, whose body must be `(susssasa{sv}i)`.
+  /// Reads a `Notify` call, whose body must be `(susssasa{sv}i)`, straight
+  /// from the wire format (``BusMessage/bodyReader()``): no `GVariant` is made.
   ///
   /// - Throws: ``NotificationRefusal/invalidArguments`` for a body of another
-  ///   type, an odd number of action strings or hints that break the
-  ///   specification (an `image-data` whose parts disagree);
-  ///   ``NotificationRefusal/limitsExceeded`` for more than ``Limits``
-  ///   allow.
+  ///   type or one that does not read, an odd number of action strings or
+  ///   hints that break the specification (an `image-data` whose parts
+  ///   disagree); ``NotificationRefusal/limitsExceeded`` for more than
+  ///   ``Limits`` allow.
   package init(decoding message: BusMessage) throws(NotificationRefusal) {
-    guard let body = message.body, Variant.has(body, type: "(susssasa{sv}i)") else {
-      let type = message.body.map(Variant.typeString) ?? "()"
-      throw .invalid("Notify takes (susssasa{sv}i), got \(type)")
+    guard message.signature == "susssasa{sv}i" else {
+      throw .invalid("Notify takes (susssasa{sv}i), got (\(message.signature))")
     }
-    func text(_ index: Int) -> String { Variant.child(body, index, Variant.text) ?? "" }
-    appName = cut(text(0), bytes: Limits.appNameBytes)
-    replacesID = Variant.child(body, 1, Variant.uint32) ?? 0
-    let icon = text(2)
+    var reader = message.bodyReader()
+    appName = cut(try wire { try reader.string() }, bytes: Limits.appNameBytes)
+    replacesID = try wire { try reader.uint32() }
+    let icon = try wire { try reader.string() }
     appIcon = icon.utf8.count <= Limits.pathBytes ? icon : ""
-    summary = cut(text(3), bytes: Limits.summaryBytes)
-    self.body = cut(text(4), bytes: Limits.bodyBytes)
-    actions = try Variant.child(body, 5, NotificationRequest.actions) ?? []
-    let appIcon = appIcon
-    hints =
-      try Variant.child(body, 6) { (dictionary) throws(NotificationRefusal) in
-        try NotificationHints(decoding: dictionary, appIcon: appIcon)
-      } ?? NotificationHints()
-    expireTimeout = Variant.child(body, 7, Variant.int32(of:)) ?? -1
+    summary = cut(try wire { try reader.string() }, bytes: Limits.summaryBytes)
+    body = cut(try wire { try reader.string() }, bytes: Limits.bodyBytes)
+    actions = try Self.actions(&reader)
+    hints = try NotificationHints(decoding: &reader, appIcon: appIcon)
+    expireTimeout = try wire { try reader.int32() }
   }
 
-  /// The actions of an `as`: keys and labels in turn.
-  private static func actions(_ strings: OpaquePointer) throws(NotificationRefusal)
+  /// The actions of an `as`: keys and labels in turn. Strings past the
+  /// limit are counted, not kept.
+  private static func actions(_ reader: inout WireReader) throws(NotificationRefusal)
     -> [NotificationAction]
   {
-    let count = Variant.count(of: strings)
+    var strings: [String] = []
+    var count = 0
+    try wire {
+      try reader.array(alignment: 4) { (element) throws(WireReader.Failure) in
+        let string = try element.string()
+        if count < 2 * Limits.actions { strings.append(string) }
+        count += 1
+      }
+    }
     guard count % 2 == 0 else {
       throw .invalid("actions: \(count) strings, not pairs of a key and a label")
     }
@@ -164,16 +168,26 @@ package struct NotificationRequest: Equatable, Sendable {
     }
     var actions: [NotificationAction] = []
     for index in stride(from: 0, to: count, by: 2) {
-      let key = Variant.child(strings, index, Variant.text) ?? ""
+      let key = strings[index]
       guard key.utf8.count <= Limits.actionKeyBytes else {
         throw .tooLarge(
           "actions: a key of \(key.utf8.count) bytes, at most \(Limits.actionKeyBytes)")
       }
-      let label = Variant.child(strings, index + 1, Variant.text) ?? ""
       actions.append(
-        NotificationAction(key: key, label: cut(label, bytes: Limits.actionLabelBytes)))
+        NotificationAction(key: key, label: cut(strings[index + 1], bytes: Limits.actionLabelBytes))
+      )
     }
     return actions
+  }
+}
+
+/// What `read` reads from the wire; a body that does not read is refused
+/// as invalid arguments.
+func wire<Value>(_ read: () throws -> Value) throws(NotificationRefusal) -> Value {
+  do {
+    return try read()
+  } catch {
+    throw .invalid("Notify's body does not read: \(error)")
   }
 }
 

@@ -27,11 +27,11 @@ struct BusMessageTests {
         Variant.string(""), Variant.int32(1), Variant.int32(0),
         Variant.boxed(Variant.string("Saved")), Variant.noProperties(),
       ]))
-    var bytes = try #require(message.encoded(serial: 7))
-    let size = bytes.withUnsafeMutableBufferPointer { BusMessage.size(of: $0.baseAddress!) }
+    let bytes = try #require(message.encoded(serial: 7))
+    let size = bytes.withUnsafeBufferPointer { BusMessage.size(of: $0.baseAddress!) }
     #expect(size == bytes.count)
     let decoded = try #require(
-      bytes.withUnsafeMutableBufferPointer { BusMessage.decode($0.baseAddress!, count: $0.count) })
+      BusMessage.decode(bytes))
     #expect(decoded.serial == 7 && decoded.member == "Announcement")
     #expect(decoded.argument(3) { Variant.unboxed($0, Variant.text) } == "Saved")
   }
@@ -121,7 +121,7 @@ struct BusMessageTests {
     #expect(huge[0] == UInt8(ascii: "l"))
     withUnsafeBytes(of: UInt32(100 << 20).littleEndian) { huge.replaceSubrange(4..<8, with: $0) }
     let size = try #require(
-      huge.withUnsafeMutableBufferPointer { BusMessage.size(of: $0.baseAddress!) })
+      huge.withUnsafeBufferPointer { BusMessage.size(of: $0.baseAddress!) })
     #expect(size > BusInput.defaultMaximumMessageSize)
     let small = try #require(
       BusMessage.call(destination: nil, path: "/b", interface: "org.example.B", member: "Small")

@@ -25,9 +25,9 @@ struct NotificationRequestTests {
     let call = notifyCall(
       summary: "Über", body: "a & b", actions: ["ok", "OK"],
       hints: [("urgency", byte(2)), ("category", Variant.string("im.received"))])
-    var bytes = try #require(call.encoded(serial: 3))
+    let bytes = try #require(call.encoded(serial: 3))
     let received = try #require(
-      bytes.withUnsafeMutableBufferPointer { BusMessage.decode($0.baseAddress!, count: $0.count) })
+      BusMessage.decode(bytes))
     #expect(try NotificationRequest(decoding: received) == NotificationRequest(decoding: call))
     #expect(try NotificationRequest(decoding: received).hints.urgency == .critical)
   }

@@ -100,12 +100,12 @@ struct BusTests {
     let call = BusMessage.call(
       destination: nil, path: AccessibleTree.rootPath, interface: "org.a11y.atspi.Accessible",
       member: "GetRole")
-    g_dbus_message_set_sender(call.pointer, ":1.3")
+    call.sender = ":1.3"
     var bytes = try #require(call.encoded(serial: 9))
     let sender = try #require(bytes.firstRange(of: Array(":1.3".utf8)))
     bytes.replaceSubrange(sender, with: Array("a..3".utf8))
     let decoded = try #require(
-      bytes.withUnsafeMutableBufferPointer { BusMessage.decode($0.baseAddress!, count: $0.count) })
+      BusMessage.decode(bytes))
     #expect(decoded.sender == "a..3" && decoded.serial == 9)
     let tree = AccessibleTree(applicationName: "wl-toast", version: "0")
     #expect(tree.answer(decoded) == nil)
@@ -218,17 +218,13 @@ struct BusLifetimeTests {
           bytes.count >= begin.upperBound + 16
         else { return false }
         let message = Array(bytes[begin.upperBound...])
-        var copy = message
         guard
-          let size = copy.withUnsafeMutableBufferPointer({ BusMessage.size(of: $0.baseAddress!) })
+          let size = message.withUnsafeBufferPointer({ BusMessage.size(of: $0.baseAddress!) })
         else { return false }
         return message.count >= size
       })
-    var message = Array(hello[hello.firstRange(of: Array("BEGIN\r\n".utf8))!.upperBound...])
-    let call = try #require(
-      message.withUnsafeMutableBufferPointer {
-        BusMessage.decode($0.baseAddress!, count: $0.count)
-      })
+    let message = Array(hello[hello.firstRange(of: Array("BEGIN\r\n".utf8))!.upperBound...])
+    let call = try #require(BusMessage.decode(message))
     #expect(call.member == "Hello")
     let reply = try #require(call.reply(Variant.tuple([Variant.string(":1.7")])))
     let answer = Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8) + reply.encoded(serial: 1)!
