@@ -228,6 +228,9 @@ immovable() {
         split(all[i], f, " ")
         if (f[2] >= start && f[2] < start + size) print f[1]
       }
+      # And every name the section defines: a weak one (a value witness
+      # helper such as __swift_memcpy88_8) may be kept from there too.
+      for (name in offset) print name
     }' "$work/library" "$work/symbols"
 }
 

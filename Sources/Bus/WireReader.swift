@@ -118,6 +118,13 @@ package struct WireReader {
   /// A `g`: a one-byte length, the types and a closing nul.
   package mutating func signature() throws(Failure) -> String {
     let count = Int(try byte())
+    // One type's code, as every header field and most variants have it.
+    if count == 1, end - offset >= 2, bytes[offset + 1] == 0,
+      WireSignature.isSingleCode(bytes[offset])
+    {
+      defer { offset += 2 }
+      return String(UnicodeScalar(bytes[offset]))
+    }
     let signature = try text(count)
     guard WireSignature.isValid(signature[...].utf8) else {
       throw Failure("an invalid signature")
@@ -129,10 +136,11 @@ package struct WireReader {
   private mutating func text(_ count: Int) throws(Failure) -> String {
     let start = try take(count)
     guard bytes[try take(1)] == 0 else { throw Failure("a string without its closing nul") }
-    let slice = bytes[start..<start + count]
-    guard !slice.contains(0), let text = String(validating: slice, as: UTF8.self) else {
-      throw Failure("a string that is not UTF-8 without nul")
+    let text = bytes.withUnsafeBufferPointer { whole -> String? in
+      let part = UnsafeBufferPointer(rebasing: whole[start..<start + count])
+      return part.contains(0) ? nil : String(validating: part, as: UTF8.self)
     }
+    guard let text else { throw Failure("a string that is not UTF-8 without nul") }
     return text
   }
 
@@ -284,6 +292,11 @@ package enum WireSignature {
     default:
       return nil
     }
+  }
+
+  /// Whether `code` alone is a complete type: a basic type's or a variant's.
+  package static func isSingleCode(_ code: UInt8) -> Bool {
+    code == UInt8(ascii: "v") || isBasic(code)
   }
 
   /// Whether `code` is a basic type's (a dictionary's key must be one).
