@@ -137,7 +137,7 @@ cat > "$work/bus.conf" << EOF
 EOF
 dbus-daemon --nofork --config-file="$work/bus.conf" &
 bus_pid=$!
-trap 'kill "$bus_pid" 2> /dev/null; stop_rig; rm -rf "$work"' EXIT
+trap 'kill "$bus_pid" 2> /dev/null || true; stop_rig; rm -rf "$work"' EXIT
 export DBUS_SESSION_BUS_ADDRESS="unix:path=$work/bus.socket"
 until [ -S "$work/bus.socket" ]; do sleep 0.1; done
 "$toast" daemon --notifications 2> /dev/null &
