@@ -2,9 +2,9 @@ import CGio
 
 /// One D-Bus message: its header's fields and its body. Read from the wire
 /// by ``decode(_:)``, which reads the header itself (``WireReader``) and
-/// keeps the bytes: the body becomes a `GVariant` (through GIO's
-/// `g_dbus_message_new_from_blob`) only when ``body`` is first asked for, and
-/// ``bodyReader()`` reads it without one. Written by ``encoded(serial:)``
+/// keeps the bytes: the body becomes `GVariant`s only when ``body`` is first
+/// asked for (``WireReader/tuple(of:)``), and ``bodyReader()`` reads it
+/// without any. GIO's `GDBusMessage` is not used. Written by ``encoded(serial:)``
 /// (``WireWriter``). The connection that carries it is ours (``BusConnection``).
 package final class BusMessage {
   /// A method call, a reply, an error or a signal.
@@ -95,7 +95,7 @@ package final class BusMessage {
   /// Whether an answer to this call can be sent: it has a serial, and its
   /// sender, if it names one, is a bus name (the answer goes to it).
   private var canBeAnswered: Bool {
-    serial != 0 && (sender.map { g_dbus_is_name($0) != 0 } ?? true)
+    serial != 0 && (sender.map(BusNames.isBusName) ?? true)
   }
 
   /// An answer of `type` to this call, addressed to its sender.
@@ -121,7 +121,7 @@ package final class BusMessage {
 
   /// The error answer to this method call; nil when it cannot be answered.
   package func error(_ name: String, _ text: String) -> BusMessage? {
-    guard g_dbus_is_interface_name(name) != 0, let error = answer(G_DBUS_MESSAGE_TYPE_ERROR)
+    guard BusNames.isInterfaceName(name), let error = answer(G_DBUS_MESSAGE_TYPE_ERROR)
     else { return nil }
     error.errorName = name
     error.setBody(Variant.tuple([Variant.string(text)]))
@@ -286,12 +286,12 @@ package final class BusMessage {
   /// Whether the header's fields are what D-Bus takes: an object path, bus,
   /// interface, member and error names, a signature of at most 255 bytes.
   private var isWritable: Bool {
-    (path.map { g_variant_is_object_path($0) != 0 } ?? true)
-      && (interface.map { g_dbus_is_interface_name($0) != 0 } ?? true)
-      && (member.map { g_dbus_is_member_name($0) != 0 } ?? true)
-      && (errorName.map { g_dbus_is_interface_name($0) != 0 } ?? true)
-      && (destination.map { g_dbus_is_name($0) != 0 } ?? true)
-      && (sender.map { g_dbus_is_name($0) != 0 } ?? true)
+    (path.map(BusNames.isObjectPath) ?? true)
+      && (interface.map(BusNames.isInterfaceName) ?? true)
+      && (member.map(BusNames.isMemberName) ?? true)
+      && (errorName.map(BusNames.isInterfaceName) ?? true)
+      && (destination.map(BusNames.isBusName) ?? true)
+      && (sender.map(BusNames.isBusName) ?? true)
       && WireSignature.isValid(signature[...].utf8)
   }
 
@@ -302,21 +302,13 @@ package final class BusMessage {
   package var expectsReply: Bool { flags & Self.noReplyExpected == 0 }
 
   /// The body (a tuple), borrowed: valid while the message lives; nil for a
-  /// message without one, or a body GIO does not read.
+  /// message without one, or a body that does not read (``WireReader/tuple(of:)``).
   package var body: OpaquePointer? {
     guard !variantRead else { return variant }
     variantRead = true
     guard !signature.isEmpty else { return nil }
-    var error: UnsafeMutablePointer<GError>?
-    let message = wire.withUnsafeBufferPointer { bytes in
-      g_dbus_message_new_from_blob(
-        UnsafeMutablePointer(mutating: bytes.baseAddress), gsize(bytes.count),
-        G_DBUS_CAPABILITY_FLAGS_NONE, &error)
-    }
-    if let error { g_error_free(error) }
-    guard let message else { return nil }
-    defer { g_object_unref(UnsafeMutableRawPointer(message)) }
-    variant = g_dbus_message_get_body(message).map { g_variant_ref($0) }
+    var reader = bodyReader()
+    variant = reader.tuple(of: signature)
     return variant
   }
 

@@ -29,6 +29,8 @@ package struct WireReader {
   private let end: Int
   /// Whether numbers are big-endian (`B`) rather than little-endian (`l`).
   private let isBigEndian: Bool
+  /// Whether the message's numbers are big-endian.
+  package var isBigEndianOrder: Bool { isBigEndian }
   /// Where the next value starts, from the message's start.
   package private(set) var offset: Int
 
@@ -148,6 +150,11 @@ package struct WireReader {
   /// with the array the reader was made from.
   package mutating func byteArray() throws(Failure) -> Range<Int> {
     let count = Int(try uint32())
+    return try skipBytes(count)
+  }
+
+  /// The next `count` bytes, passed over: their range in the message.
+  package mutating func skipBytes(_ count: Int) throws(Failure) -> Range<Int> {
     let start = try take(count)
     return start..<start + count
   }

@@ -183,4 +183,37 @@ struct WireFormatTests {
     relabelled[1] = UInt8(G_DBUS_MESSAGE_TYPE_METHOD_RETURN.rawValue)
     #expect(BusMessage.decode(relabelled) == nil)
   }
+
+  @Test func namesFollowTheSpecificationAsGIOChecksThem() {
+    let names = [
+      "", "/", "//", "/a", "/a/", "/a//b", "/a/b_1", "/a-b", "a", "a.b", "a..b", ".a.b", "a.b.",
+      "a.1b", "a.b1", "a-b.c", ":1.7", ":1", ":1.", "::1.2", ":a-b.c-d", "org.freedesktop.DBus",
+      "Notify", "1Notify", "No-tify", "_x", "a.b.c.d.e", String(repeating: "a.", count: 128) + "a",
+      "é.b", "a b.c",
+    ]
+    for name in names {
+      #expect(BusNames.isObjectPath(name) == (g_variant_is_object_path(name) != 0), "path \(name)")
+      #expect(
+        BusNames.isInterfaceName(name) == (g_dbus_is_interface_name(name) != 0), "interface \(name)"
+      )
+      #expect(BusNames.isMemberName(name) == (g_dbus_is_member_name(name) != 0), "member \(name)")
+      #expect(BusNames.isBusName(name) == (g_dbus_is_name(name) != 0), "bus name \(name)")
+    }
+  }
+
+  @Test func aBodyOfTooManyValuesReadsAsNone() throws {
+    let count = WireReader.maximumValues + 1
+    let strings = Variant.array("s", (0..<count).map { _ in Variant.string("") })
+    let signal = BusMessage.signal(
+      path: "/a", interface: "a.b", member: "Many", body: Variant.tuple([strings]))
+    let bytes = try #require(signal.encoded(serial: 1))
+    let read = try #require(BusMessage.decode(bytes))
+    #expect(read.signature == "as" && read.body == nil)
+    let numbers = Variant.array("u", (0..<count).map { Variant.uint32(UInt32($0)) })
+    let fixed = BusMessage.signal(
+      path: "/a", interface: "a.b", member: "Many", body: Variant.tuple([numbers]))
+    let numberBytes = try #require(fixed.encoded(serial: 1))
+    let readNumbers = try #require(BusMessage.decode(numberBytes))
+    #expect(readNumbers.argument(0, Variant.count(of:)) == count, "numbers are one value")
+  }
 }
