@@ -216,7 +216,8 @@ package final class BusMessage {
 
   /// How many bytes the message starting at `bytes` takes in all (its first
   /// 16 bytes tell: the byte order, the body's length and the header
-  /// fields' length); nil when they are not the start of a message.
+  /// fields' length); nil when they are not the start of a message, or it
+  /// would be longer than ``maximumSize``.
   package static func size(of bytes: UnsafePointer<UInt8>) -> Int? {
     let isBigEndian: Bool
     switch bytes[0] {
@@ -232,8 +233,13 @@ package final class BusMessage {
       return value
     }
     let fields = 16 + number(at: 12)
-    return (fields + 7) / 8 * 8 + number(at: 4)
+    let size = (fields + 7) / 8 * 8 + number(at: 4)
+    return size <= maximumSize ? size : nil
   }
+
+  /// The longest message the specification allows, 128 MiB: a longer one
+  /// frames nothing (as GIO's `g_dbus_message_bytes_needed` says).
+  package static let maximumSize = 1 << 27
 
   /// ``size(of:)`` of an array's first 16 bytes.
   private static func size(of bytes: [UInt8]) -> Int? {

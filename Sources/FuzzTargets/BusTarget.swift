@@ -30,8 +30,10 @@ func fuzzBus(_ input: [UInt8]) throws(InvariantViolation) {
     pieces == whole, "read whole: \(whole); read 7 bytes at a time: \(pieces)")
 }
 
-/// What a reader made of an input: each message's type and serial and where
-/// it ends in the input, and the failure that ended the reading, if one did.
+/// What a reader made of an input: each message's type, serial and size (not
+/// where it ends: a message skipped for its size counts as taken when it is
+/// framed, which may be before the messages ahead of it are), and the
+/// failure that ended the reading, if one did.
 private struct Reading: Equatable, CustomStringConvertible {
   var messages: [String] = []
   var failure: BusInput.Failure?
@@ -75,7 +77,7 @@ private func read(
       }
       try require(reader.consumed - before >= 16, "a message in \(reader.consumed - before) bytes")
       reading.messages.append(
-        "type \(message.type.rawValue) #\(message.serial) to byte \(reader.consumed)")
+        "type \(message.type.rawValue) #\(message.serial) of \(message.bytesRead.count) bytes")
       try handle(message)
     }
   } while given < input.count

@@ -175,6 +175,9 @@ struct WireFormatTests {
     badType[1] = 9
     #expect(BusMessage.decode(badType) == nil)
     #expect(BusMessage.decode(Array(good.dropLast(8))) == nil, "shorter than it says")
+    var overLimit = good
+    overLimit.replaceSubrange(4..<8, with: [0, 0, 0, 0x0c])  // a body of 192 MiB
+    #expect(overLimit.withUnsafeBufferPointer { BusMessage.size(of: $0.baseAddress!) } == nil)
     // A call's fields make no reply: a reply needs the serial it answers.
     let call = try #require(
       BusMessage.call(destination: nil, path: "/a", interface: "a.b", member: "C")
