@@ -236,14 +236,18 @@ package final class Owner {
   }
 
   /// The buffer requests are received into, one for the owner's life (not
-  /// 64 KiB allocated and zeroed for every update).
-  private var receiveBuffer = [UInt8](repeating: 0, count: maximumMessageSize + 1)
+  /// 64 KiB allocated for every update), and never zeroed: only the pages
+  /// requests fill become resident.
+  private let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(
+    byteCount: maximumMessageSize + 1, alignment: 16)
+
+  deinit { receiveBuffer.deallocate() }
 
   private func readRequest(from fd: Int32, events: Int16) {
-    let count = receiveBuffer.withUnsafeMutableBytes { bytes in
-      retryingOnInterrupt {
-        recv(fd, bytes.baseAddress, bytes.count, Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT))
-      }
+    let count = retryingOnInterrupt {
+      recv(
+        fd, receiveBuffer.baseAddress, receiveBuffer.count,
+        Int32(MSG_TRUNC) | Int32(MSG_DONTWAIT))
     }
     if count < 0 && errno == EAGAIN { return }
     guard count > 0 else {
@@ -257,7 +261,8 @@ package final class Owner {
       send(.failed("message too large (limit \(maximumMessageSize) bytes)"), to: fd)
       return
     }
-    var text = String(decoding: receiveBuffer[0..<count], as: UTF8.self)
+    var text = String(
+      decoding: UnsafeRawBufferPointer(rebasing: receiveBuffer[0..<count]), as: UTF8.self)
     if text.hasSuffix("\n") { text.removeLast() }
     // A command that gave up (and closed) before its request was read is not
     // carried out: it has already told its user that it failed.
