@@ -1,8 +1,8 @@
 /// Reads values in D-Bus's wire format (the specification's "Marshaling")
 /// from a whole message: each value aligned to its size from the message's
 /// start, in the message's byte order. Every read checks its bounds and its
-/// value (a string's UTF-8 and its closing nul, a signature's types, an
-/// object path) as GIO's reader does, and throws a ``WireReader/Failure``
+/// value (a string's UTF-8 and its closing nul, a boolean's 0 or 1, a
+/// signature's types, an object path), and throws a ``WireReader/Failure``
 /// rather than read past the end, so a message from anyone reads safely.
 ///
 /// The notification server reads `Notify`'s body with it directly, without
@@ -76,9 +76,15 @@ package struct WireReader {
 
   /// A `y`.
   package mutating func byte() throws(Failure) -> UInt8 { bytes[try take(1)] }
-  /// A `b`: four bytes, true unless all are zero (as GIO reads it; a bus
-  /// refuses a boolean other than 0 or 1 before it reaches anyone).
-  package mutating func boolean() throws(Failure) -> Bool { try unsigned(4) != 0 }
+  /// A `b`: 0 or 1 in four bytes (a bus refuses any other value, as this
+  /// reader does; GIO would read 256 as false).
+  package mutating func boolean() throws(Failure) -> Bool {
+    switch try unsigned(4) {
+    case 0: return false
+    case 1: return true
+    default: throw Failure("a boolean neither 0 nor 1")
+    }
+  }
   /// An `n`.
   package mutating func int16() throws(Failure) -> Int16 {
     Int16(truncatingIfNeeded: try unsigned(2))

@@ -10,7 +10,7 @@ import CGio
 /// ``maximumValues`` values reads as no body.
 extension WireReader {
   /// The most values one body becomes.
-  package static let maximumValues = 1 << 18
+  package static let maximumValues = 1 << 16
 
   /// The values of `signature` (a body's, without parentheses) as one tuple,
   /// a reference owned by the caller; nil when they do not read.
