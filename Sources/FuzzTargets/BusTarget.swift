@@ -101,7 +101,7 @@ private func dispatch(_ message: BusMessage, to tree: AccessibleTree) throws(Inv
     guard message.expectsReply, message.serial != 0 else { return }
     // No answer can be addressed to a sender that is no bus name (a real bus
     // never sends one): GIO's assertion would fail and the answer go out unaddressed.
-    if let sender = message.sender, g_dbus_is_name(sender) == 0 {
+    if let sender = message.sender, !BusNames.isBusName(sender) {
       try require(answer == nil, "an answer to a call from \(sender), which is no bus name")
       return
     }
