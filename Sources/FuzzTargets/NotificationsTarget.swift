@@ -37,31 +37,14 @@ func fuzzNotifications(_ input: [UInt8]) throws(InvariantViolation) {
   if let call = wireCall(body: input) { try check(call) }
 }
 
-/// A `Notify` call whose body, on the wire, is `body`; nil when its header
-/// does not read (never, for a body shorter than 4 GiB).
+/// A `Notify` call whose body, on the wire, is `body`; nil when it does not
+/// read (never, for a body shorter than 4 GiB).
 private func wireCall(body: [UInt8]) -> BusMessage? {
-  var writer = WireWriter()
-  for byte in [UInt8(ascii: "l"), 1, 0, 1] { writer.byte(byte) }
-  writer.uint32(UInt32(body.count))
-  writer.uint32(1)
-  _ = writer.array(alignment: 8) { fields in
-    for (code, type, value) in [
-      (UInt8(1), "o", "/org/freedesktop/Notifications"),
-      (2, "s", "org.freedesktop.Notifications"), (3, "s", "Notify"), (7, "s", ":1.5"),
-    ] {
-      fields.align(8)
-      fields.byte(code)
-      fields.signature(type)
-      fields.string(value)
-    }
-    fields.align(8)
-    fields.byte(8)
-    fields.signature("g")
-    fields.signature("susssasa{sv}i")
-    return true
-  }
-  writer.align(8)
-  return BusMessage.decode(writer.bytes + body)
+  let call = BusMessage.call(
+    destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+    interface: "org.freedesktop.Notifications", member: "Notify")
+  call.sender = ":1.5"
+  return call.delivered(body: body, signature: "susssasa{sv}i")
 }
 
 /// Throws unless `call` is refused with one of the two errors and a message

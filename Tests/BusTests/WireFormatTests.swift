@@ -216,26 +216,8 @@ struct WireFormatTests {
     func signal(_ signature: String, _ body: (inout WireWriter) -> Void) throws -> BusMessage {
       var writer = WireWriter()
       body(&writer)
-      // A signal's header, with the body's length and signature.
-      var fields = WireWriter()
-      for byte in [UInt8(ascii: "l"), 4, 0, 1] { fields.byte(byte) }
-      fields.uint32(UInt32(writer.bytes.count))
-      fields.uint32(1)
-      _ = fields.array(alignment: 8) { fields in
-        for (code, type, value) in [(UInt8(1), "o", "/a"), (2, "s", "a.b"), (3, "s", "Many")] {
-          fields.align(8)
-          fields.byte(code)
-          fields.signature(type)
-          fields.string(value)
-        }
-        fields.align(8)
-        fields.byte(8)
-        fields.signature("g")
-        fields.signature(signature)
-        return true
-      }
-      fields.align(8)
-      return try #require(BusMessage.decode(fields.bytes + writer.bytes))
+      let signal = BusMessage.signal(path: "/a", interface: "a.b", member: "Many", body: nil)
+      return try #require(signal.delivered(body: writer.bytes, signature: signature))
     }
     let strings = try signal("as") { writer in
       _ = writer.array(alignment: 4) { writer in
