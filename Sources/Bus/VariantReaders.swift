@@ -1,10 +1,38 @@
 import CGio
+import Synchronization
 
 // Readers of GVariant values that a peer chooses (a player's properties):
 // each one checks the type before it reads, because GLib aborts when a
 // `g_variant_get_*` meets a value of another type.
 
 extension Variant {
+  /// Why ``parsed(_:)`` read no value: GLib's message.
+  package struct ParseError: Error, CustomStringConvertible {
+    package var description: String
+  }
+
+  /// Serializes ``parsed(_:)``.
+  private static let parsing = Mutex(())
+
+  /// A value written in GLib's text format (`{'Metadata': <['a']>}`), a
+  /// reference owned by the caller: for tests and fixtures. One parse runs at
+  /// a time: the test suites call it from many threads, and one parse among
+  /// them once failed on a valid text, unexplained.
+  package static func parsed(_ text: String) throws(ParseError) -> OpaquePointer {
+    // The value leaves the lock as its address: a pointer is not Sendable.
+    let (address, message) = parsing.withLock { _ -> (UInt, String) in
+      var error: UnsafeMutablePointer<GError>?
+      let value = g_variant_parse(nil, text, nil, nil, &error)
+      let message = error.map { String(cString: $0.pointee.message) } ?? "no value"
+      if let error { g_error_free(error) }
+      return (value.map { UInt(bitPattern: UnsafeRawPointer($0)) } ?? 0, message)
+    }
+    guard let value = OpaquePointer(bitPattern: address) else {
+      throw ParseError(description: "\(text): \(message)")
+    }
+    return value
+  }
+
   /// Whether `value` has exactly the type `type`, a definite type string such
   /// as `s`, `a{sv}` or `(iiibiiay)`.
   package static func has(_ value: OpaquePointer, type: StaticString) -> Bool {

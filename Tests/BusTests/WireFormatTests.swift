@@ -24,16 +24,16 @@ struct WireFormatTests {
     "([[1, 2], [], [3]], [byte 0x00, 0xff], @ay [])",
   ]
 
-  /// A GVariant from its text.
-  static func variant(_ text: String) -> OpaquePointer {
-    g_variant_parse(nil, text, nil, nil, nil)!
+  /// A GVariant from its text, a reference owned by the caller.
+  static func variant(_ text: String) throws -> OpaquePointer {
+    try Variant.parsed(text)
   }
 
   @Test(arguments: bodies) func gioReadsWhatIsWritten(_ text: String) throws {
-    let body = Self.variant(text)
+    let body = try Self.variant(text)
     let call = BusMessage.call(
       destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
-      interface: "org.freedesktop.Notifications", member: "Notify", body: g_variant_ref(body))
+      interface: "org.freedesktop.Notifications", member: "Notify", body: body)
     call.sender = ":1.42"
     let bytes = try #require(call.encoded(serial: 9))
     var error: UnsafeMutablePointer<GError>?
@@ -57,7 +57,8 @@ struct WireFormatTests {
   @Test(arguments: bodies, [false, true]) func whatGIOWritesReadsTheSame(
     _ text: String, bigEndian: Bool
   ) throws {
-    let body = Self.variant(text)
+    let body = try Self.variant(text)
+    defer { g_variant_unref(body) }
     let message = g_dbus_message_new_signal("/org/a11y/atspi/accessible/2", "org.a.B", "Changed")!
     defer { g_object_unref(UnsafeMutableRawPointer(message)) }
     g_dbus_message_set_body(message, body)
@@ -97,7 +98,9 @@ struct WireFormatTests {
     sent.sender = ":1.9"
     let sentBytes = try #require(sent.encoded(serial: 41))
     let call = try #require(BusMessage.decode(sentBytes))
-    let reply = try #require(call.reply(Self.variant("('wl-toast', 'v', '1', '1.2')")))
+    let information = try Self.variant("('wl-toast', 'v', '1', '1.2')")
+    defer { g_variant_unref(information) }
+    let reply = try #require(call.reply(information))
     #expect(reply.type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN)
     #expect(reply.replySerial == 41 && reply.destination == ":1.9" && !reply.expectsReply)
     let error = try #require(call.error("org.freedesktop.DBus.Error.InvalidArgs", "no"))

@@ -1,3 +1,4 @@
+import Bus
 import CGio
 import Testing
 
@@ -7,8 +8,7 @@ import Testing
 struct MprisPropertiesTests {
   /// The properties of an `a{sv}` written in GVariant's text format.
   static func properties(_ text: String) throws -> MprisProperties {
-    let value = try #require(g_variant_parse(nil, text, nil, nil, nil), "\(text) parses")
-    g_variant_ref_sink(value)
+    let value = try Variant.parsed(text)
     defer { g_variant_unref(value) }
     return MprisProperties(value)
   }
@@ -68,8 +68,7 @@ struct MprisPropertiesTests {
   }
 
   @Test func aValueThatIsNoDictionaryGivesNothing() throws {
-    let value = try #require(g_variant_parse(nil, "['Metadata']", nil, nil, nil))
-    g_variant_ref_sink(value)
+    let value = try Variant.parsed("['Metadata']")
     defer { g_variant_unref(value) }
     #expect(MprisProperties(value) == MprisProperties())
   }
