@@ -28,9 +28,7 @@ package struct WireReader {
   /// Where the values end: no read goes past it.
   private let end: Int
   /// Whether numbers are big-endian (`B`) rather than little-endian (`l`).
-  private let isBigEndian: Bool
-  /// Whether the message's numbers are big-endian.
-  package var isBigEndianOrder: Bool { isBigEndian }
+  package let isBigEndian: Bool
   /// Where the next value starts, from the message's start.
   package private(set) var offset: Int
 
@@ -163,14 +161,20 @@ package struct WireReader {
   /// The bytes in `range` of the message, sharing its storage.
   package func slice(_ range: Range<Int>) -> ArraySlice<UInt8> { bytes[range] }
 
+  /// An array's length in bytes, at most the specification's 64 MiB.
+  package mutating func arrayLength() throws(Failure) -> Int {
+    let length = Int(try uint32())
+    guard length <= 64 << 20 else { throw Failure("an array over 64 MiB") }
+    return length
+  }
+
   /// An array whose elements are aligned to `alignment` (a type's, even
   /// when empty), each read by `element` until the array's length is read;
   /// an element that reads past it fails.
   package mutating func array(
     alignment: Int, _ element: (inout WireReader) throws(Failure) -> Void
   ) throws(Failure) {
-    let length = Int(try uint32())
-    guard length <= 64 << 20 else { throw Failure("an array over 64 MiB") }
+    let length = try arrayLength()
     try align(alignment)
     let arrayEnd = offset + length
     guard arrayEnd <= end else { throw Failure("truncated array") }
@@ -204,7 +208,7 @@ package struct WireReader {
       }
       try skip(inner[...].utf8, depth: depth + 1)
     case UInt8(ascii: "a"):
-      let length = Int(try uint32())
+      let length = try arrayLength()
       let element = type.dropFirst()
       try align(WireSignature.alignment(of: element.first ?? 0))
       _ = try take(length)

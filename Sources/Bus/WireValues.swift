@@ -124,18 +124,20 @@ extension WireReader {
     }
   }
 
-  /// An array of fixed-size numbers as one value over a copy of its bytes,
-  /// in the machine's (little-endian) byte order.
+  /// An array of fixed-size numbers as one value over a copy of its bytes
+  /// (GLib's), in the machine's (little-endian) byte order.
   private mutating func numbers(_ element: Substring.UTF8View, size: Int) throws(Failure)
     -> OpaquePointer
   {
-    let count = Int(try uint32())
-    guard count <= 64 << 20 else { throw Failure("an array over 64 MiB") }
+    let count = try arrayLength()
     try align(size)
     guard count % size == 0 else { throw Failure("an array of part of a number") }
-    var bytes = Array(slice(try skipBytes(count)))
-    if isBigEndianOrder && size > 1 {
-      for start in stride(from: 0, to: count, by: size) { bytes[start..<start + size].reverse() }
+    var bytes = slice(try skipBytes(count))
+    if isBigEndian && size > 1 {
+      // GLib copies the bytes as they are: a big-endian message's are swapped first.
+      for start in stride(from: bytes.startIndex, to: bytes.endIndex, by: size) {
+        bytes[start..<start + size].reverse()
+      }
     }
     let elementType = g_variant_type_new(String(Substring(element)))
     defer { g_variant_type_free(elementType) }
