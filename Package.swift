@@ -244,7 +244,7 @@ let package = Package(
     .testTarget(name: "ToastModelTests", dependencies: ["ToastModel"], swiftSettings: strict),
     // Pure tests: layout, text, easing, timelines and offscreen renders against references.
     .testTarget(
-      name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo"],
+      name: "ToastRenderingTests", dependencies: ["ToastRendering", "CPangoCairo", "TestSupport"],
       exclude: ["References", "Icons"], swiftSettings: strict),
     // The bus connection's parts without a bus (addresses, messages, framing),
     // and a service's on a private bus (names, dispatch, introspection, signals).

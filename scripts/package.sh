@@ -107,8 +107,9 @@ dist)
     echo
     for package in $libraries; do echo "  $package"; done
     echo
-    echo "Optional: librsvg2-2 (SVG icons, loaded when one is drawn) and an icon"
-    echo "theme such as adwaita-icon-theme; for --sound, libcanberra0 with"
+    echo "Optional: librsvg2-2 (SVG icons) and libgdk-pixbuf-2.0-0 (JPEG images),"
+    echo "each loaded when the first is drawn, and an icon theme such as"
+    echo "adwaita-icon-theme; for --sound, libcanberra0 with"
     echo "libcanberra-pulse (loaded when a toast first asks for a sound) and"
     echo "sound-theme-freedesktop; for watch audio, libpulse0, and for watch"
     echo "backlight, libudev1 (each loaded when its watch starts). See 'man"

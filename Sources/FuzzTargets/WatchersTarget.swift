@@ -17,7 +17,7 @@ import Watchers
 /// line of text, and its cover, when it has one, is an absolute path. A
 /// cover's path is absolute, decoded from a `file://` URI, without control
 /// characters; ``MediaCover/isDrawable(_:)`` reads nothing beyond the bytes
-/// it is given. A backlight's level is 0 to 100 percent, or its problem is
+/// it is given, and a PNG or JPEG it takes has a size within the limit. A backlight's level is 0 to 100 percent, or its problem is
 /// one line.
 func fuzzWatchers(_ input: [UInt8]) throws(InvariantViolation) {
   let parts = split(input, maximumParts: 7)
@@ -185,6 +185,14 @@ private func fuzzCover(_ bytes: [UInt8]) throws(InvariantViolation) {
     let padded = png + Array(bytes.prefix(count)) + png + Array("IHDR<".utf8) + [0, 0, 0, 1]
     let within = MediaCover.isDrawable(padded[png.count..<png.count + count])
     try require(alone == within, "\(count) bytes read as \(alone) alone, \(within) within others")
+  }
+  // A drawable PNG or JPEG has a size its header gives, within the owner's limit.
+  let head = ArraySlice(bytes)
+  if MediaCover.isDrawable(head), let format = ImageFormat(signature: head), format != .svg {
+    let size = format.pixelSize(in: head)
+    try require(
+      size.map { 1...ImageFormat.maximumBitmapSide ~= max($0.width, $0.height) } == true,
+      "a drawable \(format) of size \(String(describing: size))")
   }
 }
 

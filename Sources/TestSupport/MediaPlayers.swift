@@ -16,7 +16,7 @@ package final class MediaPlayers {
   package let directory: String
   /// The bus address, for clients' `DBUS_SESSION_BUS_ADDRESS`.
   package let address: String
-  /// The tracks' directory, with `cover.png` beside them.
+  /// The tracks' directory, with `cover.jpg` beside them.
   package var music: String { directory + "/music" }
   /// The cover's one colour, which its pixels on screen show.
   package static let coverColor = RGB(255, 0, 255)
@@ -30,7 +30,8 @@ package final class MediaPlayers {
   private var stopped = false
 
   /// Starts the bus, and writes the two tracks (60 s of tone each, tagged
-  /// with ``tracks``; `sox`) and a 64×64 `cover.png` of ``coverColor``.
+  /// with ``tracks``; `sox`) and a 64×64 `cover.jpg` of ``coverColor``, as
+  /// players' covers mostly are.
   package init() throws {
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-media")
     chmod(directory, 0o700)
@@ -54,8 +55,8 @@ package final class MediaPlayers {
     }
     let color = Self.coverColor
     try writeBytes(
-      music + "/cover.png",
-      pngFile(width: 64, height: 64, rgb: [color.red, color.green, color.blue]))
+      music + "/cover.jpg",
+      jpegFile(width: 64, height: 64, rgb: [color.red, color.green, color.blue]))
   }
 
   deinit { stop() }
@@ -231,54 +232,6 @@ package final class TestPlayer {
       written += count
     }
   }
-}
-
-/// A PNG file of `width`×`height` pixels all of the colour `rgb` (8-bit RGB,
-/// stored uncompressed in zlib's format, as any PNG decoder reads it).
-package func pngFile(width: Int, height: Int, rgb: [UInt8]) -> [UInt8] {
-  var raw: [UInt8] = []
-  for _ in 0..<height { raw += [0] + Array((0..<width).flatMap { _ in rgb }) }
-  func bigEndian(_ value: UInt32) -> [UInt8] {
-    [UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
-  }
-  func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-    let body = Array(type.utf8) + data
-    return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
-  }
-  // zlib: a header, stored blocks of at most 65535 bytes, then Adler-32.
-  var zlib: [UInt8] = [0x78, 0x01]
-  var offset = 0
-  repeat {
-    let length = min(65_535, raw.count - offset)
-    let last: UInt8 = offset + length == raw.count ? 1 : 0
-    zlib += [
-      last, UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff),
-      UInt8((~length >> 8) & 0xff),
-    ]
-    zlib += raw[offset..<offset + length]
-    offset += length
-  } while offset < raw.count
-  var a: UInt32 = 1
-  var b: UInt32 = 0
-  for byte in raw {
-    a = (a + UInt32(byte)) % 65_521
-    b = (b + a) % 65_521
-  }
-  zlib += bigEndian(b << 16 | a)
-  let header =
-    bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
-  return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] + chunk("IHDR", header)
-    + chunk("IDAT", zlib) + chunk("IEND", [])
-}
-
-/// The CRC-32 of `bytes` (PNG's and zlib's polynomial).
-private func crc32(_ bytes: [UInt8]) -> UInt32 {
-  var crc: UInt32 = 0xffff_ffff
-  for byte in bytes {
-    crc ^= UInt32(byte)
-    for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
-  }
-  return ~crc
 }
 
 /// Writes `bytes` to a new file at `path` (0644).

@@ -140,7 +140,7 @@ public struct Toast: Equatable, Sendable {
   /// The layer-shell layer the toast is drawn in.
   public var layer: Layer = .overlay
   /// An icon: a freedesktop icon name (`audio-volume-high-symbolic`), looked
-  /// up in ``iconTheme`` and its parents, or the path of a PNG or SVG file.
+  /// up in ``iconTheme`` and its parents, or the path of a PNG, JPEG or SVG file.
   public var icon: String? = nil
   /// An image given as pixels (a notification's `image-data`), drawn in the
   /// icon's place, before ``icon``.

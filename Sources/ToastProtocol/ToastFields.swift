@@ -223,8 +223,8 @@ extension ToastField {
       help: "overlay (default) shows above fullscreen windows, top above windows only",
       get: { $0.layer }, set: { $0.layer = $1 }),
     word(
-      "icon", valueName: "NAME|PATH", summary: "an icon name or a PNG or SVG file",
-      help: "an icon from the icon theme, or a PNG or SVG file", takesPath: true,
+      "icon", valueName: "NAME|PATH", summary: "an icon name or a PNG, JPEG or SVG file",
+      help: "an icon from the icon theme, or a PNG, JPEG or SVG file", takesPath: true,
       check: { icon throws(Toast.InvalidValue) in try Toast.checkedIcon(icon) },
       write: { $0 }, get: { $0.icon }, set: { $0.icon = $1 }),
     word(

@@ -11,9 +11,20 @@ public struct IconError: Error, Equatable, Sendable, CustomStringConvertible {
 
   /// An error with this reason.
   public init(_ description: String) { self.description = description }
+
+  /// `reason`, then a GLib-based library's own message in parentheses on
+  /// the same line, of a sensible length (`error`, a GError, which this frees).
+  init(_ reason: String, gError error: UnsafeMutablePointer<GError>?) {
+    defer { if let error { g_error_free(error) } }
+    let message = error.flatMap { $0.pointee.message }.map {
+      String(
+        String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: " ").prefix(200))
+    }
+    self.init(reason + (message.map { " (\($0))" } ?? ""))
+  }
 }
 
-/// An icon ready to draw: a PNG or SVG file decoded or drawn at the size in
+/// An icon ready to draw: a PNG, JPEG or SVG file decoded or drawn at the size in
 /// device pixels it is shown at. Immutable.
 ///
 /// ``load(_:theme:size:scale:lookup:reusingFailures:checkingFile:)`` keeps
@@ -44,8 +55,8 @@ public final class IconImage: @unchecked Sendable {
 
   /// The largest icon file read, in bytes.
   public static let maximumFileSize = 16 << 20
-  /// The largest PNG decoded, in pixels on a side.
-  public static let maximumBitmapSide = 4096
+  /// The largest PNG or JPEG decoded, in pixels on a side.
+  public static let maximumBitmapSide = ImageFormat.maximumBitmapSide
   /// The largest icon drawn, in device pixels on a side.
   public static let maximumDrawnSide = 1024
 
@@ -70,7 +81,7 @@ public final class IconImage: @unchecked Sendable {
 
   /// The icon `icon` (a name looked up in `theme`, or a path when it holds a
   /// slash) for a square of `size` logical pixels at `scale`: an SVG drawn
-  /// at exactly that many device pixels, a PNG fitted into them.
+  /// at exactly that many device pixels, a PNG or JPEG fitted into them.
   ///
   /// Results are cached by request: a cached image is used while its file is
   /// unchanged (a frame, with `checkingFile` false, uses it without looking:
@@ -128,12 +139,17 @@ public final class IconImage: @unchecked Sendable {
     }
     do throws(IconError) {
       let surface: OpaquePointer
-      if bytes.starts(with: pngSignature) {
+      switch ImageFormat(signature: bytes[...]) {
+      case .png:
         surface = try fitted(decodePNG(bytes), into: side)
-      } else if looksLikeSVG(bytes) {
+      case .jpeg:
+        let (width, height) = try bitmapSize(of: bytes, format: .jpeg, name: "JPEG")
+        surface = try fitted(
+          JPEG.decode(bytes, width: width, height: height, fitting: side), into: side)
+      case .svg:
         surface = try SVG.render(bytes, width: side, height: side)
-      } else {
-        throw IconError("not a PNG or SVG image")
+      case nil:
+        throw IconError("not a PNG, JPEG or SVG image")
       }
       let image = IconImage(
         surface: surface, isSymbolic: IconFile(path: path, name: icon).isSymbolic, path: path)
@@ -157,33 +173,25 @@ public final class IconImage: @unchecked Sendable {
 
   // MARK: - Decoding
 
-  static let pngSignature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
-
-  /// Whether the bytes may be SVG: XML text (after a byte-order mark and
-  /// white space) or gzip data (SVGZ).
-  static func looksLikeSVG(_ bytes: [UInt8]) -> Bool {
-    if bytes.starts(with: [0x1f, 0x8b]) { return true }
-    var rest = bytes[...]
-    if rest.starts(with: [0xef, 0xbb, 0xbf]) { rest = rest.dropFirst(3) }
-    return rest.first { ![0x20, 0x09, 0x0a, 0x0d].contains($0) } == UInt8(ascii: "<")
+  /// The width and height a bitmap's header gives, within
+  /// ``maximumBitmapSide``; `name` names the format in the error.
+  static func bitmapSize(
+    of bytes: [UInt8], format: ImageFormat, name: String
+  ) throws(IconError) -> (width: Int, height: Int) {
+    guard let (width, height) = format.pixelSize(in: bytes[...]) else {
+      throw IconError("not a valid \(name) image")
+    }
+    guard width <= maximumBitmapSide, height <= maximumBitmapSide else {
+      throw IconError(
+        "the image is too large (\(width)x\(height) pixels; at most \(maximumBitmapSide) a side)")
+    }
+    return (width, height)
   }
 
   /// Decodes PNG bytes with Cairo, refusing images larger than
   /// ``maximumBitmapSide`` before allocating them.
   static func decodePNG(_ bytes: [UInt8]) throws(IconError) -> OpaquePointer {
-    // The IHDR chunk comes first: its width and height are bytes 16 to 23.
-    guard bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8) else {
-      throw IconError("not a valid PNG image")
-    }
-    func word(_ offset: Int) -> Int {
-      bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-    }
-    let (width, height) = (word(16), word(20))
-    guard width > 0, height > 0 else { throw IconError("not a valid PNG image") }
-    guard width <= maximumBitmapSide, height <= maximumBitmapSide else {
-      throw IconError(
-        "the image is too large (\(width)x\(height) pixels; at most \(maximumBitmapSide) a side)")
-    }
+    _ = try bitmapSize(of: bytes, format: .png, name: "PNG")
     let reader = PNGReader(bytes)
     let surface = withExtendedLifetime(reader) {
       cairo_image_surface_create_from_png_stream(

@@ -63,13 +63,6 @@ enum SVG {
 extension IconError {
   /// librsvg's reason (a GError, which this frees).
   init(svgError raw: UnsafeMutableRawPointer?) {
-    let error = raw?.assumingMemoryBound(to: GError.self)
-    defer { if let error { g_error_free(error) } }
-    // One line, of a sensible length.
-    let message = error.flatMap { $0.pointee.message }.map {
-      String(
-        String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: " ").prefix(200))
-    }
-    self.init("not a valid SVG image" + (message.map { " (\($0))" } ?? ""))
+    self.init("not a valid SVG image", gError: raw?.assumingMemoryBound(to: GError.self))
   }
 }

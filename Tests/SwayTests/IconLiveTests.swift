@@ -155,7 +155,7 @@ struct IconLiveTests {
     let errors = third.errors
     #expect(
       errors
-        == "wl-toast: cannot read icon '\(directory)/broken.png': not a PNG or SVG image; the toast shows without it\n"
+        == "wl-toast: cannot read icon '\(directory)/broken.png': not a PNG, JPEG or SVG image; the toast shows without it\n"
     )
     #expect(try desk.status()?.text == "Saved")
     // Waiting for the outcome: the warning, then exit 0 when it expires.

@@ -177,6 +177,30 @@ struct NotificationServerTests {
     #expect(shot.colorfulPixels(in: Self.restingBox(card)) > 500)
   }
 
+  @Test func aJPEGImagePathShowsThePhotoAsItIsDrawnOffscreen() throws {
+    let server = try Server()
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-photo")
+    defer { removeTree(directory) }
+    let photo = directory + "/screenshot.jpg"
+    let magenta = RGB(255, 0, 255)
+    try writeBytes(
+      photo, jpegFile(width: 96, height: 64, rgb: [magenta.red, magenta.green, magenta.blue]))
+    _ = try server.notify([
+      "-a", "Camera", "-t", "0", "-h", "string:image-path:file://" + photo, "Saved", "A photo",
+    ])
+    var hints = NotificationHints()
+    hints.image = .file(photo)
+    let card = NotificationCard.toast(
+      for: NotificationRequest(
+        appName: "Camera", summary: "Saved", body: "A photo", hints: hints, expireTimeout: 0),
+      rules: [])
+    let shot = try Self.expectDrawnAsOffscreen(card, on: server.desk)
+    // The photo fitted into the icon's square, keeping its shape: 48x32.
+    let photoBox = try #require(shot.boundingBox(of: magenta, tolerance: 8))
+    #expect(photoBox.width == 48 && photoBox.height == 32, "\(photoBox)")
+    #expect(Self.restingBox(card).contains(photoBox))
+  }
+
   @Test func replacesIDUpdatesTheCardInPlaceAndCloseNotificationEndsIt() throws {
     let server = try Server()
     let before = try server.surfacesMade()

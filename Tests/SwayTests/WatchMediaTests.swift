@@ -69,7 +69,7 @@ struct WatchMediaTests {
     let media = try MediaDesk()
     try media.players.startMPV()
     let first = try media.waitForToast("First Song — Test Artist")
-    #expect(Self.icon(first) == media.players.music + "/cover.png")
+    #expect(Self.icon(first) == media.players.music + "/cover.jpg")
     try media.desk.screenshot("the cover's pixels in the banner") { shot in
       guard let box = shot.boundingBox(of: MediaPlayers.coverColor, tolerance: 8) else {
         return false
@@ -151,6 +151,12 @@ struct WatchMediaTests {
     try writeBytes(png, pngFile(width: 8, height: 8, rgb: [0, 200, 255]))
     try player.send(#"{"n": 2, "title": "Covered", "artist": "A", "artUrl": "file://\#(png)"}"#)
     #expect(Self.icon(try media.waitForToast("Covered — A")) == png)
+    // And a JPEG one with Exif metadata.
+    let jpeg = directory + "/art.jpg"
+    let exif = Array("Exif".utf8) + [UInt8](repeating: 0, count: 4000)
+    try writeBytes(jpeg, jpegFile(width: 8, height: 8, rgb: [0, 200, 255], metadata: exif))
+    try player.send(#"{"n": 3, "title": "Photo", "artist": "A", "artUrl": "file://\#(jpeg)"}"#)
+    #expect(Self.icon(try media.waitForToast("Photo — A")) == jpeg)
 
     // Covers that are no drawable local file: the text alone, at once.
     #expect(mkfifo(directory + "/fifo", 0o600) == 0)

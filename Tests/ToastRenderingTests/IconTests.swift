@@ -1,10 +1,12 @@
 import Glibc
+import TestSupport
 import Testing
 import ToastModel
 import ToastRendering
 
-/// Icons loaded, fitted, recoloured and drawn: PNG through Cairo, SVG through
-/// librsvg, at the scale of the surface; broken files in one line.
+/// Icons loaded, fitted, recoloured and drawn: PNG through Cairo, JPEG through
+/// gdk-pixbuf, SVG through librsvg, at the scale of the surface; broken files
+/// in one line.
 struct IconTests {
   static func load(_ icon: String, size: Int = 48, scale: Double = 1) throws -> IconImage {
     try IconImage.load(icon, theme: "Child", size: size, scale: scale, lookup: iconLookup).get()
@@ -122,6 +124,61 @@ struct IconTests {
     #expect(colored == 0)
   }
 
+  @Test func aJPEGPhotoIsDecodedAndFittedKeepingItsShape() throws {
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-jpeg")
+    defer { removeTree(directory) }
+    // A photo as a camera writes one: Exif metadata before the frame.
+    let photo = directory + "/photo.jpg"
+    let exif = Array("Exif".utf8) + [UInt8](repeating: 0, count: 2002)
+    try writeBytes(photo, jpegFile(width: 64, height: 32, rgb: [255, 0, 255], metadata: exif))
+    let image = try IconImage.load(photo, theme: nil, size: 48, scale: 1).get()
+    #expect(image.width == 48 && image.height == 24)
+    #expect(!image.isSymbolic)
+    for (x, y) in [(24, 12), (1, 1), (46, 22)] {
+      let pixel = image.pixel(x: x, y: y)
+      #expect(
+        pixel.alpha == 255 && pixel.red >= 250 && pixel.green <= 5 && pixel.blue >= 250,
+        "\(pixel) at \(x),\(y)")
+    }
+    // Larger than drawn: decoded shrunk, to 96x72 pixels at scale 2.
+    let large = directory + "/large.jpg"
+    try writeBytes(large, jpegFile(width: 4000, height: 3000, rgb: [0, 128, 255]))
+    let shrunk = try IconImage.load(large, theme: nil, size: 48, scale: 2).get()
+    #expect(shrunk.width == 96 && shrunk.height == 72)
+    let pixel = shrunk.pixel(x: 48, y: 36)
+    #expect(
+      pixel.alpha == 255 && pixel.red <= 5 && abs(Int(pixel.green) - 128) <= 3
+        && pixel.blue >= 250, "\(pixel)")
+  }
+
+  @Test func brokenAndHugeJPEGsSayWhyInOneLine() throws {
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-jpeg")
+    defer { removeTree(directory) }
+    let whole = jpegFile(width: 16, height: 16, rgb: [0, 0, 0])
+    // The frame header says 5000 pixels: refused before anything is decoded.
+    let frame = try #require(
+      (0..<whole.count - 1).first { whole[$0] == 0xff && whole[$0 + 1] == 0xc0 })
+    var huge = whole
+    huge[frame + 7] = UInt8(5000 >> 8)
+    huge[frame + 8] = UInt8(5000 & 0xff)
+    let cases: [(name: String, bytes: [UInt8], expected: String)] = [
+      ("huge.jpg", huge, "the image is too large (5000x16 pixels; at most 4096 a side)"),
+      ("noframe.jpg", [0xff, 0xd8, 0xff, 0xd9], "not a valid JPEG image"),
+      ("cut.jpg", Array(whole.prefix(whole.count / 2)), "not a valid JPEG image"),
+    ]
+    for (name, bytes, expected) in cases {
+      let path = directory + "/" + name
+      try writeBytes(path, bytes)
+      let loaded = IconImage.load(path, theme: nil, size: 48, scale: 1, reusingFailures: false)
+      guard case .failure(let error) = loaded else {
+        Issue.record("\(name) loaded")
+        continue
+      }
+      #expect(error.description.hasPrefix("cannot read icon '\(path)': " + expected), "\(error)")
+      #expect(!error.description.contains("\n"))
+    }
+  }
+
   @Test func brokenFilesAndMissingNamesAreOneLine() throws {
     let broken = iconsDirectory + "/broken"
     let problems: [(icon: String, theme: String?, expected: String)] = [
@@ -140,7 +197,7 @@ struct IconTests {
       (broken + "/bad.svg", "Child", "cannot read icon '\(broken)/bad.svg': not a valid SVG image"),
       (
         broken + "/notes.txt", "Child",
-        "cannot read icon '\(broken)/notes.txt': not a PNG or SVG image"
+        "cannot read icon '\(broken)/notes.txt': not a PNG, JPEG or SVG image"
       ),
       (broken, "Child", "cannot read icon '\(broken)': not a regular file"),
       (

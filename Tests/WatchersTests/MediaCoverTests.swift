@@ -23,7 +23,7 @@ struct MediaCoverTests {
     #expect(MediaCover.path(of: "file:///" + String(repeating: "a", count: 5000)) == nil)
   }
 
-  @Test func onlyRegularPNGAndSVGFilesWithinTheLimitAreCovers() throws {
+  @Test func onlyRegularPNGJPEGAndSVGFilesWithinTheLimitAreCovers() throws {
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-cover")
     defer { removeTree(directory) }
     let png = directory + "/cover.png"
@@ -32,8 +32,20 @@ struct MediaCoverTests {
     #expect(MediaCover.file(of: "file://" + png) == png)
     try writeFile(directory + "/c.svg", "\n <svg xmlns='http://www.w3.org/2000/svg'/>")
     #expect(MediaCover.file(of: "file://\(directory)/c.svg") == directory + "/c.svg")
-    try writeBytes(directory + "/c.jpg", [0xff, 0xd8, 0xff, 0xe0] + Array("JFIF".utf8))
-    #expect(MediaCover.file(of: "file://\(directory)/c.jpg") == nil, "a JPEG cannot be drawn")
+    let jpeg = jpegFile(width: 4096, height: 8, rgb: [255, 0, 255], metadata: Array("Exif".utf8))
+    try writeBytes(directory + "/c.jpg", jpeg)
+    #expect(MediaCover.file(of: "file://\(directory)/c.jpg") == directory + "/c.jpg")
+    try writeBytes(
+      directory + "/wide.jpg", jpegFile(width: 4097, height: 8, rgb: [0, 0, 0]))
+    #expect(
+      MediaCover.file(of: "file://\(directory)/wide.jpg") == nil, "wider than the owner draws")
+    // Metadata beyond the head that is read: no frame header seen, no cover.
+    let long = jpegFile(
+      width: 8, height: 8, rgb: [0, 0, 0], metadata: [UInt8](repeating: 0, count: 65_533))
+    try writeBytes(directory + "/long.jpg", long)
+    #expect(MediaCover.file(of: "file://\(directory)/long.jpg") == nil)
+    try writeBytes(directory + "/jfif.jpg", [0xff, 0xd8, 0xff, 0xe0] + Array("JFIF".utf8))
+    #expect(MediaCover.file(of: "file://\(directory)/jfif.jpg") == nil, "no frame")
     try writeFile(directory + "/empty.png", "")
     #expect(MediaCover.file(of: "file://\(directory)/empty.png") == nil)
     #expect(MediaCover.file(of: "file://\(directory)/missing.png") == nil)

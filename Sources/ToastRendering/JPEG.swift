@@ -1,0 +1,124 @@
+import CPangoCairo
+import Glibc
+import ToastModel
+
+/// JPEG decoding through gdk-pixbuf, which is opened (dlopen) when the first
+/// JPEG is drawn, as librsvg is for SVG: most toasts have no photo.
+enum JPEG {
+  private typealias GErrorOut = UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
+  private typealias NewWithType =
+    @convention(c) (UnsafePointer<CChar>, GErrorOut?) -> OpaquePointer?
+  private typealias SetSize = @convention(c) (OpaquePointer, Int32, Int32) -> Void
+  private typealias Write =
+    @convention(c) (OpaquePointer, UnsafePointer<UInt8>?, Int, GErrorOut?) -> Int32
+  private typealias Close = @convention(c) (OpaquePointer, GErrorOut?) -> Int32
+  private typealias GetPixbuf = @convention(c) (OpaquePointer) -> OpaquePointer?
+  private typealias Measure = @convention(c) (OpaquePointer) -> Int32
+  private typealias ReadPixels = @convention(c) (OpaquePointer) -> UnsafePointer<UInt8>?
+
+  /// The library's functions that are used, or why it could not be opened.
+  private struct Library: @unchecked Sendable {
+    let newWithType: NewWithType
+    let setSize: SetSize
+    let write: Write
+    let close: Close
+    let pixbuf: GetPixbuf
+    let width: Measure
+    let height: Measure
+    let rowstride: Measure
+    let channels: Measure
+    let bitsPerSample: Measure
+    let pixels: ReadPixels
+  }
+
+  /// The soname Debian's libgdk-pixbuf-2.0-0 installs.
+  static let libraryName = "libgdk_pixbuf-2.0.so.0"
+
+  private static let library: Result<Library, IconError> = {
+    guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
+      let reason = dlerror().map { String(cString: $0) } ?? "cannot open \(libraryName)"
+      return .failure(IconError("cannot draw JPEG images: \(reason)"))
+    }
+    func function<T>(_ name: String, as type: T.Type) -> T? {
+      dlsym(handle, name).map { unsafeBitCast($0, to: type) }
+    }
+    guard let newWithType = function("gdk_pixbuf_loader_new_with_type", as: NewWithType.self),
+      let setSize = function("gdk_pixbuf_loader_set_size", as: SetSize.self),
+      let write = function("gdk_pixbuf_loader_write", as: Write.self),
+      let close = function("gdk_pixbuf_loader_close", as: Close.self),
+      let pixbuf = function("gdk_pixbuf_loader_get_pixbuf", as: GetPixbuf.self),
+      let width = function("gdk_pixbuf_get_width", as: Measure.self),
+      let height = function("gdk_pixbuf_get_height", as: Measure.self),
+      let rowstride = function("gdk_pixbuf_get_rowstride", as: Measure.self),
+      let channels = function("gdk_pixbuf_get_n_channels", as: Measure.self),
+      let bitsPerSample = function("gdk_pixbuf_get_bits_per_sample", as: Measure.self),
+      let pixels = function("gdk_pixbuf_read_pixels", as: ReadPixels.self)
+    else {
+      return .failure(IconError("cannot draw JPEG images: \(libraryName) is older than 2.32"))
+    }
+    return .success(
+      Library(
+        newWithType: newWithType, setSize: setSize, write: write, close: close, pixbuf: pixbuf,
+        width: width, height: height, rowstride: rowstride, channels: channels,
+        bitsPerSample: bitsPerSample, pixels: pixels))
+  }()
+
+  /// Decodes the JPEG `bytes`, whose header says `width` by `height` pixels,
+  /// shrunk while it is decoded to fit a square of `side` pixels when it is
+  /// larger (libjpeg decodes at 1/2, 1/4 or 1/8 directly). Returns a Cairo
+  /// image surface (ARGB32, opaque; the caller destroys it).
+  static func decode(
+    _ bytes: [UInt8], width: Int, height: Int, fitting side: Int
+  ) throws(IconError) -> OpaquePointer {
+    let library = try library.get()
+    var error: UnsafeMutablePointer<GError>?
+    guard let loader = library.newWithType("jpeg", &error) else {
+      throw IconError("cannot draw JPEG images", gError: error)
+    }
+    defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+    if max(width, height) > side {
+      let factor = Double(side) / Double(max(width, height))
+      library.setSize(
+        loader, Int32(max(1, (Double(width) * factor).rounded())),
+        Int32(max(1, (Double(height) * factor).rounded())))
+    }
+    let written = bytes.withUnsafeBufferPointer {
+      library.write(loader, $0.baseAddress, $0.count, &error)
+    }
+    // The loader is closed in any case: a loader freed open warns on standard error.
+    let closed = written != 0 ? library.close(loader, &error) : library.close(loader, nil)
+    guard written != 0, closed != 0 else {
+      throw IconError("not a valid JPEG image", gError: error)
+    }
+    guard let pixbuf = library.pixbuf(loader), let pixels = library.pixels(pixbuf),
+      library.bitsPerSample(pixbuf) == 8, [3, 4].contains(library.channels(pixbuf))
+    else { throw IconError("not a valid JPEG image") }
+    return try surface(
+      pixels, width: Int(library.width(pixbuf)), height: Int(library.height(pixbuf)),
+      rowstride: Int(library.rowstride(pixbuf)), channels: Int(library.channels(pixbuf)))
+  }
+
+  /// A Cairo ARGB32 surface of the pixbuf's RGB or RGBA pixels, premultiplied.
+  private static func surface(
+    _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, rowstride: Int, channels: Int
+  ) throws(IconError) -> OpaquePointer {
+    guard
+      let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+      cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+      let data = cairo_image_surface_get_data(surface)
+    else { throw IconError("cannot allocate a \(width)x\(height) image") }
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    for y in 0..<height {
+      let source = pixels + y * rowstride
+      let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+      for x in 0..<width {
+        let pixel = source + x * channels
+        let alpha = channels == 4 ? UInt32(pixel[3]) : 255
+        func channel(_ value: UInt8) -> UInt32 { (UInt32(value) * alpha + 127) / 255 }
+        row[x] = alpha << 24 | channel(pixel[0]) << 16 | channel(pixel[1]) << 8 | channel(pixel[2])
+      }
+    }
+    cairo_surface_mark_dirty(surface)
+    return surface
+  }
+}
