@@ -52,22 +52,32 @@ private func crc32(_ bytes: [UInt8]) -> UInt32 {
 /// A baseline JPEG file (JFIF) of `width`×`height` pixels all of the colour
 /// `rgb` (8-bit RGB), as a camera or a player writes one, for any JPEG
 /// decoder: YCbCr without subsampling, quantized by 1, so a decoder gives the
-/// colour back within a step or two. Each 8×8 block is its DC value alone
-/// (the colour is flat), coded with the specification's DC table; an AC
-/// table of one code, end of block. `metadata` bytes go in an APP1 segment
+/// colour back within a step or two. `metadata` bytes go in an APP1 segment
 /// before the frame, as Exif does.
 package func jpegFile(width: Int, height: Int, rgb: [UInt8], metadata: [UInt8] = []) -> [UInt8] {
+  jpegFile(width: width, height: height, metadata: metadata) { _, _ in rgb }
+}
+
+/// A JPEG file as above whose 8×8 blocks each have one colour, `color(x,
+/// y)` at the block's top left pixel. Each block is its DC value alone,
+/// coded with the specification's DC table; an AC table of one code, end of
+/// block.
+package func jpegFile(
+  width: Int, height: Int, metadata: [UInt8] = [], color: (_ x: Int, _ y: Int) -> [UInt8]
+) -> [UInt8] {
   func segment(_ marker: UInt8, _ data: [UInt8]) -> [UInt8] {
     let length = data.count + 2
     return [0xff, marker, UInt8(length >> 8), UInt8(length & 0xff)] + data
   }
-  let (red, green, blue) = (Double(rgb[0]), Double(rgb[1]), Double(rgb[2]))
   // JFIF's conversion; a flat block's DC coefficient is 8 × its level-shifted value.
-  let components = [
-    0.299 * red + 0.587 * green + 0.114 * blue,
-    -0.168_736 * red - 0.331_264 * green + 0.5 * blue + 128,
-    0.5 * red - 0.418_688 * green - 0.081_312 * blue + 128,
-  ].map { Int((8 * ($0 - 128)).rounded()) }
+  func coefficients(_ rgb: [UInt8]) -> [Int] {
+    let (red, green, blue) = (Double(rgb[0]), Double(rgb[1]), Double(rgb[2]))
+    return [
+      0.299 * red + 0.587 * green + 0.114 * blue,
+      -0.168_736 * red - 0.331_264 * green + 0.5 * blue + 128,
+      0.5 * red - 0.418_688 * green - 0.081_312 * blue + 128,
+    ].map { Int((8 * ($0 - 128)).rounded()) }
+  }
   // ITU T.81 Table K.3: code lengths of the luminance DC categories 0 to 11.
   let dcCounts: [UInt8] = [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0]
   var dcCodes: [(code: Int, length: Int)] = []
@@ -94,7 +104,9 @@ package func jpegFile(width: Int, height: Int, rgb: [UInt8], metadata: [UInt8] =
     }
   }
   var previous = [0, 0, 0]
-  for _ in 0..<((width + 7) / 8) * ((height + 7) / 8) {
+  for block in 0..<((width + 7) / 8) * ((height + 7) / 8) {
+    let columns = (width + 7) / 8
+    let components = coefficients(color(block % columns * 8, block / columns * 8))
     for index in 0..<3 {
       let difference = components[index] - previous[index]
       previous[index] = components[index]
@@ -115,4 +127,14 @@ package func jpegFile(width: Int, height: Int, rgb: [UInt8], metadata: [UInt8] =
     0xc4, [0x00] + dcCounts + Array(0...11) + [0x10, 1] + [UInt8](repeating: 0, count: 15) + [0])
   file += segment(0xda, [3, 1, 0, 2, 0, 3, 0, 0, 63, 0])
   return file + scan + [0xff, 0xd9]
+}
+
+/// Exif metadata (for ``jpegFile(width:height:metadata:color:)``) holding
+/// only an orientation, 1 to 8: 6 is a photo taken with the camera turned a
+/// quarter clockwise, shown turned back.
+package func exifMetadata(orientation: UInt16) -> [UInt8] {
+  // Big-endian TIFF: its header, then one directory of one SHORT entry.
+  Array("Exif".utf8) + [0, 0] + [0x4d, 0x4d, 0, 0x2a, 0, 0, 0, 8] + [0, 1]
+    + [0x01, 0x12, 0, 3, 0, 0, 0, 1, UInt8(orientation >> 8), UInt8(orientation & 0xff), 0, 0]
+    + [0, 0, 0, 0]
 }

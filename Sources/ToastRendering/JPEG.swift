@@ -15,6 +15,7 @@ enum JPEG {
   private typealias GetPixbuf = @convention(c) (OpaquePointer) -> OpaquePointer?
   private typealias Measure = @convention(c) (OpaquePointer) -> Int32
   private typealias ReadPixels = @convention(c) (OpaquePointer) -> UnsafePointer<UInt8>?
+  private typealias Orient = @convention(c) (OpaquePointer) -> OpaquePointer?
 
   /// The library's functions that are used, or why it could not be opened.
   private struct Library: @unchecked Sendable {
@@ -29,6 +30,7 @@ enum JPEG {
     let channels: Measure
     let bitsPerSample: Measure
     let pixels: ReadPixels
+    let orient: Orient
   }
 
   /// The soname Debian's libgdk-pixbuf-2.0-0 installs.
@@ -52,7 +54,8 @@ enum JPEG {
       let rowstride = function("gdk_pixbuf_get_rowstride", as: Measure.self),
       let channels = function("gdk_pixbuf_get_n_channels", as: Measure.self),
       let bitsPerSample = function("gdk_pixbuf_get_bits_per_sample", as: Measure.self),
-      let pixels = function("gdk_pixbuf_read_pixels", as: ReadPixels.self)
+      let pixels = function("gdk_pixbuf_read_pixels", as: ReadPixels.self),
+      let orient = function("gdk_pixbuf_apply_embedded_orientation", as: Orient.self)
     else {
       return .failure(IconError("cannot draw JPEG images: \(libraryName) is older than 2.32"))
     }
@@ -60,13 +63,14 @@ enum JPEG {
       Library(
         newWithType: newWithType, setSize: setSize, write: write, close: close, pixbuf: pixbuf,
         width: width, height: height, rowstride: rowstride, channels: channels,
-        bitsPerSample: bitsPerSample, pixels: pixels))
+        bitsPerSample: bitsPerSample, pixels: pixels, orient: orient))
   }()
 
   /// Decodes the JPEG `bytes`, whose header says `width` by `height` pixels,
   /// shrunk while it is decoded to fit a square of `side` pixels when it is
-  /// larger (libjpeg decodes at 1/2, 1/4 or 1/8 directly). Returns a Cairo
-  /// image surface (ARGB32, opaque; the caller destroys it).
+  /// larger (libjpeg decodes at 1/2, 1/4 or 1/8 directly), and turned
+  /// upright as its Exif orientation says (a phone's photo taken sideways).
+  /// Returns a Cairo image surface (ARGB32, opaque; the caller destroys it).
   static func decode(
     _ bytes: [UInt8], width: Int, height: Int, fitting side: Int
   ) throws(IconError) -> OpaquePointer {
@@ -90,8 +94,13 @@ enum JPEG {
     guard written != 0, closed != 0 else {
       throw IconError("not a valid JPEG image", gError: error)
     }
-    guard let pixbuf = library.pixbuf(loader), let pixels = library.pixels(pixbuf),
-      library.bitsPerSample(pixbuf) == 8, [3, 4].contains(library.channels(pixbuf))
+    // A new reference, to the same pixbuf when it is upright already.
+    guard let decoded = library.pixbuf(loader), let pixbuf = library.orient(decoded) else {
+      throw IconError("not a valid JPEG image")
+    }
+    defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+    guard let pixels = library.pixels(pixbuf), library.bitsPerSample(pixbuf) == 8,
+      [3, 4].contains(library.channels(pixbuf))
     else { throw IconError("not a valid JPEG image") }
     return try surface(
       pixels, width: Int(library.width(pixbuf)), height: Int(library.height(pixbuf)),

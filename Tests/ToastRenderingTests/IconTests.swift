@@ -151,6 +151,23 @@ struct IconTests {
         && pixel.blue >= 250, "\(pixel)")
   }
 
+  @Test func aJPEGIsTurnedUprightAsItsExifOrientationSays() throws {
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-jpeg")
+    defer { removeTree(directory) }
+    // 64x32: red on the left, blue on the right; taken turned a quarter
+    // clockwise (orientation 6), so shown 32x64 with the left on top.
+    let photo = directory + "/sideways.jpg"
+    let file = jpegFile(width: 64, height: 32, metadata: exifMetadata(orientation: 6)) { x, _ in
+      x < 32 ? [255, 0, 0] : [0, 0, 255]
+    }
+    try writeBytes(photo, file)
+    let image = try IconImage.load(photo, theme: nil, size: 48, scale: 1).get()
+    #expect(image.width == 24 && image.height == 48)
+    let (top, bottom) = (image.pixel(x: 12, y: 6), image.pixel(x: 12, y: 42))
+    #expect(top.red >= 250 && top.blue <= 5, "\(top)")
+    #expect(bottom.blue >= 250 && bottom.red <= 5, "\(bottom)")
+  }
+
   @Test func brokenAndHugeJPEGsSayWhyInOneLine() throws {
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-jpeg")
     defer { removeTree(directory) }
