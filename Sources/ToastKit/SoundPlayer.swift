@@ -177,30 +177,20 @@ private struct Canberra: @unchecked Sendable {
 
   /// Opens the library and looks the functions up; the reason when it cannot.
   static func open() -> Result<Canberra, SoundProblem> {
-    guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "cannot open \(libraryName)"
-      return .failure(SoundProblem("cannot play sounds: \(reason)"))
-    }
-    func symbol<Function>(_ name: String, _: Function.Type) -> Function? {
-      dlsym(handle, name).map { unsafeBitCast($0, to: Function.self) }
-    }
-    guard let contextCreate = symbol("ca_context_create", Canberra.Create.self),
-      let contextDestroy = symbol("ca_context_destroy", Canberra.Destroy.self),
-      let contextOpen = symbol("ca_context_open", Canberra.Destroy.self),
-      let changeProps = symbol("ca_context_change_props_full", Canberra.Change.self),
-      let playFull = symbol("ca_context_play_full", Canberra.Play.self),
-      let proplistCreate = symbol("ca_proplist_create", Canberra.Create.self),
-      let proplistDestroy = symbol("ca_proplist_destroy", Canberra.Destroy.self),
-      let proplistSets = symbol("ca_proplist_sets", Canberra.Sets.self),
-      let strerror = symbol("ca_strerror", Canberra.StrError.self)
-    else {
-      return .failure(SoundProblem("cannot play sounds: \(libraryName) lacks a function"))
-    }
-    return .success(
-      Canberra(
-        contextCreate: contextCreate, contextDestroy: contextDestroy, contextOpen: contextOpen,
-        changeProps: changeProps, playFull: playFull, proplistCreate: proplistCreate,
-        proplistDestroy: proplistDestroy, proplistSets: proplistSets, strerror: strerror))
+    Result { () throws(LibraryError) in
+      let library = try LoadedLibrary(
+        libraryName, context: "cannot play sounds", package: "libcanberra0")
+      return Canberra(
+        contextCreate: try library.function("ca_context_create", as: Create.self),
+        contextDestroy: try library.function("ca_context_destroy", as: Destroy.self),
+        contextOpen: try library.function("ca_context_open", as: Destroy.self),
+        changeProps: try library.function("ca_context_change_props_full", as: Change.self),
+        playFull: try library.function("ca_context_play_full", as: Play.self),
+        proplistCreate: try library.function("ca_proplist_create", as: Create.self),
+        proplistDestroy: try library.function("ca_proplist_destroy", as: Destroy.self),
+        proplistSets: try library.function("ca_proplist_sets", as: Sets.self),
+        strerror: try library.function("ca_strerror", as: StrError.self))
+    }.mapError { SoundProblem($0.description) }
   }
 
   typealias Create = @convention(c) (UnsafeMutablePointer<OpaquePointer?>) -> Int32

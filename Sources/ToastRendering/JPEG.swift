@@ -1,5 +1,6 @@
 import CPangoCairo
 import Glibc
+import SystemSupport
 import ToastModel
 
 /// JPEG decoding through gdk-pixbuf, which is opened (dlopen) when the first
@@ -36,35 +37,23 @@ enum JPEG {
   /// The soname Debian's libgdk-pixbuf-2.0-0 installs.
   static let libraryName = "libgdk_pixbuf-2.0.so.0"
 
-  private static let library: Result<Library, IconError> = {
-    guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "cannot open \(libraryName)"
-      return .failure(IconError("cannot draw JPEG images: \(reason)"))
-    }
-    func function<T>(_ name: String, as type: T.Type) -> T? {
-      dlsym(handle, name).map { unsafeBitCast($0, to: type) }
-    }
-    guard let newWithType = function("gdk_pixbuf_loader_new_with_type", as: NewWithType.self),
-      let setSize = function("gdk_pixbuf_loader_set_size", as: SetSize.self),
-      let write = function("gdk_pixbuf_loader_write", as: Write.self),
-      let close = function("gdk_pixbuf_loader_close", as: Close.self),
-      let pixbuf = function("gdk_pixbuf_loader_get_pixbuf", as: GetPixbuf.self),
-      let width = function("gdk_pixbuf_get_width", as: Measure.self),
-      let height = function("gdk_pixbuf_get_height", as: Measure.self),
-      let rowstride = function("gdk_pixbuf_get_rowstride", as: Measure.self),
-      let channels = function("gdk_pixbuf_get_n_channels", as: Measure.self),
-      let bitsPerSample = function("gdk_pixbuf_get_bits_per_sample", as: Measure.self),
-      let pixels = function("gdk_pixbuf_read_pixels", as: ReadPixels.self),
-      let orient = function("gdk_pixbuf_apply_embedded_orientation", as: Orient.self)
-    else {
-      return .failure(IconError("cannot draw JPEG images: \(libraryName) is older than 2.32"))
-    }
-    return .success(
-      Library(
-        newWithType: newWithType, setSize: setSize, write: write, close: close, pixbuf: pixbuf,
-        width: width, height: height, rowstride: rowstride, channels: channels,
-        bitsPerSample: bitsPerSample, pixels: pixels, orient: orient))
-  }()
+  private static let library = Result { () throws(LibraryError) in
+    let library = try LoadedLibrary(
+      libraryName, context: "cannot draw JPEG images", package: "libgdk-pixbuf-2.0-0")
+    return Library(
+      newWithType: try library.function("gdk_pixbuf_loader_new_with_type", as: NewWithType.self),
+      setSize: try library.function("gdk_pixbuf_loader_set_size", as: SetSize.self),
+      write: try library.function("gdk_pixbuf_loader_write", as: Write.self),
+      close: try library.function("gdk_pixbuf_loader_close", as: Close.self),
+      pixbuf: try library.function("gdk_pixbuf_loader_get_pixbuf", as: GetPixbuf.self),
+      width: try library.function("gdk_pixbuf_get_width", as: Measure.self),
+      height: try library.function("gdk_pixbuf_get_height", as: Measure.self),
+      rowstride: try library.function("gdk_pixbuf_get_rowstride", as: Measure.self),
+      channels: try library.function("gdk_pixbuf_get_n_channels", as: Measure.self),
+      bitsPerSample: try library.function("gdk_pixbuf_get_bits_per_sample", as: Measure.self),
+      pixels: try library.function("gdk_pixbuf_read_pixels", as: ReadPixels.self),
+      orient: try library.function("gdk_pixbuf_apply_embedded_orientation", as: Orient.self))
+  }.mapError { IconError($0.description) }
 
   /// Decodes the JPEG `bytes`, whose header says `width` by `height` pixels,
   /// shrunk while it is decoded to fit a square of `side` pixels when it is

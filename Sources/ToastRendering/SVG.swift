@@ -1,6 +1,7 @@
 import CPangoCairo
 import CRsvg
 import Glibc
+import SystemSupport
 
 /// SVG drawing through librsvg, which is opened (dlopen) when the first SVG
 /// is drawn: linked into every process it would add milliseconds and
@@ -15,21 +16,15 @@ enum SVG {
   /// The soname Debian's librsvg2-2 installs.
   static let libraryName = "librsvg-2.so.2"
 
-  private static let library: Result<Library, IconError> = {
-    guard let handle = dlopen(libraryName, RTLD_NOW | RTLD_LOCAL) else {
-      let reason = dlerror().map { String(cString: $0) } ?? "cannot open \(libraryName)"
-      return .failure(IconError("cannot draw SVG icons: \(reason)"))
-    }
-    guard let newFromData = dlsym(handle, "rsvg_handle_new_from_data"),
-      let renderDocument = dlsym(handle, "rsvg_handle_render_document")
-    else {
-      return .failure(IconError("cannot draw SVG icons: \(libraryName) is older than 2.46"))
-    }
-    return .success(
-      Library(
-        newFromData: unsafeBitCast(newFromData, to: wlt_rsvg_handle_new_from_data.self),
-        renderDocument: unsafeBitCast(renderDocument, to: wlt_rsvg_handle_render_document.self)))
-  }()
+  private static let library = Result { () throws(LibraryError) in
+    let library = try LoadedLibrary(
+      libraryName, context: "cannot draw SVG icons", package: "librsvg2-2")
+    return Library(
+      newFromData: try library.function(
+        "rsvg_handle_new_from_data", as: wlt_rsvg_handle_new_from_data.self),
+      renderDocument: try library.function(
+        "rsvg_handle_render_document", as: wlt_rsvg_handle_render_document.self))
+  }.mapError { IconError($0.description) }
 
   /// Draws the SVG document `data` into a new ARGB image of `width` by
   /// `height` pixels, fitted and centred as its `preserveAspectRatio` asks.

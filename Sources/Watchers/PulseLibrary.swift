@@ -1,5 +1,6 @@
 import CPulse
 import Glibc
+import SystemSupport
 
 /// PulseAudio's client library (libpulse.so.0), opened with dlopen when
 /// `watch audio` starts, and the functions the watcher calls, looked up in
@@ -39,9 +40,14 @@ package struct PulseLibrary {
   ///
   /// - Throws: One line when it is not installed or lacks a function.
   package init() throws(WatchError) {
-    let library = try LoadedLibrary(Self.fileName, context: "watch audio", package: "libpulse0")
+    let library: LoadedLibrary
+    do {
+      library = try LoadedLibrary(Self.fileName, context: "watch audio", package: "libpulse0")
+    } catch { throw WatchError(error.description) }
     func symbol<T>(_ name: String, as type: T.Type) throws(WatchError) -> T {
-      try library.function(name, as: type)
+      do { return try library.function(name, as: type) } catch {
+        throw WatchError(error.description)
+      }
     }
     mainloopNew = try symbol("pa_mainloop_new", as: wlt_pa_mainloop_new.self)
     mainloopFree = try symbol("pa_mainloop_free", as: wlt_pa_mainloop_free.self)

@@ -135,8 +135,14 @@ private struct UdevLibrary {
   /// Opens the library `name` (Debian's libudev1 installs `libudev.so.1`);
   /// it stays loaded.
   static func open(_ name: String) throws(WatchError) -> UdevLibrary {
-    let library = try LoadedLibrary(name, context: "watch backlight", package: "libudev1")
-    return UdevLibrary(
+    do {
+      return try open(LoadedLibrary(name, context: "watch backlight", package: "libudev1"))
+    } catch { throw WatchError(error.description) }
+  }
+
+  /// The functions of `library`, looked up.
+  private static func open(_ library: LoadedLibrary) throws(LibraryError) -> UdevLibrary {
+    UdevLibrary(
       new: try library.function("udev_new", as: wlt_udev_new.self),
       unref: try library.function("udev_unref", as: wlt_udev_unref.self),
       monitorNew: try library.function(
