@@ -127,11 +127,16 @@ final class NotificationServer {
   }
 
   /// Ends every notification (reason 4) and leaves the bus: the owner stops.
+  /// Called once the owner's loop has ended, so from none of the
+  /// connection's handlers: the connection is let go of at once (a timer
+  /// for the next turn would never fire, and would keep the connection and
+  /// the loop holding each other).
   func stop() {
     apply(stack.closeAll(reason: .other))
     if isServing { connection?.releaseName(Self.busName) }
     isServing = false
-    retireConnection()
+    connection?.abandon()
+    connection = nil
   }
 
   private func stopServing(_ reason: String) {
