@@ -120,6 +120,21 @@ struct WatchMediaTests {
     #expect(media.errors == "wl-toast: watch media: the session bus went away; trying again\n")
   }
 
+  @Test(arguments: SilentBus.Mode.allCases)
+  func aSessionBusThatDoesNotAnswerAtStartIsOneLineAndStatus1(_ mode: SilentBus.Mode) throws {
+    let bus = try SilentBus(mode)
+    let desk = try Desk<HeadlessSway>()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+    let result = try desk.runToEnd(["watch", "media"], timeout: 30)
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "wl-toast: watch media: the session bus at \(bus.socket) did not answer within 5 s\n")
+    try waitUntil("every connection to the bus closed") {
+      bus.connections >= 1 && bus.closedConnections == bus.connections
+    }
+  }
+
   @Test func withoutASessionBusTheWatchIsOneLineAndStatus1() throws {
     let desk = try Desk<HeadlessSway>()
     desk.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/wl-toast-bus"
