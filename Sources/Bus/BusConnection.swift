@@ -28,7 +28,7 @@ package final class BusConnection {
     package static func noAnswer(within limit: Duration) -> CallError {
       CallError(
         name: "org.freedesktop.DBus.Error.NoReply",
-        message: "no answer within \(limit.components.seconds) s")
+        message: "no answer within \(BusConnection.words(limit))")
     }
 
     /// Whether the call failed for want of an answer in time.
@@ -45,7 +45,14 @@ package final class BusConnection {
   /// One line for a bus that did not answer in time: `the session bus at
   /// /run/user/1000/bus did not answer within 5 s`, for `bus` "the session bus".
   package static func unansweredLine(_ bus: String, at address: BusAddress) -> String {
-    "\(bus) at \(address.socketList) did not answer within \(answerLimit.components.seconds) s"
+    "\(bus) at \(address.socketList) did not answer within \(words(answerLimit))"
+  }
+
+  /// A limit in words: `5 s`, or `300 ms` when it is no whole number of seconds.
+  private static func words(_ limit: Duration) -> String {
+    let (seconds, attoseconds) = limit.components
+    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    return milliseconds % 1000 == 0 ? "\(seconds) s" : "\(milliseconds) ms"
   }
 
   private let loop: EventLoop

@@ -1,7 +1,8 @@
-/// A session bus that accepts connections and never answers:
-/// `scripts/silent-bus.py` on a socket of its own, saying nothing at all, or
-/// answering the authentication and nothing after it (``Mode``). It counts
-/// the connections it accepted and those the client closed.
+/// A session bus that accepts connections and stops answering:
+/// `scripts/silent-bus.py` on a socket of its own, saying nothing at all,
+/// answering the authentication and nothing after it, or the authentication
+/// and `Hello` and no call after them (``Mode``). It counts the connections
+/// it accepted and those the client closed.
 package final class SilentBus {
   /// How far it answers.
   package enum Mode: String, Sendable, CaseIterable {
@@ -9,6 +10,12 @@ package final class SilentBus {
     case silent
     /// The authentication (`OK` and a GUID), then nothing: `Hello` waits.
     case authenticationOnly = "auth"
+    /// The authentication and `Hello` (`:1.1`), then nothing: every call
+    /// after them (`RequestName`, `ListNames`…) waits.
+    case helloOnly = "hello"
+
+    /// The modes whose bus does not finish the handshake.
+    package static let handshakeUnanswered: [Mode] = [.silent, .authenticationOnly]
   }
 
   private let peer: ScriptedPeer

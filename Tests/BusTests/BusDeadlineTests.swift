@@ -9,7 +9,7 @@ import Testing
 /// answer is closed as unanswered once ``BusConnection/answerLimit`` has
 /// passed; a bus that answered leaves no timer to wake the loop.
 struct BusDeadlineTests {
-  @Test(arguments: SilentBus.Mode.allCases)
+  @Test(arguments: SilentBus.Mode.handshakeUnanswered)
   func aBusThatDoesNotAnswerTheHandshakeIsClosedUnansweredAtTheLimit(_ mode: SilentBus.Mode)
     throws
   {
@@ -34,6 +34,34 @@ struct BusDeadlineTests {
     #expect(
       BusConnection.unansweredLine("the session bus", at: BusAddress(bus.address))
         == "the session bus at \(bus.socket) did not answer within 5 s")
+  }
+
+  @Test func aCallWithALimitUnansweredHearsNoAnswerAndTheConnectionStays() throws {
+    let bus = try SilentBus(.helloOnly)
+    let loop = try EventLoop(signals: [])
+    let connection = try #require(BusConnection(address: BusAddress(bus.address), loop: loop))
+    var closed = false
+    connection.onClose = { closed = true }
+    try waitUntil("the bus to answer Hello") {
+      try loop.iterate(timeout: .milliseconds(50))
+      return connection.uniqueName != nil
+    }
+    #expect(connection.uniqueName == ":1.1")
+    var answer: Result<BusMessage, BusConnection.CallError>?
+    connection.call(
+      destination: BusConnection.busName, path: "/org/freedesktop/DBus",
+      interface: BusConnection.busName, member: "ListNames", within: .milliseconds(300)
+    ) { answer = $0 }
+    try waitUntil("the call's limit to pass") {
+      try loop.iterate(timeout: .milliseconds(50))
+      return answer != nil
+    }
+    guard case .failure(let error) = answer else {
+      Issue.record("answered: \(String(describing: answer))")
+      return
+    }
+    #expect(error.isNoAnswer && error.message == "no answer within 300 ms")
+    #expect(!closed && !connection.isClosed && !connection.closedUnanswered)
   }
 
   @Test func aBusThatAnsweredLeavesNoTimerToWakeTheLoop() throws {
