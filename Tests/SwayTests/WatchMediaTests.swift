@@ -21,10 +21,12 @@ struct WatchMediaTests {
     /// watch), starts the watcher and waits until it has subscribed to the
     /// players' signals (its match rules on the bus). Its toasts stay until
     /// replaced (`[preset media]`), so that a loaded machine cannot miss one.
-    init(before: (MediaPlayers) throws -> Void = { _ in }) throws {
+    /// With `busAddress`, the watcher reaches the bus there (a link to its socket).
+    init(busAddress: String? = nil, before: (MediaPlayers) throws -> Void = { _ in }) throws {
       desk = try Desk<HeadlessSway>()
       players = try MediaPlayers()
       desk.environment.merge(players.clientEnvironment) { $1 }
+      if let busAddress { desk.environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress }
       let config = desk.sway.runtimeDirectory + "/watch-config"
       try makeConfigHome(at: config, config: "[preset media]\ntimeout = 0\n")
       desk.environment["XDG_CONFIG_HOME"] = config
@@ -133,6 +135,37 @@ struct WatchMediaTests {
     try waitUntil("every connection to the bus closed") {
       bus.connections >= 1 && bus.closedConnections == bus.connections
     }
+  }
+
+  @Test func aBusThatDoesNotAnswerAfterStartIsTriedAgainQuietly() throws {
+    // The watcher's bus address names a link: to the players' bus, then to a
+    // silent one, then back.
+    let links = try makeTemporaryDirectory(prefix: "wl-toast-bus-link")
+    defer { removeTree(links) }
+    let link = links + "/bus"
+    let silent = try SilentBus(.silent)
+    let media = try MediaDesk(busAddress: "unix:path=" + link) { players in
+      #expect(symlink(players.directory + "/bus", link) == 0)
+    }
+    #expect(unlink(link) == 0 && symlink(silent.socket, link) == 0)
+    try media.players.restartBus()
+    try waitUntil("watch media to try the silent bus and give it up", timeout: 30) {
+      guard media.watcher.isRunning else {
+        throw HarnessError("watch media ended: \(media.errors)")
+      }
+      return silent.closedConnections >= 1
+    }
+    #expect(unlink(link) == 0 && symlink(media.players.directory + "/bus", link) == 0)
+    try waitUntil("watch media subscribed on the players' bus again", timeout: 40) {
+      guard media.watcher.isRunning else {
+        throw HarnessError("watch media ended: \(media.errors)")
+      }
+      return media.players.matchRules(of: media.watcher.pid) >= 2
+    }
+    let player = try media.players.startTestPlayer("after")
+    try player.send(#"{"n": 1, "title": "Back", "artist": "A", "status": "Playing"}"#)
+    try media.waitForToast("Back — A")
+    #expect(media.errors == "wl-toast: watch media: the session bus went away; trying again\n")
   }
 
   @Test func withoutASessionBusTheWatchIsOneLineAndStatus1() throws {
