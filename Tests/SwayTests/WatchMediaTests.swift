@@ -33,9 +33,8 @@ struct WatchMediaTests {
       try before(players)
       log = desk.scratch("watch-media") + ".log"
       watcher = try desk.run(["watch", "media"], logPath: log)
-      try waitUntil("watch media to subscribe to the players' signals", timeout: 20) {
-        guard watcher.isRunning else { throw HarnessError("watch media ended: \(errors)") }
-        return players.matchRules(of: watcher.pid) >= 2
+      try waitWhileWatching("watch media to subscribe to the players' signals", timeout: 20) {
+        players.matchRules(of: watcher.pid) >= 2
       }
     }
 
@@ -47,6 +46,29 @@ struct WatchMediaTests {
     /// What the watcher wrote.
     var errors: String {
       readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// Waits until `condition` holds; fails at once when the watcher ends.
+    func waitWhileWatching(
+      _ awaited: @autoclosure () -> String, timeout: Double, _ condition: () throws -> Bool
+    ) throws {
+      try waitUntil(awaited(), timeout: timeout) {
+        guard watcher.isRunning else { throw HarnessError("watch media ended: \(errors)") }
+        return try condition()
+      }
+    }
+
+    /// After the bus went away once: waits until the watcher has subscribed
+    /// on the players' bus again and a new player's track shows, the loss
+    /// told in one line.
+    func expectFollowingAgain(timeout: Double) throws {
+      try waitWhileWatching("watch media subscribed on the players' bus again", timeout: timeout) {
+        players.matchRules(of: watcher.pid) >= 2
+      }
+      let player = try players.startTestPlayer("next")
+      try player.send(#"{"n": 1, "title": "Back", "artist": "A", "status": "Playing"}"#)
+      try waitForToast("Back — A")
+      #expect(errors == "wl-toast: watch media: the session bus went away; trying again\n")
     }
 
     /// Waits until the media toast says `text`; its status.
@@ -110,16 +132,7 @@ struct WatchMediaTests {
   @Test func theBusGoingAwayIsOneLineAndTheWatchFollowsTheNextBus() throws {
     let media = try MediaDesk()
     try media.players.restartBus()
-    try waitUntil("watch media subscribed on the new bus", timeout: 20) {
-      guard media.watcher.isRunning else {
-        throw HarnessError("watch media ended: \(media.errors)")
-      }
-      return media.players.matchRules(of: media.watcher.pid) >= 2
-    }
-    let player = try media.players.startTestPlayer("next")
-    try player.send(#"{"n": 1, "title": "Back", "artist": "A", "status": "Playing"}"#)
-    try media.waitForToast("Back — A")
-    #expect(media.errors == "wl-toast: watch media: the session bus went away; trying again\n")
+    try media.expectFollowingAgain(timeout: 20)
   }
 
   @Test(arguments: SilentBus.Mode.allCases)
@@ -149,23 +162,12 @@ struct WatchMediaTests {
     }
     #expect(unlink(link) == 0 && symlink(silent.socket, link) == 0)
     try media.players.restartBus()
-    try waitUntil("watch media to try the silent bus and give it up", timeout: 30) {
-      guard media.watcher.isRunning else {
-        throw HarnessError("watch media ended: \(media.errors)")
-      }
-      return silent.closedConnections >= 1
+    try media.waitWhileWatching("watch media to try the silent bus and give it up", timeout: 30) {
+      silent.closedConnections >= 1
     }
+    // Back to the players' bus: followed again, and the silent bus said nothing.
     #expect(unlink(link) == 0 && symlink(media.players.directory + "/bus", link) == 0)
-    try waitUntil("watch media subscribed on the players' bus again", timeout: 40) {
-      guard media.watcher.isRunning else {
-        throw HarnessError("watch media ended: \(media.errors)")
-      }
-      return media.players.matchRules(of: media.watcher.pid) >= 2
-    }
-    let player = try media.players.startTestPlayer("after")
-    try player.send(#"{"n": 1, "title": "Back", "artist": "A", "status": "Playing"}"#)
-    try media.waitForToast("Back — A")
-    #expect(media.errors == "wl-toast: watch media: the session bus went away; trying again\n")
+    try media.expectFollowingAgain(timeout: 40)
   }
 
   @Test func withoutASessionBusTheWatchIsOneLineAndStatus1() throws {
