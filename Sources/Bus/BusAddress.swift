@@ -71,6 +71,18 @@ package struct BusAddress: Equatable, Sendable {
     return BusAddress("unix:path=" + path)
   }
 
+  /// The sockets in words, for a message: `/run/user/1000/bus`, an abstract
+  /// name as `@name`, several separated by commas; `no Unix socket` for none.
+  package var socketList: String {
+    guard !sockets.isEmpty else { return "no Unix socket" }
+    return sockets.map { socket in
+      switch socket {
+      case .path(let path): path
+      case .abstract(let name): "@" + name
+      }
+    }.joined(separator: ", ")
+  }
+
   /// A value with its `%XX` escapes decoded; nil when an escape is malformed.
   private static func unescaped(_ value: Substring) -> String? {
     percentDecoded(value).map { String(decoding: $0, as: UTF8.self) }

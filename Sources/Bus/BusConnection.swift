@@ -13,13 +13,46 @@ import SystemSupport
 ///
 /// The connection authenticates with `EXTERNAL` (the peer's uid), says
 /// `Hello`, and then carries method calls (each answered through its reply
-/// handler), signals and calls to our own objects.
+/// handler), signals and calls to our own objects. A bus that accepts the
+/// socket but does not finish the handshake (the authentication and `Hello`)
+/// within ``answerLimit`` is closed as unanswered (``closedUnanswered``):
+/// one timer while the handshake lasts, none after it.
 package final class BusConnection {
   /// A failed call: the D-Bus error's name and text, or why no answer came.
   package struct CallError: Error, CustomStringConvertible {
     package var name: String
     package var message: String
     package var description: String { "\(name): \(message)" }
+
+    /// No answer came within `limit` (D-Bus's own name for that).
+    package static func noAnswer(within limit: Duration) -> CallError {
+      CallError(
+        name: "org.freedesktop.DBus.Error.NoReply",
+        message: "no answer within \(BusConnection.words(limit))")
+    }
+
+    /// Whether the call failed for want of an answer in time.
+    package var isNoAnswer: Bool { name == "org.freedesktop.DBus.Error.NoReply" }
+  }
+
+  /// How long the bus has for the handshake (the authentication and
+  /// `Hello`), and for each call made with a limit: 5 s. A bus answers in
+  /// about a millisecond, so one that has not answered in 5 s is stuck; and a
+  /// command waiting for an owner's answer gives up after 10 s (GIO's 25 s
+  /// default would come after it).
+  package static let answerLimit: Duration = .seconds(5)
+
+  /// One line for a bus that did not answer in time: `the session bus at
+  /// /run/user/1000/bus did not answer within 5 s`, for `bus` "the session bus".
+  package static func unansweredLine(_ bus: String, at address: BusAddress) -> String {
+    "\(bus) at \(address.socketList) did not answer within \(words(answerLimit))"
+  }
+
+  /// A limit in words: `5 s`, or `300 ms` when it is no whole number of seconds.
+  private static func words(_ limit: Duration) -> String {
+    let (seconds, attoseconds) = limit.components
+    let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    return milliseconds % 1000 == 0 ? "\(seconds) s" : "\(milliseconds) ms"
   }
 
   private let loop: EventLoop
@@ -34,10 +67,15 @@ package final class BusConnection {
   private var output: [UInt8] = []
   private var nextSerial: UInt32 = 1
   private var replies: [UInt32: (Result<BusMessage, CallError>) -> Void] = [:]
+  /// The timers of the calls made with a limit, by serial.
+  private var deadlines: [UInt32: EventLoop.Token] = [:]
   /// This connection's unique name on the bus (`:1.42`), once `Hello` answered.
   package private(set) var uniqueName: String?
   /// Whether the connection has closed.
   package var isClosed: Bool { socket?.rawValue == nil }
+  /// Whether the connection was closed because the bus did not answer in
+  /// time: the handshake, or a call its owner needs (``closeUnanswered()``).
+  package private(set) var closedUnanswered = false
 
   /// Called once the bus has answered `Hello`.
   package var onReady: (() -> Void)?
@@ -51,7 +89,8 @@ package final class BusConnection {
   package var onMethodCall: ((BusMessage) -> BusMessage?)?
 
   /// Connects to the bus at `address` and starts authenticating; nil when no
-  /// socket of the address accepts.
+  /// socket of the address accepts. The handshake has ``answerLimit`` to
+  /// finish; then the connection closes unanswered.
   package init?(address: BusAddress, loop: EventLoop) {
     guard let connected = address.connect() else { return nil }
     let fd = connected.rawValue
@@ -66,14 +105,19 @@ package final class BusConnection {
     // reads BEGIN and the first message.
     output = [0] + Array("AUTH EXTERNAL \(uid)\r\nBEGIN\r\n".utf8)
     watch = loop.addSource(fd: fd) { [unowned self] events in handle(events) }
+    // The limit of `Hello` starts now: it covers the authentication too.
     call(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-      interface: "org.freedesktop.DBus", member: "Hello"
+      interface: "org.freedesktop.DBus", member: "Hello", within: Self.answerLimit
     ) { [unowned self] result in
       guard case .success(let reply) = result,
         let name = reply.argument(0, Variant.text)
       else {
-        close()
+        if case .failure(let error) = result, error.isNoAnswer {
+          closeUnanswered()
+        } else {
+          close()
+        }
         return
       }
       uniqueName = name
@@ -84,10 +128,11 @@ package final class BusConnection {
   deinit { abandon() }
 
   /// Calls a method; `reply` hears the answer, or an error (also when the
-  /// connection ends first).
+  /// connection ends first, or, with a `limit`, when no answer came within
+  /// it: ``CallError/noAnswer(within:)``; the connection stays open).
   package func call(
     destination: String?, path: String, interface: String, member: String,
-    body: OpaquePointer? = nil,
+    body: OpaquePointer? = nil, within limit: Duration? = nil,
     reply: @escaping (Result<BusMessage, CallError>) -> Void = { _ in }
   ) {
     let message = BusMessage.call(
@@ -97,6 +142,11 @@ package final class BusConnection {
       return
     }
     replies[serial] = reply
+    guard let limit else { return }
+    deadlines[serial] = loop.addTimer(after: limit) { [unowned self] in
+      deadlines[serial] = nil
+      replies.removeValue(forKey: serial)?(.failure(.noAnswer(within: limit)))
+    }
   }
 
   /// Asks the bus to deliver signals that match `rule` (D-Bus match syntax).
@@ -126,12 +176,23 @@ package final class BusConnection {
     if let watch { loop.remove(watch) }
     watch = nil
     socket = nil  // closes it
+    for (_, deadline) in deadlines { loop.remove(deadline) }
+    deadlines.removeAll()
     let waiting = replies
     replies.removeAll()
     for (_, reply) in waiting.sorted(by: { $0.key < $1.key }) {
       reply(.failure(CallError(name: "closed", message: "the connection closed")))
     }
     if notifying { onClose?() }
+  }
+
+  /// Closes the connection as one whose bus did not answer in time
+  /// (``closedUnanswered``), as the handshake's limit does; for a call the
+  /// owner cannot do without that found no answer within its limit.
+  package func closeUnanswered() {
+    guard !isClosed else { return }
+    closedUnanswered = true
+    close()
   }
 
   /// Closes the connection without a word to anyone: the calls waiting for
@@ -207,10 +268,10 @@ package final class BusConnection {
   private func dispatch(_ message: BusMessage) {
     switch message.type {
     case G_DBUS_MESSAGE_TYPE_METHOD_RETURN:
-      replies.removeValue(forKey: message.replySerial)?(.success(message))
+      answered(message.replySerial)?(.success(message))
     case G_DBUS_MESSAGE_TYPE_ERROR:
       let text = message.argument(0, Variant.text) ?? ""
-      replies.removeValue(forKey: message.replySerial)?(
+      answered(message.replySerial)?(
         .failure(CallError(name: message.errorName ?? "error", message: text)))
     case G_DBUS_MESSAGE_TYPE_SIGNAL:
       onSignal?(message)
@@ -222,5 +283,11 @@ package final class BusConnection {
     default:
       break
     }
+  }
+
+  /// The reply handler of the call with `serial`, taken with its timer.
+  private func answered(_ serial: UInt32) -> ((Result<BusMessage, CallError>) -> Void)? {
+    if let deadline = deadlines.removeValue(forKey: serial) { loop.remove(deadline) }
+    return replies.removeValue(forKey: serial)
   }
 }

@@ -59,18 +59,19 @@ extension BusConnection {
   /// The bus itself: its name, which is also its interface's.
   package static let busName = "org.freedesktop.DBus"
 
-  /// Calls a method of the bus itself with one string argument.
+  /// Calls a method of the bus itself; the bus has ``answerLimit`` to answer
+  /// (then `reply` hears ``CallError/noAnswer(within:)``).
   private func callBus(
     _ member: String, _ arguments: [OpaquePointer],
     reply: @escaping (Result<BusMessage, CallError>) -> Void
   ) {
     call(
       destination: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName,
-      member: member, body: Variant.tuple(arguments), reply: reply)
+      member: member, body: Variant.tuple(arguments), within: Self.answerLimit, reply: reply)
   }
 
   /// Asks the bus for the well-known name `name` (`RequestName`); `reply`
-  /// hears the bus's answer, or why none came.
+  /// hears the bus's answer, or why none came (within ``answerLimit``).
   package func requestName(
     _ name: String, flags: NameRequestFlags,
     reply: @escaping (Result<NameRequestReply, CallError>) -> Void

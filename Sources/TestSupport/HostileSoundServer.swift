@@ -16,50 +16,25 @@ package final class HostileSoundServer {
     case stall
   }
 
+  private let peer: ScriptedPeer
+
   /// The private directory: the socket and the log.
-  package let directory: String
+  package var directory: String { peer.directory }
   /// The socket.
-  package let socket: String
-  private let process: ChildProcess
+  package var socket: String { peer.socket }
 
   /// What a client of this server needs (as ``SoundServer/clientEnvironment``).
   package var clientEnvironment: [String: String] {
     ["PULSE_SERVER": "unix:" + socket, "PULSE_COOKIE": directory + "/cookie"]
   }
 
-  /// The script, in the repository.
-  static let script = repositoryDirectory + "/scripts/fake-pulse.py"
-
   /// Starts the server and waits until it listens.
   package init(_ mode: Mode) throws {
-    directory = try makeTemporaryDirectory(prefix: "wl-toast-hostile-sound")
-    socket = directory + "/native"
-    var environment = currentEnvironment()
-    environment[rigMarker] = directory
-    do {
-      process = try ChildProcess(
-        ["/usr/bin/python3", Self.script, socket, mode.rawValue], environment: environment,
-        logPath: directory + "/server.log")
-    } catch {
-      removeTree(directory)
-      throw error
-    }
-    let process = process
-    let socket = socket
-    try waitUntil("fake-pulse.py to listen on \(socket)") {
-      guard process.isRunning else { throw HarnessError("fake-pulse.py ended") }
-      return access(socket, F_OK) == 0
-    }
-  }
-
-  deinit {
-    endRig(directory, startedWith: [process])
-    removeTree(directory)
+    peer = try ScriptedPeer(
+      script: "fake-pulse.py", mode: mode.rawValue, socketName: "native",
+      prefix: "wl-toast-hostile-sound")
   }
 
   /// How many connections it has accepted.
-  package var connections: Int {
-    let log = String(decoding: readFile(directory + "/server.log") ?? [], as: UTF8.self)
-    return log.split(separator: "\n").filter { $0.hasPrefix("connection ") }.count
-  }
+  package var connections: Int { peer.lines(startingWith: "connection ") }
 }

@@ -80,7 +80,9 @@ extension ScreenReaderAnnouncer {
     watchSessionBus()
   }
 
-  /// Connects to the session bus and asks whether a screen reader is on.
+  /// Connects to the session bus and asks whether a screen reader is on. A
+  /// bus that does not answer the handshake or `NameHasOwner` in time is
+  /// closed, and is no session bus (quietly, as one that is missing).
   private func watchSessionBus() {
     sessionTried = .now
     guard let address = sessionAddress(),
@@ -106,8 +108,13 @@ extension ScreenReaderAnnouncer {
       connection.call(
         destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
         interface: "org.freedesktop.DBus", member: "NameHasOwner",
-        body: Variant.tuple([Variant.string("org.a11y.Bus")])
+        body: Variant.tuple([Variant.string("org.a11y.Bus")]), within: BusConnection.answerLimit
       ) { [unowned self] result in
+        if case .failure(let error) = result, error.isNoAnswer {
+          // As a bus that does not answer the handshake: no session bus.
+          connection.closeUnanswered()
+          return
+        }
         if case .success(let reply) = result, reply.argument(0, Variant.bool) == true {
           status =
             statusKnown

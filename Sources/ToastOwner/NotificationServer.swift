@@ -63,7 +63,8 @@ final class NotificationServer {
   /// Connects to the session bus and asks for the name, allowing a later
   /// server with `--replace` to take it (and taking it, with `replace`, from
   /// one that allows it); `answer` hears nil once the name is this
-  /// server's, or one line saying why not.
+  /// server's, or one line saying why not: also when the bus does not answer
+  /// the handshake or `RequestName` within ``BusConnection/answerLimit``.
   func start(replace: Bool, answer: @escaping (String?) -> Void) {
     guard !isServing else {
       answer(nil)
@@ -79,7 +80,7 @@ final class NotificationServer {
     }
     guard let connection = BusConnection(address: address, loop: presenter.eventLoop) else {
       startAnswers.removeAll()
-      answer("cannot connect to the session bus")
+      answer("cannot connect to the session bus at \(address.socketList)")
       return
     }
     self.connection = connection
@@ -98,8 +99,12 @@ final class NotificationServer {
       if isServing {
         stopServing("the session bus went away; notifications end here")
       } else {
+        let unanswered = connection.closedUnanswered
         retireConnection()
-        once("the session bus closed the connection")
+        once(
+          unanswered
+            ? BusConnection.unansweredLine("the session bus", at: address)
+            : "the session bus closed the connection")
       }
     }
     connection.onReady = { [unowned self] in
@@ -118,6 +123,9 @@ final class NotificationServer {
             retireConnection()
             once(refusal)
           }
+        case .failure(let error) where error.isNoAnswer:
+          // As a bus that does not answer the handshake: it closes, and says so.
+          connection.closeUnanswered()
         case .failure(let error):
           retireConnection()
           once("cannot own \(Self.busName): \(error.message)")

@@ -11,7 +11,9 @@ import ToastModel
 ///
 /// The session bus going away is one line; the watcher then connects again
 /// on a timer (1 s, doubling up to a minute), and the players it finds then
-/// are a new baseline.
+/// are a new baseline. A bus that does not answer in time
+/// (``BusConnection/answerLimit``) is one that cannot be reached: at start
+/// it ends the watch with one line, later it is tried again.
 package final class MediaWatch: Watcher {
   /// The tag of the watcher's toast.
   package static let tag = "media"
@@ -19,7 +21,7 @@ package final class MediaWatch: Watcher {
   private let address: BusAddress
   private var state = MediaState()
   private var client: MprisClient?
-  private var running: (loop: EventLoop, feed: any ToastFeed)?
+  private var running: (loop: EventLoop, feed: any ToastFeed, end: (WatchEnd) -> Void)?
   /// The change to show once the loop has read every message waiting.
   private var pending: MediaChange?
   private var pendingTimer: EventLoop.Token?
@@ -30,6 +32,9 @@ package final class MediaWatch: Watcher {
   /// Whether the line that the bus went away was written since the last
   /// connection that worked: one line for each time it goes away.
   private var saidGone = false
+  /// Whether a connection was made since the watch started: only the first
+  /// one's bus not answering ends the watch.
+  private var triedOnce = false
 
   /// Finds the session bus (`DBUS_SESSION_BUS_ADDRESS`, or else
   /// `$XDG_RUNTIME_DIR/bus`) and makes sure it accepts a connection.
@@ -40,22 +45,14 @@ package final class MediaWatch: Watcher {
           + " $XDG_RUNTIME_DIR/bus is none")
     }
     guard address.connect() != nil else {
-      let sockets = address.sockets.map { socket in
-        switch socket {
-        case .path(let path): path
-        case .abstract(let name): "@" + name
-        }
-      }
-      throw WatchError(
-        "watch media: cannot connect to the session bus at "
-          + (sockets.isEmpty ? "no Unix socket" : sockets.joined(separator: ", ")))
+      throw WatchError("watch media: cannot connect to the session bus at \(address.socketList)")
     }
     self.address = address
   }
 
   /// Connects to the session bus in `loop` and follows the players.
   package func start(in loop: EventLoop, feed: any ToastFeed, end: @escaping (WatchEnd) -> Void) {
-    running = (loop, feed)
+    running = (loop, feed, end)
     connect()
   }
 
@@ -77,6 +74,8 @@ package final class MediaWatch: Watcher {
     client?.close()
     client = nil
     state = MediaState()
+    let first = !triedOnce
+    triedOnce = true
     guard let client = MprisClient(address: address, loop: loop) else {
       return retryLater()
     }
@@ -86,7 +85,14 @@ package final class MediaWatch: Watcher {
       saidGone = false
     }
     client.onEvent = { [unowned self] event in handle(event) }
-    client.onClose = { [unowned self] in
+    client.onClose = { [unowned self, unowned client] in
+      if client.closedUnanswered {
+        // As a bus that cannot be reached: at start, the end; later, quietly again.
+        guard first else { return retryLater() }
+        running?.end(
+          .failed("watch media: " + BusConnection.unansweredLine("the session bus", at: address)))
+        return
+      }
       if !saidGone {
         printError("wl-toast: watch media: the session bus went away; trying again")
         saidGone = true

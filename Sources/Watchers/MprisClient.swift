@@ -47,8 +47,11 @@ package final class MprisClient {
   package var onReady: (() -> Void)?
   /// Hears each event.
   package var onEvent: ((Event) -> Void)?
-  /// Called once when the bus goes away.
+  /// Called once when the bus goes away, or did not answer in time.
   package var onClose: (() -> Void)?
+  /// Whether the connection closed because the bus did not answer the
+  /// handshake or `ListNames` within ``BusConnection/answerLimit``.
+  package var closedUnanswered: Bool { connection.closedUnanswered }
 
   /// Connects to the bus at `address`; nil when it does not accept.
   package init?(address: BusAddress, loop: EventLoop) {
@@ -91,8 +94,13 @@ package final class MprisClient {
         + "path='\(Self.objectPath)',arg0='\(Self.playerInterface)'")
     connection.call(
       destination: BusConnection.busName, path: "/org/freedesktop/DBus",
-      interface: BusConnection.busName, member: "ListNames"
+      interface: BusConnection.busName, member: "ListNames", within: BusConnection.answerLimit
     ) { [unowned self] result in
+      if case .failure(let error) = result, error.isNoAnswer {
+        // As a bus that does not answer the handshake.
+        connection.closeUnanswered()
+        return
+      }
       if case .success = result { onReady?() }
       let players = (try? result.get()).map(Self.players(inListNames:)) ?? []
       var unanswered = players.count

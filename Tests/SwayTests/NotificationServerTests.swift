@@ -427,6 +427,21 @@ struct NotificationServerTests {
     #expect(desk.ownerProcesses().isEmpty, "no owner stays")
   }
 
+  @Test(arguments: SilentBus.Mode.allCases)
+  func aSessionBusThatDoesNotAnswerIsOneLineAndStatus1(_ mode: SilentBus.Mode) throws {
+    let bus = try SilentBus(mode)
+    let desk = try deskWithOwnRuntime()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+    let result = try desk.runToEnd(["daemon", "--notifications"], timeout: 30)
+    #expect(result.status == 1)
+    #expect(
+      result.errors == "wl-toast: the session bus at \(bus.socket) did not answer within 5 s\n")
+    #expect(desk.ownerProcesses().isEmpty, "no owner stays")
+    try waitUntil("every connection to the bus closed") {
+      bus.connections >= 1 && bus.closedConnections == bus.connections
+    }
+  }
+
   @Test func anOwnerAlreadyRunningTakesTheNameWhenAsked() throws {
     let bus = try NotificationBus()
     let desk = try deskWithOwnRuntime()

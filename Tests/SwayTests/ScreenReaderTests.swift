@@ -294,6 +294,22 @@ struct ScreenReaderTests {
     #expect(!listener.spoken().contains("Early"), "shown before the screen reader: not spoken")
   }
 
+  @Test(arguments: SilentBus.Mode.allCases)
+  func aSessionBusThatDoesNotAnswerIsNoSessionBusAfterTheLimit(_ mode: SilentBus.Mode) throws {
+    let bus = try SilentBus(mode)
+    let desk = try Desk<HeadlessSway>()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+    let shown = try desk.runToEnd(["--tag", "t", "--timeout", "0", "Shown"])
+    #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
+    try waitUntil("the owner to give the bus up", timeout: 20) {
+      try desk.status(tag: "t")?.screenReaders == "no-screen-reader"
+    }
+    try waitUntil("its connection closed") {
+      bus.connections == 1 && bus.closedConnections == 1
+    }
+    #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Again"]).status == 0)
+  }
+
   @Test func aScreenReaderComingAndGoingLeavesNoDescriptorBehind() throws {
     let bus = try AccessibilityBus(screenReader: false)
     let listener = try bus.listen(to: ["object:announcement"])

@@ -21,19 +21,20 @@ struct WatchMediaTests {
     /// watch), starts the watcher and waits until it has subscribed to the
     /// players' signals (its match rules on the bus). Its toasts stay until
     /// replaced (`[preset media]`), so that a loaded machine cannot miss one.
-    init(before: (MediaPlayers) throws -> Void = { _ in }) throws {
+    /// With `busAddress`, the watcher reaches the bus there (a link to its socket).
+    init(busAddress: String? = nil, before: (MediaPlayers) throws -> Void = { _ in }) throws {
       desk = try Desk<HeadlessSway>()
       players = try MediaPlayers()
       desk.environment.merge(players.clientEnvironment) { $1 }
+      if let busAddress { desk.environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress }
       let config = desk.sway.runtimeDirectory + "/watch-config"
       try makeConfigHome(at: config, config: "[preset media]\ntimeout = 0\n")
       desk.environment["XDG_CONFIG_HOME"] = config
       try before(players)
       log = desk.scratch("watch-media") + ".log"
       watcher = try desk.run(["watch", "media"], logPath: log)
-      try waitUntil("watch media to subscribe to the players' signals", timeout: 20) {
-        guard watcher.isRunning else { throw HarnessError("watch media ended: \(errors)") }
-        return players.matchRules(of: watcher.pid) >= 2
+      try waitWhileWatching("watch media to subscribe to the players' signals", timeout: 20) {
+        players.matchRules(of: watcher.pid) >= 2
       }
     }
 
@@ -45,6 +46,29 @@ struct WatchMediaTests {
     /// What the watcher wrote.
     var errors: String {
       readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
+
+    /// Waits until `condition` holds; fails at once when the watcher ends.
+    func waitWhileWatching(
+      _ awaited: @autoclosure () -> String, timeout: Double, _ condition: () throws -> Bool
+    ) throws {
+      try waitUntil(awaited(), timeout: timeout) {
+        guard watcher.isRunning else { throw HarnessError("watch media ended: \(errors)") }
+        return try condition()
+      }
+    }
+
+    /// After the bus went away once: waits until the watcher has subscribed
+    /// on the players' bus again and a new player's track shows, the loss
+    /// told in one line.
+    func expectFollowingAgain(timeout: Double) throws {
+      try waitWhileWatching("watch media subscribed on the players' bus again", timeout: timeout) {
+        players.matchRules(of: watcher.pid) >= 2
+      }
+      let player = try players.startTestPlayer("next")
+      try player.send(#"{"n": 1, "title": "Back", "artist": "A", "status": "Playing"}"#)
+      try waitForToast("Back — A")
+      #expect(errors == "wl-toast: watch media: the session bus went away; trying again\n")
     }
 
     /// Waits until the media toast says `text`; its status.
@@ -108,16 +132,42 @@ struct WatchMediaTests {
   @Test func theBusGoingAwayIsOneLineAndTheWatchFollowsTheNextBus() throws {
     let media = try MediaDesk()
     try media.players.restartBus()
-    try waitUntil("watch media subscribed on the new bus", timeout: 20) {
-      guard media.watcher.isRunning else {
-        throw HarnessError("watch media ended: \(media.errors)")
-      }
-      return media.players.matchRules(of: media.watcher.pid) >= 2
+    try media.expectFollowingAgain(timeout: 20)
+  }
+
+  @Test(arguments: SilentBus.Mode.allCases)
+  func aSessionBusThatDoesNotAnswerAtStartIsOneLineAndStatus1(_ mode: SilentBus.Mode) throws {
+    let bus = try SilentBus(mode)
+    let desk = try Desk<HeadlessSway>()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+    let result = try desk.runToEnd(["watch", "media"], timeout: 30)
+    #expect(result.status == 1)
+    #expect(
+      result.errors
+        == "wl-toast: watch media: the session bus at \(bus.socket) did not answer within 5 s\n")
+    try waitUntil("every connection to the bus closed") {
+      bus.connections >= 1 && bus.closedConnections == bus.connections
     }
-    let player = try media.players.startTestPlayer("next")
-    try player.send(#"{"n": 1, "title": "Back", "artist": "A", "status": "Playing"}"#)
-    try media.waitForToast("Back — A")
-    #expect(media.errors == "wl-toast: watch media: the session bus went away; trying again\n")
+  }
+
+  @Test func aBusThatDoesNotAnswerAfterStartIsTriedAgainQuietly() throws {
+    // The watcher's bus address names a link: to the players' bus, then to a
+    // silent one, then back.
+    let links = try makeTemporaryDirectory(prefix: "wl-toast-bus-link")
+    defer { removeTree(links) }
+    let link = links + "/bus"
+    let silent = try SilentBus(.silent)
+    let media = try MediaDesk(busAddress: "unix:path=" + link) { players in
+      #expect(symlink(players.directory + "/bus", link) == 0)
+    }
+    #expect(unlink(link) == 0 && symlink(silent.socket, link) == 0)
+    try media.players.restartBus()
+    try media.waitWhileWatching("watch media to try the silent bus and give it up", timeout: 30) {
+      silent.closedConnections >= 1
+    }
+    // Back to the players' bus: followed again, and the silent bus said nothing.
+    #expect(unlink(link) == 0 && symlink(media.players.directory + "/bus", link) == 0)
+    try media.expectFollowingAgain(timeout: 40)
   }
 
   @Test func withoutASessionBusTheWatchIsOneLineAndStatus1() throws {
