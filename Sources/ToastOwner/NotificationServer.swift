@@ -31,6 +31,8 @@ final class NotificationServer {
   /// The configuration's rules, applied to every notification from now on.
   var rules: [NotificationRule]
   private var connection: BusConnection?
+  /// Connections closed from inside their own handlers, let go of in the next turn.
+  private var retired: [BusConnection] = []
   private let objects = BusObjects()
   private var ids = NotificationIDs()
   private var stack = NotificationStack<Held>()
@@ -135,16 +137,11 @@ final class NotificationServer {
   }
 
   /// Ends every notification (reason 4) and leaves the bus: the owner stops.
-  /// Called once the owner's loop has ended, so from none of the
-  /// connection's handlers: the connection is let go of at once (a timer
-  /// for the next turn would never fire, and would keep the connection and
-  /// the loop holding each other).
   func stop() {
     apply(stack.closeAll(reason: .other))
     if isServing { connection?.releaseName(Self.busName) }
     isServing = false
-    connection?.abandon()
-    connection = nil
+    retireConnection()
   }
 
   private func stopServing(_ reason: String) {
@@ -160,7 +157,10 @@ final class NotificationServer {
     guard let connection else { return }
     connection.abandon()
     self.connection = nil
-    presenter.eventLoop.addTimer(after: .zero) { withExtendedLifetime(connection) {} }
+    // Kept by the server, not by the timer: a timer that never fires (the
+    // loop ends first) would keep the connection and its loop holding each other.
+    retired.append(connection)
+    presenter.eventLoop.addTimer(after: .zero) { [weak self] in self?.retired.removeAll() }
   }
 
   // MARK: - The bus interface
