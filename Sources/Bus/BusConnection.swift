@@ -48,6 +48,21 @@ package final class BusConnection {
     "\(bus) at \(address.socketList) did not answer within \(words(answerLimit))"
   }
 
+  /// How long a call waits for its answer, and what then.
+  package enum AnswerLimit: Sendable {
+    /// Then the reply hears ``CallError/noAnswer(within:)``; the connection
+    /// stays open.
+    case failing(after: Duration)
+    /// Then the connection closes as unanswered (``closedUnanswered``), and
+    /// the reply is dropped unheard: for a call the connection's owner cannot
+    /// do without, as `Hello`.
+    case closing(after: Duration)
+
+    /// ``answerLimit``, then the connection closes: a bus that has not
+    /// answered by then is stuck.
+    package static let bus = AnswerLimit.closing(after: answerLimit)
+  }
+
   /// A limit in words: `5 s`, or `300 ms` when it is no whole number of seconds.
   private static func words(_ limit: Duration) -> String {
     let (seconds, attoseconds) = limit.components
@@ -74,7 +89,7 @@ package final class BusConnection {
   /// Whether the connection has closed.
   package var isClosed: Bool { socket?.rawValue == nil }
   /// Whether the connection was closed because the bus did not answer in
-  /// time: the handshake, or a call its owner needs (``closeUnanswered()``).
+  /// time: the handshake, or a call made with a ``AnswerLimit/closing(after:)`` limit.
   package private(set) var closedUnanswered = false
 
   /// Called once the bus has answered `Hello`.
@@ -108,16 +123,12 @@ package final class BusConnection {
     // The limit of `Hello` starts now: it covers the authentication too.
     call(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-      interface: "org.freedesktop.DBus", member: "Hello", within: Self.answerLimit
+      interface: "org.freedesktop.DBus", member: "Hello", limit: .bus
     ) { [unowned self] result in
       guard case .success(let reply) = result,
         let name = reply.argument(0, Variant.text)
       else {
-        if case .failure(let error) = result, error.isNoAnswer {
-          closeUnanswered()
-        } else {
-          close()
-        }
+        close()
         return
       }
       uniqueName = name
@@ -128,11 +139,11 @@ package final class BusConnection {
   deinit { abandon() }
 
   /// Calls a method; `reply` hears the answer, or an error (also when the
-  /// connection ends first, or, with a `limit`, when no answer came within
-  /// it: ``CallError/noAnswer(within:)``; the connection stays open).
+  /// connection ends first); with a `limit`, no answer within it does what
+  /// the limit says.
   package func call(
     destination: String?, path: String, interface: String, member: String,
-    body: OpaquePointer? = nil, within limit: Duration? = nil,
+    body: OpaquePointer? = nil, limit: AnswerLimit? = nil,
     reply: @escaping (Result<BusMessage, CallError>) -> Void = { _ in }
   ) {
     let message = BusMessage.call(
@@ -142,10 +153,21 @@ package final class BusConnection {
       return
     }
     replies[serial] = reply
-    guard let limit else { return }
-    deadlines[serial] = loop.addTimer(after: limit) { [unowned self] in
-      deadlines[serial] = nil
-      replies.removeValue(forKey: serial)?(.failure(.noAnswer(within: limit)))
+    switch limit {
+    case nil:
+      break
+    case .failing(let after):
+      deadlines[serial] = loop.addTimer(after: after) { [unowned self] in
+        deadlines[serial] = nil
+        replies.removeValue(forKey: serial)?(.failure(.noAnswer(within: after)))
+      }
+    case .closing(let after):
+      deadlines[serial] = loop.addTimer(after: after) { [unowned self] in
+        deadlines[serial] = nil
+        replies[serial] = nil
+        closedUnanswered = true
+        close()
+      }
     }
   }
 
@@ -184,15 +206,6 @@ package final class BusConnection {
       reply(.failure(CallError(name: "closed", message: "the connection closed")))
     }
     if notifying { onClose?() }
-  }
-
-  /// Closes the connection as one whose bus did not answer in time
-  /// (``closedUnanswered``), as the handshake's limit does; for a call the
-  /// owner cannot do without that found no answer within its limit.
-  package func closeUnanswered() {
-    guard !isClosed else { return }
-    closedUnanswered = true
-    close()
   }
 
   /// Closes the connection without a word to anyone: the calls waiting for

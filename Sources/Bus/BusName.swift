@@ -59,15 +59,15 @@ extension BusConnection {
   /// The bus itself: its name, which is also its interface's.
   package static let busName = "org.freedesktop.DBus"
 
-  /// Calls a method of the bus itself; the bus has ``answerLimit`` to answer
-  /// (then `reply` hears ``CallError/noAnswer(within:)``).
+  /// Calls a method of the bus itself; the bus has ``answerLimit`` to answer,
+  /// then the connection closes unanswered (``AnswerLimit/bus``).
   private func callBus(
     _ member: String, _ arguments: [OpaquePointer],
     reply: @escaping (Result<BusMessage, CallError>) -> Void
   ) {
     call(
       destination: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName,
-      member: member, body: Variant.tuple(arguments), within: Self.answerLimit, reply: reply)
+      member: member, body: Variant.tuple(arguments), limit: .bus, reply: reply)
   }
 
   /// Asks the bus for the well-known name `name` (`RequestName`); `reply`

@@ -108,13 +108,8 @@ extension ScreenReaderAnnouncer {
       connection.call(
         destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
         interface: "org.freedesktop.DBus", member: "NameHasOwner",
-        body: Variant.tuple([Variant.string("org.a11y.Bus")]), within: BusConnection.answerLimit
+        body: Variant.tuple([Variant.string("org.a11y.Bus")]), limit: .bus
       ) { [unowned self] result in
-        if case .failure(let error) = result, error.isNoAnswer {
-          // As a bus that does not answer the handshake: no session bus.
-          connection.closeUnanswered()
-          return
-        }
         if case .success(let reply) = result, reply.argument(0, Variant.bool) == true {
           status =
             statusKnown

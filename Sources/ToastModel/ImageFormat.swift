@@ -10,6 +10,15 @@ public enum ImageFormat: Equatable, Sendable {
   /// SVG or SVGZ, drawn by librsvg.
   case svg
 
+  /// The format's name, for messages: `PNG`, `JPEG`, `SVG`.
+  public var name: String {
+    switch self {
+    case .png: "PNG"
+    case .jpeg: "JPEG"
+    case .svg: "SVG"
+    }
+  }
+
   /// The widest and tallest bitmap (PNG or JPEG) decoded, in pixels.
   public static let maximumBitmapSide = 4096
 

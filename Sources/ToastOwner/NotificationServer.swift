@@ -125,9 +125,6 @@ final class NotificationServer {
             retireConnection()
             once(refusal)
           }
-        case .failure(let error) where error.isNoAnswer:
-          // As a bus that does not answer the handshake: it closes, and says so.
-          connection.closeUnanswered()
         case .failure(let error):
           retireConnection()
           once("cannot own \(Self.busName): \(error.message)")

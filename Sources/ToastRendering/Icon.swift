@@ -143,7 +143,7 @@ public final class IconImage: @unchecked Sendable {
       case .png:
         surface = try fitted(decodePNG(bytes), into: side)
       case .jpeg:
-        let (width, height) = try bitmapSize(of: bytes, format: .jpeg, name: "JPEG")
+        let (width, height) = try bitmapSize(of: bytes, format: .jpeg)
         surface = try fitted(
           JPEG.decode(bytes, width: width, height: height, fitting: side), into: side)
       case .svg:
@@ -174,12 +174,12 @@ public final class IconImage: @unchecked Sendable {
   // MARK: - Decoding
 
   /// The width and height a bitmap's header gives, within
-  /// ``maximumBitmapSide``; `name` names the format in the error.
+  /// ``maximumBitmapSide``.
   static func bitmapSize(
-    of bytes: [UInt8], format: ImageFormat, name: String
+    of bytes: [UInt8], format: ImageFormat
   ) throws(IconError) -> (width: Int, height: Int) {
     guard let (width, height) = format.pixelSize(in: bytes[...]) else {
-      throw IconError("not a valid \(name) image")
+      throw IconError("not a valid \(format.name) image")
     }
     guard width <= maximumBitmapSide, height <= maximumBitmapSide else {
       throw IconError(
@@ -191,7 +191,7 @@ public final class IconImage: @unchecked Sendable {
   /// Decodes PNG bytes with Cairo, refusing images larger than
   /// ``maximumBitmapSide`` before allocating them.
   static func decodePNG(_ bytes: [UInt8]) throws(IconError) -> OpaquePointer {
-    _ = try bitmapSize(of: bytes, format: .png, name: "PNG")
+    _ = try bitmapSize(of: bytes, format: .png)
     let reader = PNGReader(bytes)
     let surface = withExtendedLifetime(reader) {
       cairo_image_surface_create_from_png_stream(

@@ -91,32 +91,12 @@ enum JPEG {
     guard let pixels = library.pixels(pixbuf), library.bitsPerSample(pixbuf) == 8,
       [3, 4].contains(library.channels(pixbuf))
     else { throw IconError("not a valid JPEG image") }
-    return try surface(
-      pixels, width: Int(library.width(pixbuf)), height: Int(library.height(pixbuf)),
-      rowstride: Int(library.rowstride(pixbuf)), channels: Int(library.channels(pixbuf)))
-  }
-
-  /// A Cairo ARGB32 surface of the pixbuf's RGB or RGBA pixels, premultiplied.
-  private static func surface(
-    _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, rowstride: Int, channels: Int
-  ) throws(IconError) -> OpaquePointer {
+    let (width, height) = (Int(library.width(pixbuf)), Int(library.height(pixbuf)))
     guard
-      let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
-      cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
-      let data = cairo_image_surface_get_data(surface)
+      let surface = IconImage.premultipliedSurface(
+        pixels, width: width, height: height, rowStride: Int(library.rowstride(pixbuf)),
+        channels: Int(library.channels(pixbuf)))
     else { throw IconError("cannot allocate a \(width)x\(height) image") }
-    let stride = Int(cairo_image_surface_get_stride(surface))
-    for y in 0..<height {
-      let source = pixels + y * rowstride
-      let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-      for x in 0..<width {
-        let pixel = source + x * channels
-        let alpha = channels == 4 ? UInt32(pixel[3]) : 255
-        func channel(_ value: UInt8) -> UInt32 { (UInt32(value) * alpha + 127) / 255 }
-        row[x] = alpha << 24 | channel(pixel[0]) << 16 | channel(pixel[1]) << 8 | channel(pixel[2])
-      }
-    }
-    cairo_surface_mark_dirty(surface)
     return surface
   }
 }

@@ -26,9 +26,22 @@ extension IconImage {
   /// A Cairo ARGB32 surface of `image`'s pixels, premultiplied by their
   /// alpha; nil when Cairo cannot make it.
   static func premultipliedSurface(_ image: Toast.Image) -> OpaquePointer? {
+    image.rgba.withUnsafeBufferPointer { rgba in
+      premultipliedSurface(
+        rgba.baseAddress!, width: image.width, height: image.height, rowStride: image.width * 4,
+        channels: 4)
+    }
+  }
+
+  /// A Cairo ARGB32 surface of `height` rows of `width` pixels, each row
+  /// `rowStride` bytes after the last, each pixel `channels` bytes: red,
+  /// green, blue and, with 4, a straight alpha (3: opaque), premultiplied by
+  /// that alpha; nil when Cairo cannot make it.
+  static func premultipliedSurface(
+    _ pixels: UnsafePointer<UInt8>, width: Int, height: Int, rowStride: Int, channels: Int
+  ) -> OpaquePointer? {
     guard
-      let surface = cairo_image_surface_create(
-        CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height))
+      let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
     else { return nil }
     guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
       let data = cairo_image_surface_get_data(surface)
@@ -38,19 +51,17 @@ extension IconImage {
     }
     cairo_surface_flush(surface)
     let stride = Int(cairo_image_surface_get_stride(surface))
-    image.rgba.withUnsafeBufferPointer { rgba in
-      for y in 0..<image.height {
-        let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-        var index = y * image.width * 4
-        for x in 0..<image.width {
-          let alpha = UInt32(rgba[index + 3])
-          // Rounded to the nearest: 255 keeps a channel, 0 clears it.
-          func premultiplied(_ channel: UInt8) -> UInt32 { (UInt32(channel) * alpha + 127) / 255 }
-          row[x] =
-            alpha << 24 | premultiplied(rgba[index]) << 16 | premultiplied(rgba[index + 1]) << 8
-            | premultiplied(rgba[index + 2])
-          index += 4
-        }
+    for y in 0..<height {
+      let row = UnsafeMutableRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+      var pixel = pixels + y * rowStride
+      for x in 0..<width {
+        let alpha = channels == 4 ? UInt32(pixel[3]) : 255
+        // Rounded to the nearest: 255 keeps a channel, 0 clears it.
+        func premultiplied(_ channel: UInt8) -> UInt32 { (UInt32(channel) * alpha + 127) / 255 }
+        row[x] =
+          alpha << 24 | premultiplied(pixel[0]) << 16 | premultiplied(pixel[1]) << 8
+          | premultiplied(pixel[2])
+        pixel += channels
       }
     }
     cairo_surface_mark_dirty(surface)

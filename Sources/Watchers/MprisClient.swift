@@ -94,13 +94,8 @@ package final class MprisClient {
         + "path='\(Self.objectPath)',arg0='\(Self.playerInterface)'")
     connection.call(
       destination: BusConnection.busName, path: "/org/freedesktop/DBus",
-      interface: BusConnection.busName, member: "ListNames", within: BusConnection.answerLimit
+      interface: BusConnection.busName, member: "ListNames", limit: .bus
     ) { [unowned self] result in
-      if case .failure(let error) = result, error.isNoAnswer {
-        // As a bus that does not answer the handshake.
-        connection.closeUnanswered()
-        return
-      }
       if case .success = result { onReady?() }
       let players = (try? result.get()).map(Self.players(inListNames:)) ?? []
       var unanswered = players.count

@@ -50,7 +50,8 @@ struct BusDeadlineTests {
     var answer: Result<BusMessage, BusConnection.CallError>?
     connection.call(
       destination: BusConnection.busName, path: "/org/freedesktop/DBus",
-      interface: BusConnection.busName, member: "ListNames", within: .milliseconds(300)
+      interface: BusConnection.busName, member: "ListNames",
+      limit: .failing(after: .milliseconds(300))
     ) { answer = $0 }
     try waitUntil("the call's limit to pass") {
       try loop.iterate(timeout: .milliseconds(50))
