@@ -63,6 +63,9 @@ package final class Owner {
   private var listening: EventLoop.Token?
   /// Why the owner stops with ``ExitCode/error``, once something failed.
   var failure: String?
+  /// Why the notification server this owner was started for could not
+  /// start: the owner ends with ``ExitCode/error`` once idle.
+  var notificationsFailure: String?
   /// Do-not-disturb's state file, followed for the owner's life.
   private var doNotDisturbWatch: DoNotDisturbWatch?
 
@@ -194,7 +197,7 @@ package final class Owner {
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
     for waiter in frameWaiters.values.joined() { send(.failed(reason), to: waiter.fd) }
-    return failure == nil ? ExitCode.success : ExitCode.error
+    return failure == nil && notificationsFailure == nil ? ExitCode.success : ExitCode.error
   }
 
   // MARK: - Clients

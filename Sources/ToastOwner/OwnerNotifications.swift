@@ -50,15 +50,18 @@ extension Owner {
   }
 
   /// Tells the command on `fd` how starting the server went (nil: it
-  /// serves); an owner started to serve notifications stops when it cannot.
+  /// serves); an owner started to serve notifications ends with
+  /// ``ExitCode/error`` when it cannot, once the toasts commands asked of it
+  /// meanwhile (a key binding pressed as the session starts) are over.
   private func answerStart(_ reason: String?, to fd: Int32?) {
     if let fd {
       send(reason.map(OwnerReply.failed) ?? .accepted, to: fd)
       scheduleLingerIfIdle()
     } else if let reason {
       printError("wl-toast: \(reason)")
-      failure = reason
-      endAtOnce()
+      notificationsFailure = reason
+      linger = 0
+      scheduleLingerIfIdle()
     }
   }
 
