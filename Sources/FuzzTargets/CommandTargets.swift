@@ -126,8 +126,11 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
             && !name.contains(","), "tag name \(Toast.quoted(name))")
       }
     }
-  case .success(.daemon(let notifications, let replace)):
+  case .success(.daemon(let notifications, let replace, let maxHistory)):
     try require(notifications || !replace, "--replace without --notifications")
+    try require(notifications || maxHistory == nil, "--max-history without --notifications")
+    try require(
+      maxHistory.map(NotificationRule.historyLimits.contains) ?? true, "max-history out of range")
   case .success(.notifications(let request)):
     switch request {
     case .dismiss(let id?), .invoke(let id, _): try require(id > 0, "notification id 0")

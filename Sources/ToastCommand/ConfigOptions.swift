@@ -12,7 +12,9 @@ private func boolean(_ value: String) -> Bool? {
 /// The items of well-formed entries (``Config/checked()`` reported the others).
 /// An icon or sound path in the file that is relative (`icons/volume.svg`) is taken
 /// from the file's directory, as the user who wrote it meant.
-func configItems(_ entries: [Config.Entry], of config: Config?, source: Int) -> [OptionItem] {
+func configItems(
+  _ entries: [Config.Entry], of config: Config?, source: Int, notifications: Bool = false
+) -> [OptionItem] {
   entries.compactMap { entry in
     var entry = entry
     if entry.key == "icon" || entry.key == "sound", entry.value.contains("/"),
@@ -21,14 +23,19 @@ func configItems(_ entries: [Config.Entry], of config: Config?, source: Int) -> 
     {
       entry.value = String(path[...slash]) + entry.value
     }
-    return try? item(for: entry, source: source)
+    return try? item(for: entry, source: source, notifications: notifications)
   }
 }
 
 /// The option a configuration entry sets and what it says, checked by the
-/// rules of the command line; the error says what is wrong.
-private func item(for entry: Config.Entry, source: Int = 0) throws(UsageError) -> OptionItem {
-  guard let option = Option.forKey(entry.key) else { throw .unknownConfigKey(entry.key) }
+/// rules of the command line; the error says what is wrong. An entry of
+/// `[notifications]` (`notifications`) may also set the server's keys.
+private func item(
+  for entry: Config.Entry, source: Int = 0, notifications: Bool = false
+) throws(UsageError) -> OptionItem {
+  guard let option = Option.forKey(entry.key, notifications: notifications) else {
+    throw .unknownConfigKey(entry.key)
+  }
   let input: OptionInput
   switch option.valueKind {
   case .optional where option.choices.contains(entry.value):
@@ -52,12 +59,18 @@ extension Config {
   /// line: a bad key or value moves to ``problems`` as `FILE:LINE: message`.
   package func checked() -> Config {
     var checked = self
-    func keep(_ entries: [Entry], notifications: Bool = false) -> [Entry] {
+    func keep(_ entries: [Entry], notifications: Bool = false, server: Bool = false) -> [Entry] {
       // A section's repeated key (`button`) adds up as the command line's
       // options do: one too many is a problem of its own line.
       var values = OptionValues()
       return entries.filter { entry in
         do throws(UsageError) {
+          if !server, let option = Option.forKey(entry.key, notifications: true),
+            !option.scope.contains(.config)
+          {
+            checked.problem(entry.line, "\(entry.key): a key of [notifications] only")
+            return false
+          }
           if notifications && !Config.isNotificationSetting(entry.key)
             && Option.forKey(entry.key) != nil
           {
@@ -67,7 +80,7 @@ extension Config {
                 + " toast's settings but button and markup)")
             return false
           }
-          let item = try item(for: entry)
+          let item = try item(for: entry, notifications: server)
           if item.option.isRepeatable { try item.option.apply(&values, item.input) }
           return true
         } catch {
@@ -84,7 +97,8 @@ extension Config {
       defaults: keep(defaults), presets: presets.mapValues { keep($0) },
       notificationSections: notificationSections.map { section in
         var kept = section
-        kept.entries = keep(section.entries, notifications: true)
+        kept.entries = keep(
+          section.entries, notifications: true, server: section.criteria == nil)
         return kept
       })
     checked.problems.sort { lineNumber($0) < lineNumber($1) }

@@ -15,17 +15,30 @@ extension Config {
   /// the fields its section sets, checked and applied as options (as
   /// `[default]`'s are, a relative icon path taken from the file's
   /// directory), written as the socket protocol's JSON; a section that sets
-  /// nothing gives no rule. Read a ``checked()`` configuration: its bad lines
+  /// nothing gives no rule. `[notifications]`'s `max-history` goes with its
+  /// rule (``NotificationRule/maxHistory``). Read a ``checked()`` configuration: its bad lines
   /// are gone and reported.
   package func notificationRules() -> [NotificationRule] {
     let ordered =
       notificationSections.filter { $0.criteria == nil }
       + notificationSections.filter { $0.criteria != nil }
     return ordered.compactMap { section in
-      settings(of: section.entries).map {
-        NotificationRule(criteria: section.criteria, settings: $0)
-      }
+      let settings = settings(of: section.entries)
+      let maxHistory = section.criteria == nil ? maxHistory(of: section.entries) : nil
+      guard settings != nil || maxHistory != nil else { return nil }
+      return NotificationRule(
+        criteria: section.criteria, settings: settings ?? .object([:]), maxHistory: maxHistory)
     }
+  }
+
+  /// `[notifications]`'s `max-history` (the last line's); nil when unset.
+  private func maxHistory(of entries: [Entry]) -> Int? {
+    var values = OptionValues()
+    for item in configItems(entries, of: self, source: 0, notifications: true)
+    where item.option.scope.contains(.notificationsConfig) {
+      try? item.option.apply(&values, item.input)
+    }
+    return values.maxHistory
   }
 
   /// The looks of `wl-toast watch`'s toasts, by preset name, for the presets

@@ -32,11 +32,14 @@ package var usageText: String {
     also serves applications' notifications (org.freedesktop.Notifications) as
     cards; an owner already running is asked to, and the command exits 0. It
     fails (status 1, naming the other server) when another owns the name,
-    unless --replace takes it from one that allows that.
+    unless --replace takes it from one that allows that; --max-history N keeps
+    N ended notifications for restore (5 by default).
     'notifications list' prints one JSON object a line (id, app, summary, body,
-    urgency, actions, tag, category); 'dismiss ID|--all' dismisses, 'invoke ID
-    [ACTION]' invokes an action (the default one when none is named), 'focus'
-    hands the keyboard to the newest notification with actions.
+    urgency, actions, tag, category); 'history' lists those that expired or
+    were dismissed, newest first, and 'restore' shows the newest of them again;
+    'dismiss ID|--all' dismisses, 'invoke ID [ACTION]' invokes an action (the
+    default one when none is named), 'focus' hands the keyboard to the newest
+    notification with actions.
     'watch river' shows river's mode as a banner while it is not normal; with
     --focused-tags also the tags focused after each change ("Tag 2", "Tags 1+3",
     or names from --tag-names 1=web,2=code), with --urgent a tag that gets an

@@ -40,9 +40,11 @@ package enum Invocation: Equatable, Sendable {
   case doNotDisturb(DoNotDisturbChange?)
   /// Become the display's resident owner, which never lingers out (`wl-toast
   /// daemon`); with `notifications`, one that also serves applications'
-  /// notifications, taking the bus name from another server with `replace`.
-  case daemon(notifications: Bool, replace: Bool)
-  /// Ask the owner's notification server (`wl-toast notifications list|dismiss|invoke|focus`).
+  /// notifications, taking the bus name from another server with `replace`,
+  /// keeping `maxHistory` ended ones for restore when given (`--max-history`).
+  case daemon(notifications: Bool, replace: Bool, maxHistory: Int? = nil)
+  /// Ask the owner's notification server (`wl-toast notifications
+  /// list|history|restore|dismiss|invoke|focus`).
   case notifications(NotificationsRequest)
   /// Print the completion script for a shell (`wl-toast completions bash`).
   case completions(Shell)

@@ -1,4 +1,5 @@
 import ToastModel
+import ToastProtocol
 
 /// Where an option may be given.
 struct OptionScope: OptionSet, Sendable {
@@ -40,11 +41,19 @@ struct OptionScope: OptionSet, Sendable {
   static let watchMedia = OptionScope(rawValue: 1 << 16)
   /// `wl-toast watch backlight`.
   static let watchBacklight = OptionScope(rawValue: 1 << 17)
+  /// `wl-toast notifications history`.
+  static let notificationsHistory = OptionScope(rawValue: 1 << 18)
+  /// `wl-toast notifications restore`.
+  static let notificationsRestore = OptionScope(rawValue: 1 << 19)
+  /// A key of the configuration file's `[notifications]` section that sets
+  /// the server rather than the cards (`max-history`): not of `[default]`,
+  /// presets or criteria sections.
+  static let notificationsConfig = OptionScope(rawValue: 1 << 20)
   /// Every command line, not the file (`--help`, `--version`).
   static let everyCommand: OptionScope = [
     .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets, .dnd,
     .notificationsList, .notificationsDismiss, .notificationsInvoke, .notificationsFocus,
-    .watchAudio, .watchMedia, .watchBacklight,
+    .watchAudio, .watchMedia, .watchBacklight, .notificationsHistory, .notificationsRestore,
   ]
 }
 
@@ -122,6 +131,8 @@ struct OptionValues: Sendable {
   var servesNotifications = false
   /// `--replace` of `wl-toast daemon`.
   var replacesServer = false
+  /// `--max-history` of `wl-toast daemon`, `max-history` of `[notifications]`.
+  var maxHistory: Int?
   /// `--all` of `wl-toast notifications dismiss`.
   var allNotifications = false
 }
@@ -305,6 +316,21 @@ extension Option {
         scope: .daemon
       ) { values, input in values.replacesServer = input == .on },
       Option(
+        "max-history", .required("N"),
+        summary: "with --notifications, how many ended notifications restore can bring back"
+          + " (\(NotificationRule.historyLimits.lowerBound) to"
+          + " \(NotificationRule.historyLimits.upperBound), default 5)",
+        scope: [.daemon, .notificationsConfig]
+      ) { values, input throws(UsageError) in
+        guard let count = Int(input.text), NotificationRule.historyLimits.contains(count) else {
+          throw .invalidChoice(
+            "max-history",
+            expected: "a count from \(NotificationRule.historyLimits.lowerBound) to"
+              + " \(NotificationRule.historyLimits.upperBound)", got: input.text)
+        }
+        values.maxHistory = count
+      },
+      Option(
         "all", .none, summary: "dismiss every notification", scope: .notificationsDismiss
       ) { values, input in values.allNotifications = input == .on },
       Option(
@@ -333,9 +359,13 @@ extension Option {
     all.first { $0.name == name }
   }
 
-  /// The option a configuration key sets, if any.
-  static func forKey(_ key: String) -> Option? {
-    named(key).flatMap { $0.scope.contains(.config) ? $0 : nil }
+  /// The option a configuration key sets, if any; `[notifications]`
+  /// (`notifications`) also takes the server's keys (``OptionScope/notificationsConfig``).
+  static func forKey(_ key: String, notifications: Bool = false) -> Option? {
+    named(key).flatMap {
+      $0.scope.contains(.config) || (notifications && $0.scope.contains(.notificationsConfig))
+        ? $0 : nil
+    }
   }
 
   /// An option declared with its parts.
@@ -412,9 +442,11 @@ extension OptionInput {
   }
 }
 
-/// The names of every configuration key, in the order of the options.
+/// The names of every configuration key, in the order of the options:
+/// those of every section, then those of `[notifications]` alone.
 package var configKeys: [String] {
   Option.all.filter { $0.scope.contains(.config) }.map { $0.name }
+    + Option.all.filter { $0.scope.contains(.notificationsConfig) }.map { $0.name }
 }
 
 // MARK: - Values of the command's own options

@@ -102,11 +102,24 @@ extension Subcommand {
       if values.replacesServer && !values.servesNotifications {
         throw .optionNeedsOption("--replace", "--notifications")
       }
-      return .daemon(notifications: values.servesNotifications, replace: values.replacesServer)
+      if values.maxHistory != nil && !values.servesNotifications {
+        throw .optionNeedsOption("--max-history", "--notifications")
+      }
+      return .daemon(
+        notifications: values.servesNotifications, replace: values.replacesServer,
+        maxHistory: values.maxHistory)
     },
     Subcommand(
       words: ["notifications", "list"], scope: .notificationsList, operand: nil, isListed: true
     ) { _, _ in .notifications(.list()) },
+    Subcommand(
+      words: ["notifications", "history"], scope: .notificationsHistory, operand: nil,
+      isListed: true
+    ) { _, _ in .notifications(.history()) },
+    Subcommand(
+      words: ["notifications", "restore"], scope: .notificationsRestore, operand: nil,
+      isListed: true
+    ) { _, _ in .notifications(.restore) },
     Subcommand(
       words: ["notifications", "dismiss"], scope: .notificationsDismiss, operand: "[ID]",
       isListed: true

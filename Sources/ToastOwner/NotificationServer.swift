@@ -28,8 +28,11 @@ final class NotificationServer {
   }
 
   private let presenter: ToastPresenter
-  /// The configuration's rules, applied to every notification from now on.
-  var rules: [NotificationRule]
+  /// The configuration's rules, applied to every notification from now on;
+  /// their `max-history` sets how many ended notifications are kept.
+  var rules: [NotificationRule] {
+    didSet { stack.history.limit = Self.historyLimit(rules) }
+  }
   private var connection: BusConnection?
   /// Connections closed from inside their own handlers, let go of in the next turn.
   private var retired: [BusConnection] = []
@@ -55,6 +58,7 @@ final class NotificationServer {
   init(presenter: ToastPresenter, rules: [NotificationRule]) {
     self.presenter = presenter
     self.rules = rules
+    stack.history.limit = Self.historyLimit(rules)
     objects.serve(Self.interface, at: Self.objectPath) { [unowned self] method, call in
       answer(method, call)
     }
@@ -385,20 +389,46 @@ final class NotificationServer {
         waiting.append((entry.id, request, false))
       }
     }
-    return (shown + waiting).lazy.map { listed in
-      let request = listed.request
-      var actions: [String: JSONValue] = [:]
-      for action in request.actions { actions[action.key] = .string(action.label) }
-      return JSONValue.object([
-        "id": .number(Double(listed.id)), "app": .string(request.appName),
-        "summary": .string(Toast.truncated(request.summary)),
-        "body": .string(Toast.truncated(request.body)),
-        "urgency": .string(request.hints.urgency.rawValue), "actions": .object(actions),
-        "tag": request.hints.stackTag.map(JSONValue.string) ?? .null,
-        "category": request.hints.category.map(JSONValue.string) ?? .null,
-        "shown": .bool(listed.shown),
-      ])
-    }
+    return (shown + waiting).lazy.map { Self.listed($0.id, $0.request, shown: $0.shown) }
+  }
+
+  /// A notification's object in `notifications list` and `history`.
+  private static func listed(_ id: UInt32, _ request: NotificationRequest, shown: Bool)
+    -> JSONValue
+  {
+    var actions: [String: JSONValue] = [:]
+    for action in request.actions { actions[action.key] = .string(action.label) }
+    return JSONValue.object([
+      "id": .number(Double(id)), "app": .string(request.appName),
+      "summary": .string(Toast.truncated(request.summary)),
+      "body": .string(Toast.truncated(request.body)),
+      "urgency": .string(request.hints.urgency.rawValue), "actions": .object(actions),
+      "tag": request.hints.stackTag.map(JSONValue.string) ?? .null,
+      "category": request.hints.category.map(JSONValue.string) ?? .null,
+      "shown": .bool(shown),
+    ])
+  }
+
+  /// The history as `wl-toast notifications history` prints it: the
+  /// notifications that ended by expiry or by the user, newest first, each
+  /// object as ``list()`` makes it (`shown` false).
+  func history() -> some Collection<JSONValue> {
+    stack.history.entries.lazy.map { Self.listed($0.id, $0.payload.request, shown: false) }
+  }
+
+  /// How many ended notifications `rules` keep: the last `max-history` of
+  /// `[notifications]`, or mako's default, 5.
+  private static func historyLimit(_ rules: [NotificationRule]) -> Int {
+    rules.last { $0.criteria == nil && $0.maxHistory != nil }?.maxHistory ?? 5
+  }
+
+  /// Shows the newest notification of the history again, out of the history
+  /// (`wl-toast notifications restore`): silent, with its id, content and
+  /// actions; nothing when the history is empty.
+  func restore() {
+    guard let restored = stack.restore() else { return }
+    sounded.insert(restored.id)
+    apply(restored.effects)
   }
 
   /// Dismisses the notification with `id`, or all (nil); the reason it

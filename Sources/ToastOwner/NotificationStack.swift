@@ -40,6 +40,12 @@ package enum NotificationCloseReason: UInt32, Equatable, Sendable {
 /// - At most ``capacity`` notifications and ``byteBudget`` bytes of
 ///   content are held: past either, the oldest waiting notification (a
 ///   non-critical one first) ends with reason 4.
+/// - One that ends by expiry or by the user (reasons 1 and 2) goes into the
+///   ``history``, unless it is transient or a stack tag's new notification
+///   replaced it; ``restore()`` makes the newest one live again. Its
+///   application heard its end already: it ends again without a
+///   `NotificationClosed` (back into the history), unless the application
+///   sent its id again meanwhile (then it is the application's own again).
 ///
 /// Every card gets a new tag each time it appears (``tagPrefix`` and a
 /// number): a card that goes away (closed, back to the queue) is forgotten
@@ -61,6 +67,9 @@ package struct NotificationStack<Payload> {
     package var cost: Int
     /// What the server keeps with it (the request, the toast).
     package var payload: Payload
+    /// Whether its application heard its end already: a notification
+    /// restored from the history, which ends again without a word.
+    package var endTold = false
 
     /// A notification with its parts.
     package init(
@@ -110,6 +119,8 @@ package struct NotificationStack<Payload> {
   private var totalCost = 0
   /// Whether do-not-disturb holds the non-critical notifications back.
   package private(set) var isHeld = false
+  /// The notifications that ended by expiry or by the user, newest first.
+  package var history = NotificationHistory<Entry>()
 
   /// An application and a stack tag of its.
   private struct StackKey: Hashable {
@@ -149,6 +160,8 @@ package struct NotificationStack<Payload> {
   /// live one with its id in place, or the one with its stack tag, or
   /// shows when there is room, or waits.
   package mutating func notify(_ entry: Entry) -> [Effect] {
+    // The id is live again: an older notification kept with it goes.
+    history.remove { $0.id == entry.id }
     if let old = entries[entry.id] {
       totalCost += entry.cost - old.cost
       unstack(old)
@@ -159,7 +172,7 @@ package struct NotificationStack<Payload> {
       if let stackTag = entry.stackTag,
         let other = stacked[StackKey(appName: entry.appName, tag: stackTag)], other != entry.id
       {
-        effects += close(other, reason: .expired)
+        effects += close(other, reason: .expired, kept: false)
       }
       restack(entry)
       if isHeld && entry.isTransient && !entry.isCritical {
@@ -185,9 +198,8 @@ package struct NotificationStack<Payload> {
       } else if let index = waitingOthers.firstIndex(of: old) {
         waitingOthers[index] = entry.id
       }
-      forget(old)
+      var effects = forget(old).map { told($0, reason: .expired) } ?? []
       restack(entry)
-      var effects: [Effect] = [.closed(id: old, reason: .expired)]
       if isHeld && entry.isTransient && !entry.isCritical {
         return effects + close(entry.id, reason: .other)
       }
@@ -207,6 +219,14 @@ package struct NotificationStack<Payload> {
   /// Ends the notification with `id` for `reason`: its card goes, or its
   /// place in the queue; nothing for an id that is not live.
   package mutating func close(_ id: UInt32, reason: NotificationCloseReason) -> [Effect] {
+    close(id, reason: reason, kept: true)
+  }
+
+  /// ``close(_:reason:)``, into the history only when `kept` (and its
+  /// reason and kind let it).
+  private mutating func close(
+    _ id: UInt32, reason: NotificationCloseReason, kept: Bool
+  ) -> [Effect] {
     guard entries[id] != nil else { return [] }
     var effects: [Effect] = []
     if let index = shown.firstIndex(where: { $0.id == id }) {
@@ -214,8 +234,10 @@ package struct NotificationStack<Payload> {
     }
     waitingCritical.removeAll { $0 == id }
     waitingOthers.removeAll { $0 == id }
-    forget(id)
-    effects.append(.closed(id: id, reason: reason))
+    if let entry = forget(id) {
+      if kept { remember(entry, reason: reason) }
+      effects += told(entry, reason: reason)
+    }
     return effects + promote()
   }
 
@@ -225,8 +247,9 @@ package struct NotificationStack<Payload> {
   package mutating func cardEnded(tag: String, reason: NotificationCloseReason?) -> [Effect] {
     guard let reason, let id = id(forTag: tag) else { return [] }
     shown.removeAll { $0.tag == tag }
-    forget(id)
-    return [.closed(id: id, reason: reason)] + promote()
+    guard let entry = forget(id) else { return promote() }
+    remember(entry, reason: reason)
+    return told(entry, reason: reason) + promote()
   }
 
   /// Holds the non-critical notifications back (do-not-disturb on) or lets
@@ -255,8 +278,12 @@ package struct NotificationStack<Payload> {
   /// --all`): cards first, and none that waits is shown on the way.
   package mutating func closeAll(reason: NotificationCloseReason) -> [Effect] {
     var effects: [Effect] = shown.map { .hide(tag: $0.tag) }
-    effects += (shown.map(\.id) + waitingCritical + waitingOthers).map {
-      .closed(id: $0, reason: reason)
+    let ended = (shown.map(\.id) + waitingCritical + waitingOthers).compactMap { entries[$0] }
+    effects += ended.flatMap { told($0, reason: reason) }
+    // The waiting ones first, then the cards from the oldest: the newest
+    // card is the first that restore brings back.
+    for entry in ended[shown.count...].reversed() + ended[..<shown.count] {
+      remember(entry, reason: reason)
     }
     shown.removeAll()
     waitingCritical.removeAll()
@@ -342,9 +369,38 @@ package struct NotificationStack<Payload> {
     if stacked[key] == entry.id { stacked[key] = nil }
   }
 
-  private mutating func forget(_ id: UInt32) {
-    guard let entry = entries.removeValue(forKey: id) else { return }
+  /// Forgets the notification with `id`; returns it.
+  @discardableResult
+  private mutating func forget(_ id: UInt32) -> Entry? {
+    guard let entry = entries.removeValue(forKey: id) else { return nil }
     totalCost -= entry.cost
     unstack(entry)
+    return entry
+  }
+
+  // MARK: - The history
+
+  /// Keeps `entry`, which ended for `reason`, in the history when it ended
+  /// by expiry or by the user and is not transient.
+  private mutating func remember(_ entry: Entry, reason: NotificationCloseReason) {
+    guard reason == .expired || reason == .dismissed, !entry.isTransient else { return }
+    history.record(entry, cost: entry.cost)
+  }
+
+  /// The `NotificationClosed` of `entry`, which ended for `reason`: none
+  /// when its application heard its end already.
+  private func told(_ entry: Entry, reason: NotificationCloseReason) -> [Effect] {
+    entry.endTold ? [] : [.closed(id: entry.id, reason: reason)]
+  }
+
+  /// Makes the newest notification of the history live again, taken out of
+  /// it, as a new one would be (shown when there is room); its end is told
+  /// already, and it leaves its stack tag behind (it takes the place of no
+  /// live notification). Nil when the history is empty.
+  package mutating func restore() -> (id: UInt32, effects: [Effect])? {
+    guard var entry = history.takeNewest() else { return nil }
+    entry.endTold = true
+    entry.stackTag = nil
+    return (entry.id, notify(entry))
   }
 }

@@ -95,6 +95,12 @@ extension Owner {
     case .list(let from):
       send(NotificationListing.page(of: notifications.list(), from: from), to: fd)
       return
+    case .history(let from):
+      send(NotificationListing.page(of: notifications.history(), from: from), to: fd)
+      return
+    case .restore:
+      notifications.restore()
+      problem = nil
     case .dismiss(let id):
       problem = notifications.dismiss(id: id)
     case .invoke(let id, let action):

@@ -194,14 +194,17 @@ package final class Client {
     return reply
   }
 
-  /// The notifications the owner serves (`notifications list`), asked for
-  /// page after page on one connection; nil when no owner runs.
-  package func listNotifications() throws(CommandError) -> [JSONValue]? {
+  /// The notifications the owner serves (`notifications list`), or its
+  /// history (`notifications history`), asked for page after page on one
+  /// connection; nil when no owner runs.
+  package func listNotifications(history: Bool = false) throws(CommandError) -> [JSONValue]? {
     let deadline = MonotonicTime.now + replyTimeout
     guard let fd = try connectToRunning(until: deadline) else { return nil }
     var notifications: [JSONValue] = []
     while true {
-      let request = OwnerRequest.notifications(.list(from: notifications.count))
+      let from = notifications.count
+      let request = OwnerRequest.notifications(
+        history ? .history(from: from) : .list(from: from))
       guard let reply = try exchange(request, on: fd.rawValue, until: deadline) else {
         throw .ownerGone("before the list ended")
       }

@@ -1,6 +1,6 @@
 /// What a command asks of the owner's notification server: to serve
 /// `org.freedesktop.Notifications` (`wl-toast daemon --notifications`), or
-/// one of `wl-toast notifications list|dismiss|invoke|focus`.
+/// one of `wl-toast notifications list|history|restore|dismiss|invoke|focus`.
 package enum NotificationsRequest: Equatable, Sendable {
   /// Stay resident and own the bus name; `replace` takes it from another
   /// server that allows it; `rules` are the configuration's notification
@@ -9,6 +9,11 @@ package enum NotificationsRequest: Equatable, Sendable {
   /// List the notifications from the one at `from` in the list's order on:
   /// one page (``OwnerReply/listed(_:more:)``), as many as one reply holds.
   case list(from: Int = 0)
+  /// List the history (the notifications that ended by expiry or by the
+  /// user, newest first) from the one at `from` on, one page as ``list(from:)``.
+  case history(from: Int = 0)
+  /// Show the newest notification of the history again.
+  case restore
   /// Dismiss the notification with an id, or all of them (nil).
   case dismiss(id: UInt32?)
   /// Invoke an action of the notification with an id: the named one, or
@@ -17,11 +22,23 @@ package enum NotificationsRequest: Equatable, Sendable {
   /// Hand the keyboard to the newest notification with actions.
   case focus
 
+  /// For a request the command prints page after page: whether it lists the
+  /// history (`history`) or the live notifications (`list`); nil for the others.
+  package var listsHistory: Bool? {
+    switch self {
+    case .list: false
+    case .history: true
+    default: nil
+    }
+  }
+
   /// The word of the request's `do` member.
   private var word: String {
     switch self {
     case .serve: "serve"
     case .list: "list"
+    case .history: "history"
+    case .restore: "restore"
     case .dismiss: "dismiss"
     case .invoke: "invoke"
     case .focus: "focus"
@@ -38,7 +55,7 @@ package enum NotificationsRequest: Equatable, Sendable {
     }
     object.member("do", .string(word))
     switch self {
-    case .list(let from) where from > 0:
+    case .list(let from) where from > 0, .history(let from) where from > 0:
       object.member("from", .number(Double(from)))
     case .dismiss(let id?), .invoke(let id, _):
       object.member("id", .number(Double(id)))
@@ -64,6 +81,13 @@ package enum NotificationsRequest: Equatable, Sendable {
       }
       return number
     }
+    func from() throws(MessageError) -> Int {
+      let from = value["from"] ?? .number(0)
+      guard let index = from.doubleValue.flatMap({ Int(exactly: $0) }), index >= 0 else {
+        throw .badField("from", expected: "a position in the list from 0")
+      }
+      return index
+    }
     switch value["do"]?.stringValue {
     case "serve":
       guard let replace = (value["replace"] ?? .bool(false)).boolValue else {
@@ -71,11 +95,11 @@ package enum NotificationsRequest: Equatable, Sendable {
       }
       self = .serve(replace: replace, rules: value["rules"] ?? .array([]))
     case "list":
-      let from = value["from"] ?? .number(0)
-      guard let index = from.doubleValue.flatMap({ Int(exactly: $0) }), index >= 0 else {
-        throw .badField("from", expected: "a position in the list from 0")
-      }
-      self = .list(from: index)
+      self = .list(from: try from())
+    case "history":
+      self = .history(from: try from())
+    case "restore":
+      self = .restore
     case "dismiss":
       self = .dismiss(id: try id())
     case "invoke":

@@ -150,11 +150,19 @@ package struct NotificationRule: Equatable, Sendable {
   /// A toast's fields as the socket protocol's JSON writes them
   /// (``Toast/apply(_:)`` applies them): only those the section sets.
   package var settings: JSONValue
+  /// `[notifications]`'s `max-history`: how many notifications that ended
+  /// by expiry or by the user the server keeps for `notifications restore`
+  /// (within ``historyLimits``); nil when the section does not say.
+  package var maxHistory: Int?
+
+  /// The values `max-history` may take: 0 keeps none.
+  package static let historyLimits = 0...100
 
   /// A rule applying `settings` to the notifications `criteria` match.
-  package init(criteria: NotificationCriteria?, settings: JSONValue) {
+  package init(criteria: NotificationCriteria?, settings: JSONValue, maxHistory: Int? = nil) {
     self.criteria = criteria
     self.settings = settings
+    self.maxHistory = maxHistory
   }
 }
 
@@ -162,10 +170,11 @@ extension NotificationRule {
   /// The rule as JSON, for a process that did not read the file (the
   /// owner): `{"criteria":"app-name=Firefox","settings":{…}}`, without
   /// `criteria` for `[notifications]`; the criteria as a section's name
-  /// writes them (``NotificationCriteria/section``).
+  /// writes them (``NotificationCriteria/section``); `max-history` when set.
   package var json: JSONValue {
     var object: [String: JSONValue] = ["settings": settings]
     if let criteria { object["criteria"] = .string(criteria.section) }
+    if let maxHistory { object["max-history"] = .number(Double(maxHistory)) }
     return .object(object)
   }
 
@@ -175,8 +184,17 @@ extension NotificationRule {
     guard case .object(let members) = json else {
       throw .notAMessage("a notification rule: expected a JSON object")
     }
-    for key in members.keys.sorted() where key != "criteria" && key != "settings" {
+    for key in members.keys.sorted() where !["criteria", "settings", "max-history"].contains(key) {
       throw .unknownField(key)
+    }
+    if let written = members["max-history"] {
+      guard let count = written.doubleValue.flatMap({ Int(exactly: $0) }),
+        Self.historyLimits.contains(count), members["criteria"] == nil
+      else {
+        throw .badField(
+          "max-history", expected: "a count from 0 to \(Self.historyLimits.upperBound), in the rule without criteria")
+      }
+      maxHistory = count
     }
     guard let settings = members["settings"], case .object = settings else {
       throw .badField("settings", expected: "an object of a toast's fields")

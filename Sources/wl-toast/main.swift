@@ -186,22 +186,30 @@ case .success(.presets):
   if let path = Config.defaultPath, case .success(let config?) = Config.load(path: path) {
     for name in config.presetNames { writeOutput(name) }
   }
-case .success(.daemon(let notifications, let replace)):
+case .success(.daemon(let notifications, let replace, let maxHistory)):
   do {
     // With --notifications, an owner already serving the display takes the
     // bus name and stays: this command then exits 0.
     // The owner does not read the file: the rules go with the request.
-    let rules = JSONValue.array((config?.notificationRules() ?? []).map(\.json))
+    var rules = config?.notificationRules() ?? []
+    // `--max-history` after the file's rules: the command line wins. (No
+    // closure here: top-level code's would be the main actor's.)
+    if let maxHistory {
+      rules.append(NotificationRule(criteria: nil, settings: .object([:]), maxHistory: maxHistory))
+    }
     try makeClient().becomeResidentOwner(
-      notifications: notifications ? .serve(replace: replace, rules: rules) : nil)
+      notifications: notifications
+        ? .serve(replace: replace, rules: JSONValue.array(rules.map(\.json))) : nil)
   } catch {
     fail(error.description)
   }
 case .success(.notifications(let request)):
   let noOwner = "no owner serves this display's notifications (see wl-toast daemon --notifications)"
   do {
-    if case .list = request {
-      guard let notifications = try makeClient().listNotifications() else { fail(noOwner) }
+    if let history = request.listsHistory {
+      guard let notifications = try makeClient().listNotifications(history: history) else {
+        fail(noOwner)
+      }
       for notification in notifications { writeOutput(notification.serialized) }
     } else {
       guard let reply = try makeClient().request(.notifications(request)) else { fail(noOwner) }

@@ -564,6 +564,11 @@ struct SubcommandArgumentsTests {
       parseArguments(["notifications", "invoke", "3", "snooze"])
         == .success(.notifications(.invoke(id: 3, action: "snooze"))))
     #expect(parseArguments(["notifications", "focus"]) == .success(.notifications(.focus)))
+    #expect(parseArguments(["notifications", "history"]) == .success(.notifications(.history())))
+    #expect(parseArguments(["notifications", "restore"]) == .success(.notifications(.restore)))
+    #expect(
+      parseArguments(["daemon", "--notifications", "--max-history", "0"])
+        == .success(.daemon(notifications: true, replace: false, maxHistory: 0)))
     #expect(DoNotDisturbChange.toggle.applied(to: .on) == .off)
     #expect(DoNotDisturbChange.toggle.applied(to: .off) == .on)
     #expect(DoNotDisturbChange.on.applied(to: .on) == .on)
@@ -609,10 +614,17 @@ struct SubcommandArgumentsTests {
     (["--after", "1", "x"], "--after belongs to 'wl-toast hide'"),
     (["--workspaces", "x"], "--workspaces belongs to 'wl-toast watch sway'"),
     (["daemon", "--replace"], "--replace needs --notifications"),
+    (["daemon", "--max-history", "3"], "--max-history needs --notifications"),
+    (
+      ["daemon", "--notifications", "--max-history", "-1"],
+      "max-history: expected a count from 0 to 100, got '-1'"
+    ),
+    (["notifications", "restore", "1"], "notifications: unexpected argument '1'"),
     (["--notifications", "x"], "--notifications belongs to 'wl-toast daemon'"),
     (
-      ["notifications", "restore"],
-      "notifications: expected 'list', 'dismiss', 'invoke' or 'focus', got 'restore'"
+      ["notifications", "menu"],
+      "notifications: expected 'list', 'history', 'restore', 'dismiss', 'invoke' or 'focus',"
+        + " got 'menu'"
     ),
     (["notifications", "dismiss"], "notifications dismiss: missing ID or --all"),
     (["notifications", "dismiss", "--all", "3"], "notifications dismiss: unexpected argument '3'"),

@@ -126,4 +126,32 @@ struct NotificationSectionsTests {
           settings: .object(["margin": .number(5)]))
       ], "the lines after a broken header belong to no section; the next header starts one")
   }
+
+  @Test func maxHistoryIsAKeyOfNotificationsOnlyAndGoesWithItsRule() {
+    let text = """
+      [default]
+      max-history = 3
+      [app-name=mpv]
+      max-history = 0
+      [notifications]
+      max-history = 101
+      max-history = 2
+      [notifications]
+      max-history = 0
+      """
+    let config = Config(text: text, path: "c").checked()
+    #expect(
+      config.problems == [
+        "c:2: max-history: a key of [notifications] only",
+        "c:4: max-history: a key of [notifications] only",
+        "c:6: max-history: expected a count from 0 to 100, got '101'",
+      ])
+    #expect(
+      config.notificationRules() == [
+        NotificationRule(criteria: nil, settings: .object([:]), maxHistory: 2),
+        NotificationRule(criteria: nil, settings: .object([:]), maxHistory: 0),
+      ], "a rule that sets only max-history")
+    let rule = NotificationRule(criteria: nil, settings: .object([:]), maxHistory: 7)
+    #expect((try? NotificationRule(json: rule.json)) == rule)
+  }
 }

@@ -37,6 +37,7 @@ struct MessagesTests {
     .notifications(.dismiss(id: 7)), .notifications(.dismiss(id: nil)),
     .notifications(.invoke(id: UInt32.max, action: "snooze")),
     .notifications(.invoke(id: 1, action: nil)), .notifications(.focus),
+    .notifications(.history()), .notifications(.history(from: 12)), .notifications(.restore),
   ])
   func requestsRoundTrip(_ request: OwnerRequest) throws {
     #expect(try OwnerRequest(decoding: request.encoded) == request)
@@ -55,7 +56,7 @@ struct MessagesTests {
       }
     }
     #expect(throws: MessageError.notAMessage("unknown notifications request")) {
-      try OwnerRequest(decoding: #"{"do":"restore","op":"notifications","v":1}"#)
+      try OwnerRequest(decoding: #"{"do":"menu","op":"notifications","v":1}"#)
     }
     let listed = OwnerReply.listed(
       [.object(["id": .number(5), "summary": .string("Hi")])], more: true)
