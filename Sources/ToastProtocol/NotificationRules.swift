@@ -179,7 +179,8 @@ extension NotificationRule {
   }
 
   /// The rule of its ``json``: the criteria read as a section's name, the
-  /// settings checked by applying them to a toast; throws naming what is wrong.
+  /// settings checked by applying them to a toast, `max-history` (only without
+  /// criteria) within ``historyLimits``; throws naming what is wrong.
   package init(json: JSONValue) throws(MessageError) {
     guard case .object(let members) = json else {
       throw .notAMessage("a notification rule: expected a JSON object")
@@ -192,7 +193,9 @@ extension NotificationRule {
         Self.historyLimits.contains(count), members["criteria"] == nil
       else {
         throw .badField(
-          "max-history", expected: "a count from 0 to \(Self.historyLimits.upperBound), in the rule without criteria")
+          "max-history",
+          expected:
+            "a count from 0 to \(Self.historyLimits.upperBound), in the rule without criteria")
       }
       maxHistory = count
     }

@@ -57,7 +57,8 @@ import ToastProtocol
     _ = stack.notify(Self.entry(2, transient: true))
     _ = stack.notify(Self.entry(3, stackTag: "volume"))
     // A stack tag's new notification replaces the old one (reason 1).
-    #expect(stack.notify(Self.entry(4, stackTag: "volume")).contains(.closed(id: 3, reason: .expired)))
+    #expect(
+      stack.notify(Self.entry(4, stackTag: "volume")).contains(.closed(id: 3, reason: .expired)))
     // replaces_id: the same notification, updated.
     _ = stack.notify(Self.entry(1))
     _ = stack.close(2, reason: .dismissed)
@@ -85,7 +86,9 @@ import ToastProtocol
     #expect(stack.cardEnded(tag: Self.tag(2), reason: .expired) == [])
     #expect(stack.history.entries.map(\.id) == [7])
     _ = stack.restore()
-    #expect(stack.close(7, reason: .closedByCall) == [.hide(tag: Self.tag(3))], "silent, and out of the history")
+    #expect(
+      stack.close(7, reason: .closedByCall) == [.hide(tag: Self.tag(3))],
+      "silent, and out of the history")
     #expect(stack.history.entries.isEmpty && stack.restore() == nil)
   }
 
@@ -96,7 +99,10 @@ import ToastProtocol
     #expect(stack.restore()?.id == 7)
     // The application updates it while restored (replaces_id): its end is heard again.
     _ = stack.notify(Self.entry(7))
-    #expect(stack.close(7, reason: .dismissed) == [.hide(tag: Self.tag(2)), .closed(id: 7, reason: .dismissed)])
+    #expect(
+      stack.close(7, reason: .dismissed) == [
+        .hide(tag: Self.tag(2)), .closed(id: 7, reason: .dismissed),
+      ])
     // An id in the history that a new notification takes leaves the history.
     _ = stack.notify(Self.entry(7))
     #expect(stack.history.entries.isEmpty)
