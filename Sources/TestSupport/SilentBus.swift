@@ -2,7 +2,7 @@
 /// `scripts/silent-bus.py` on a socket of its own, saying nothing at all,
 /// answering the authentication and nothing after it, or the authentication
 /// and `Hello` and no call after them, or closing the connection at once
-/// (``Mode``). It counts the connections it accepted and those the client closed.
+/// (``Mode``). It counts the connections it accepted and those closed.
 package final class SilentBus {
   /// How far it answers.
   package enum Mode: String, Sendable, CaseIterable {
@@ -39,6 +39,9 @@ package final class SilentBus {
 
   /// How many connections it has accepted.
   package var connections: Int { peer.lines(startingWith: "connection ") }
-  /// How many of those the client has closed.
-  package var closedConnections: Int { peer.lines(startingWith: "closed ") }
+  /// How many of those are closed (by the client, or by the bus in
+  /// ``Mode/closing``).
+  package var closedConnections: Int {
+    peer.lines(startingWith: "closed ") + peer.lines(startingWith: "dropped ")
+  }
 }

@@ -39,13 +39,9 @@ struct BusDeadlineTests {
   @Test func aCallWithALimitUnansweredHearsNoAnswerAndTheConnectionStays() throws {
     let bus = try SilentBus(.helloOnly)
     let loop = try EventLoop(signals: [])
-    let connection = try #require(BusConnection(address: BusAddress(bus.address), loop: loop))
+    let connection = try Self.greeted(by: bus, loop: loop)
     var closed = false
     connection.onClose = { closed = true }
-    try waitUntil("the bus to answer Hello") {
-      try loop.iterate(timeout: .milliseconds(50))
-      return connection.uniqueName != nil
-    }
     #expect(connection.uniqueName == ":1.1")
     var answer: Result<BusMessage, BusConnection.CallError>?
     connection.call(
@@ -68,13 +64,7 @@ struct BusDeadlineTests {
   @Test func aCallWithoutALimitHearsNoAnswerOnceAfterTheConnectionsCallLimit() throws {
     let bus = try SilentBus(.helloOnly)
     let loop = try EventLoop(signals: [])
-    let connection = try #require(
-      BusConnection(
-        address: BusAddress(bus.address), loop: loop, callLimit: .milliseconds(300)))
-    try waitUntil("the bus to answer Hello") {
-      try loop.iterate(timeout: .milliseconds(50))
-      return connection.uniqueName != nil
-    }
+    let connection = try Self.greeted(by: bus, loop: loop, callLimit: .milliseconds(300))
     var answers: [Result<BusMessage, BusConnection.CallError>] = []
     let started = MonotonicTime.now
     connection.call(
@@ -103,13 +93,7 @@ struct BusDeadlineTests {
   @Test func aForgottenCallIsNeverHeard() throws {
     let bus = try SilentBus(.helloOnly)
     let loop = try EventLoop(signals: [])
-    let connection = try #require(
-      BusConnection(
-        address: BusAddress(bus.address), loop: loop, callLimit: .milliseconds(200)))
-    try waitUntil("the bus to answer Hello") {
-      try loop.iterate(timeout: .milliseconds(50))
-      return connection.uniqueName != nil
-    }
+    let connection = try Self.greeted(by: bus, loop: loop, callLimit: .milliseconds(200))
     var heard = 0
     let serial = try #require(
       connection.call(
@@ -144,5 +128,19 @@ struct BusDeadlineTests {
     #expect(MonotonicTime.now - start >= wait - .milliseconds(50))
     #expect(loop.wakeUps - before == 1)
     #expect(!connection.isClosed && !connection.closedUnanswered)
+  }
+
+  /// A connection to `bus` (answering `Hello` and nothing after it) once
+  /// `Hello` is answered; calls without a limit of their own have `callLimit`.
+  static func greeted(
+    by bus: SilentBus, loop: EventLoop, callLimit: Duration = BusConnection.callLimit
+  ) throws -> BusConnection {
+    let connection = try #require(
+      BusConnection(address: BusAddress(bus.address), loop: loop, callLimit: callLimit))
+    try waitUntil("the bus to answer Hello") {
+      try loop.iterate(timeout: .milliseconds(50))
+      return connection.uniqueName != nil
+    }
+    return connection
   }
 }
