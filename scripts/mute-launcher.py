@@ -6,11 +6,16 @@ dbus-python and GLib).
 It owns org.a11y.Bus on the session bus (DBUS_SESSION_BUS_ADDRESS) and says
 a screen reader is on: org.a11y.Status's IsEnabled and ScreenReaderEnabled
 are true (GetAll, Get). It never answers org.a11y.Bus.GetAddress, and prints
-"GetAddress" each time it is asked. On SIGUSR1 it lets go of org.a11y.Bus
-and stays connected ("released"); on SIGUSR2 it sends PropertiesChanged of
-org.a11y.Status ("changed"). It prints "ready" once it owns its name.
+"GetAddress" each time it is asked, and "GetAll" each time it is asked for
+its status. With "mute-status" as argv[1], it never answers GetAll either.
+
+On SIGUSR1 it lets go of org.a11y.Bus and stays connected ("released"); on
+SIGUSR2 it sends PropertiesChanged of org.a11y.Status with the flags
+("changed"); on SIGHUP, 1,000 of them that invalidate IsEnabled ("flooded").
+It prints "ready" once it owns its name.
 """
 import signal
+import sys
 
 import dbus
 import dbus.mainloop.glib
@@ -20,6 +25,7 @@ from gi.repository import GLib
 dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
 STATUS = "org.a11y.Status"
 FLAGS = {"IsEnabled": dbus.Boolean(True), "ScreenReaderEnabled": dbus.Boolean(True)}
+MUTE_STATUS = len(sys.argv) > 1 and sys.argv[1] == "mute-status"
 
 
 class Launcher(dbus.service.Object):
@@ -28,9 +34,13 @@ class Launcher(dbus.service.Object):
     def GetAddress(self, answer, fail):
         print("GetAddress", flush=True)
 
-    @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="s", out_signature="a{sv}")
-    def GetAll(self, interface):
-        return dbus.Dictionary(FLAGS if interface == STATUS else {}, signature="sv")
+    @dbus.service.method(
+        dbus.PROPERTIES_IFACE, in_signature="s", out_signature="a{sv}",
+        async_callbacks=("answer", "fail"))
+    def GetAll(self, interface, answer, fail):
+        print("GetAll", flush=True)
+        if not MUTE_STATUS:
+            answer(dbus.Dictionary(FLAGS if interface == STATUS else {}, signature="sv"))
 
     @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="ss", out_signature="v")
     def Get(self, interface, name):
@@ -59,6 +69,15 @@ def changed():
     return GLib.SOURCE_CONTINUE
 
 
+def flooded():
+    for _ in range(1000):
+        launcher.PropertiesChanged(
+            STATUS, dbus.Dictionary({}, signature="sv"), dbus.Array(["IsEnabled"], signature="s"))
+    print("flooded", flush=True)
+    return GLib.SOURCE_CONTINUE
+
+
+GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGHUP, flooded)
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR1, release)
 GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGUSR2, changed)
 print("ready", flush=True)

@@ -93,10 +93,12 @@ package final class AccessibilityBus {
   }
 
   /// Starts a launcher that never gives the accessibility bus's address
-  /// (``MuteLauncher``), and waits until it owns `org.a11y.Bus`.
-  package func startMuteLauncher() throws -> MuteLauncher {
+  /// (``MuteLauncher``), and unless `answersStatus` never answers for its
+  /// status either, and waits until it owns `org.a11y.Bus`.
+  package func startMuteLauncher(answersStatus: Bool = true) throws -> MuteLauncher {
     guard let session else { throw HarnessError("the accessibility buses were stopped") }
-    let mute = try MuteLauncher(environment: daemonEnvironment, directory: directory)
+    let mute = try MuteLauncher(
+      answersStatus: answersStatus, environment: daemonEnvironment, directory: directory)
     try waitUntil("the mute launcher to own org.a11y.Bus (package python3-dbus)", timeout: 20) {
       guard mute.process.isRunning else { throw HarnessError("the mute launcher exited") }
       return try session.nameHasOwner("org.a11y.Bus")

@@ -10,10 +10,11 @@ package final class MuteLauncher {
   package let process: ChildProcess
   private let log: String
 
-  init(environment: [String: String], directory: String) throws {
+  init(answersStatus: Bool, environment: [String: String], directory: String) throws {
     log = directory + "/mute-launcher.log"
     process = try ChildProcess(
-      ["/usr/bin/python3", repositoryDirectory + "/scripts/mute-launcher.py"],
+      ["/usr/bin/python3", repositoryDirectory + "/scripts/mute-launcher.py"]
+        + (answersStatus ? [] : ["mute-status"]),
       environment: environment, logPath: log)
   }
 
@@ -21,6 +22,8 @@ package final class MuteLauncher {
 
   /// How many times it was asked for the address (`GetAddress`).
   package var addressAsked: Int { lines(equalTo: "GetAddress") }
+  /// How many times it was asked for `org.a11y.Status` (`GetAll`).
+  package var statusAsked: Int { lines(equalTo: "GetAll") }
 
   /// Lets go of `org.a11y.Bus` and stays connected, and waits until it has.
   package func release() throws {
@@ -31,6 +34,12 @@ package final class MuteLauncher {
   /// and waits until it has.
   package func sayStatusChanged() throws {
     try signal(SIGUSR2, then: "changed")
+  }
+
+  /// Sends 1,000 `PropertiesChanged` of `org.a11y.Status` that invalidate
+  /// `IsEnabled`, and waits until it has.
+  package func floodStatusChanges() throws {
+    try signal(SIGHUP, then: "flooded")
   }
 
   private func signal(_ number: Int32, then word: String) throws {

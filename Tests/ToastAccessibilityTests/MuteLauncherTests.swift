@@ -56,4 +56,45 @@ struct MuteLauncherTests {
     }
     #expect(mute.addressAsked == 2)
   }
+
+  @Test func aLauncherFloodingStatusChangesIsReadOneCallAtATime() throws {
+    let bus = try AccessibilityBus(launcher: false)
+    let mute = try bus.startMuteLauncher(answersStatus: false)
+    let loop = try EventLoop(signals: [])
+    let announcer = ScreenReaderAnnouncer(loop: loop, version: "0")
+    announcer.sessionAddress = { BusAddress(bus.sessionAddress) }
+    announcer.callLimit = .seconds(3)
+    announcer.start()
+    var mostWaiting = 0
+    func turn(_ timeout: Duration = .milliseconds(20)) throws {
+      try loop.iterate(timeout: timeout)
+      mostWaiting = max(mostWaiting, announcer.session?.waitingCalls ?? 0)
+    }
+    try waitUntil("the announcer to ask for the status") {
+      try turn()
+      return mute.statusAsked == 1
+    }
+    // Its calls to the bus answered: from now on, only the launcher's.
+    try waitUntil("the bus's answers") {
+      try turn()
+      return announcer.session?.waitingCalls == 1
+    }
+    mostWaiting = 0
+    // 1,000 changes that each say to read the status again, read until the
+    // loop sleeps a whole 0.3 s: the call still waits, one more to come.
+    try mute.floodStatusChanges()
+    try waitUntil("the announcer to read the flood") {
+      let start = MonotonicTime.now
+      try turn(.milliseconds(300))
+      return MonotonicTime.now - start >= .milliseconds(300)
+    }
+    #expect(mostWaiting == 1, "one status read at a time: \(mostWaiting)")
+    // Each call runs out in turn: asked once more after the flood, not 1,000 times.
+    try waitUntil("the reads to run out", timeout: 20) {
+      try turn()
+      return mute.statusAsked == 2 && announcer.session?.waitingCalls == 0
+    }
+    #expect(mostWaiting == 1 && mute.statusAsked == 2)
+    #expect(announcer.state == "no-screen-reader", "no answer: no screen reader")
+  }
 }
