@@ -262,7 +262,9 @@ let package = Package(
     // Screen readers: spoken text, the accessibility bus, the accessible tree's answers.
     .testTarget(
       name: "ToastAccessibilityTests",
-      dependencies: ["ToastAccessibility", "Bus", "ToastModel", "CGio", "SystemSupport"],
+      dependencies: [
+        "ToastAccessibility", "Bus", "ToastModel", "CGio", "SystemSupport", "TestSupport",
+      ],
       swiftSettings: strict),
     // The socket protocol: JSON, messages, the fields' kinds and the owner's command line.
     .testTarget(

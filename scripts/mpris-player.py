@@ -11,9 +11,11 @@ org.mpris.MediaPlayer2.Player (Get and GetAll answer the same values):
   {"properties": {"Metadata": ["a{sv}", {"xesam:artist": ["i", 7]}]}}
                                                any values, each [TYPE, VALUE]
   {"flood": 500}                               500 Metadata changes at once
+  {"rename": 500}                              lets go of its name and takes it again, 500 times
   {"print": "ready"}                           prints the word once the line before is sent
 
 It prints "ready" once it owns its name, and "GetAll" at each GetAll answered.
+With "mute" as argv[2], it never answers GetAll (and prints "GetAll asked").
 
 Typed values: s, o, i, u, x, b, d, as, a{sv} (values typed again), and
 "huge-s" with a length: a string of that many letters."""
@@ -81,10 +83,15 @@ class Player(dbus.service.Object):
     def Get(self, interface, name):
         return self.properties[interface][name]
 
-    @dbus.service.method(dbus.PROPERTIES_IFACE, in_signature="s", out_signature="a{sv}")
-    def GetAll(self, interface):
+    @dbus.service.method(
+        dbus.PROPERTIES_IFACE, in_signature="s", out_signature="a{sv}",
+        async_callbacks=("answer", "fail"))
+    def GetAll(self, interface, answer, fail):
+        if MUTE:
+            print("GetAll asked", flush=True)
+            return
         print("GetAll", flush=True)
-        return dbus.Dictionary(self.properties.get(interface, {}), signature="sv")
+        answer(dbus.Dictionary(self.properties.get(interface, {}), signature="sv"))
 
     @dbus.service.signal(dbus.PROPERTIES_IFACE, signature="sa{sv}as")
     def PropertiesChanged(self, interface, changed, invalidated):
@@ -100,6 +107,11 @@ class Player(dbus.service.Object):
             for n in range(command["flood"]):
                 self.change({"Metadata": metadata({"n": 1000 + n, "title": "Flood %d" % n})})
             return
+        if "rename" in command:
+            for _ in range(command["rename"]):
+                bus.release_name(NAME)
+                bus.request_name(NAME)
+            return
         if "print" in command:
             print(command["print"], flush=True)
             return
@@ -113,9 +125,10 @@ class Player(dbus.service.Object):
         self.change(changed)
 
 
+MUTE = len(sys.argv) > 2 and sys.argv[2] == "mute"
+NAME = "org.mpris.MediaPlayer2." + (sys.argv[1] if len(sys.argv) > 1 else "test")
 bus = dbus.SessionBus()
-name = dbus.service.BusName(
-    "org.mpris.MediaPlayer2." + (sys.argv[1] if len(sys.argv) > 1 else "test"), bus)
+name = dbus.service.BusName(NAME, bus)
 player = Player(bus)
 print("ready", flush=True)
 

@@ -7,10 +7,12 @@ Usage: silent-bus.py SOCKET MODE, MODE one of
           the client's Hello waits forever
   hello   answers the authentication and Hello (the unique name :1.1), and
           no call after it (RequestName, ListNames… wait forever)
+  close   closes the connection as soon as the client has sent something
+          (the bus lost during the handshake)
 It listens on the Unix socket SOCKET (clients:
 DBUS_SESSION_BUS_ADDRESS=unix:path=SOCKET) and prints one line,
 "connection N", for each connection it accepts, and "closed N" when the
-client closes it.
+client closes it ("dropped N" when it closes it itself).
 """
 import selectors
 import socket
@@ -19,7 +21,7 @@ import sys
 from gi.repository import Gio, GLib
 
 path, mode = sys.argv[1], sys.argv[2]
-if mode not in ("silent", "auth", "hello"):
+if mode not in ("silent", "auth", "hello", "close"):
     sys.exit("silent-bus.py: unknown mode " + mode)
 # The socket's directory is new: nothing to remove first.
 server = socket.socket(socket.AF_UNIX)
@@ -80,6 +82,11 @@ while True:
             data = connection.recv(65536)
         except OSError:
             data = b""
+        if mode == "close" and data:
+            selector.unregister(connection)
+            print("dropped", clients.pop(connection).number, flush=True)
+            connection.close()
+            continue
         if not data:
             selector.unregister(connection)
             print("closed", clients.pop(connection).number, flush=True)

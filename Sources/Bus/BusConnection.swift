@@ -15,8 +15,12 @@ import SystemSupport
 /// `Hello`, and then carries method calls (each answered through its reply
 /// handler), signals and calls to our own objects. A bus that accepts the
 /// socket but does not finish the handshake (the authentication and `Hello`)
-/// within ``answerLimit`` is closed as unanswered (``closedUnanswered``):
-/// one timer while the handshake lasts, none after it.
+/// within ``answerLimit`` is closed as unanswered (``closedUnanswered``).
+/// Every call has a limit (by default ``callLimit``), so no call waits for
+/// ever: its reply handler hears, once, the answer, an error, that no answer
+/// came in time, or the connection's close (unless the connection is
+/// abandoned, or closes for a ``AnswerLimit/closing(after:)`` limit). A
+/// timer exists only while a call waits: none when idle.
 package final class BusConnection {
   /// A failed call: the D-Bus error's name and text, or why no answer came.
   package struct CallError: Error, CustomStringConvertible {
@@ -41,6 +45,13 @@ package final class BusConnection {
   /// command waiting for an owner's answer gives up after 10 s (GIO's 25 s
   /// default would come after it).
   package static let answerLimit: Duration = .seconds(5)
+
+  /// How long a peer other than the bus has to answer a call made without
+  /// a limit of its own: 25 s, GDBus's and libdbus's default, so a slow
+  /// peer is given as long as any GLib client gives it; then the reply
+  /// hears ``CallError/noAnswer(within:)``. A peer that owns a name and
+  /// never answers cannot keep a caller waiting, or its calls piling up.
+  package static let callLimit: Duration = .seconds(25)
 
   /// One line for a bus that did not answer in time: `the session bus at
   /// /run/user/1000/bus did not answer within 5 s`, for `bus` "the session bus".
@@ -82,8 +93,12 @@ package final class BusConnection {
   private var output: [UInt8] = []
   private var nextSerial: UInt32 = 1
   private var replies: [UInt32: (Result<BusMessage, CallError>) -> Void] = [:]
-  /// The timers of the calls made with a limit, by serial.
+  /// The timers of the calls waiting for an answer, by serial.
   private var deadlines: [UInt32: EventLoop.Token] = [:]
+  /// The limit of a call made without one of its own.
+  private let callLimit: Duration
+  /// How many calls wait for an answer.
+  package var waitingCalls: Int { replies.count }
   /// This connection's unique name on the bus (`:1.42`), once `Hello` answered.
   package private(set) var uniqueName: String?
   /// Whether the connection has closed.
@@ -105,12 +120,15 @@ package final class BusConnection {
 
   /// Connects to the bus at `address` and starts authenticating; nil when no
   /// socket of the address accepts. The handshake has ``answerLimit`` to
-  /// finish; then the connection closes unanswered.
-  package init?(address: BusAddress, loop: EventLoop) {
+  /// finish; then the connection closes unanswered. A call made without a
+  /// limit of its own has `callLimit` (tests give a shorter one).
+  package init?(address: BusAddress, loop: EventLoop, callLimit: Duration = BusConnection.callLimit)
+  {
     guard let connected = address.connect() else { return nil }
     let fd = connected.rawValue
     socket = consume connected
     self.loop = loop
+    self.callLimit = callLimit
     // The credentials go with the socket; the uid in hex digits of its decimal text.
     let uid = Array(String(getuid()).utf8).map { byte in
       let digits = Array("0123456789abcdef".utf8)
@@ -138,24 +156,25 @@ package final class BusConnection {
 
   deinit { abandon() }
 
-  /// Calls a method; `reply` hears the answer, or an error (also when the
-  /// connection ends first); with a `limit`, no answer within it does what
-  /// the limit says.
+  /// Calls a method; `reply` hears, once, the answer, or an error (also
+  /// when the connection ends first); no answer within `limit` (by default
+  /// `.failing(after:)` the connection's call limit) does what the limit
+  /// says. Returns the call's serial, for ``forget(_:)``; nil when the
+  /// connection is closed (`reply` has heard so).
+  @discardableResult
   package func call(
     destination: String?, path: String, interface: String, member: String,
     body: OpaquePointer? = nil, limit: AnswerLimit? = nil,
     reply: @escaping (Result<BusMessage, CallError>) -> Void = { _ in }
-  ) {
+  ) -> UInt32? {
     let message = BusMessage.call(
       destination: destination, path: path, interface: interface, member: member, body: body)
     guard let serial = send(message) else {
       reply(.failure(CallError(name: "closed", message: "the connection is closed")))
-      return
+      return nil
     }
     replies[serial] = reply
-    switch limit {
-    case nil:
-      break
+    switch limit ?? .failing(after: callLimit) {
     case .failing(let after):
       deadlines[serial] = loop.addTimer(after: after) { [unowned self] in
         deadlines[serial] = nil
@@ -169,6 +188,15 @@ package final class BusConnection {
         close()
       }
     }
+    return serial
+  }
+
+  /// Forgets the call with `serial`: its reply handler is dropped unheard
+  /// with its timer, and an answer that comes later is ignored. For a call
+  /// whose answer no longer matters (its peer was replaced).
+  package func forget(_ serial: UInt32) {
+    if let deadline = deadlines.removeValue(forKey: serial) { loop.remove(deadline) }
+    replies[serial] = nil
   }
 
   /// Asks the bus to deliver signals that match `rule` (D-Bus match syntax).

@@ -11,25 +11,47 @@ package final class AccessibilityBus {
   package let directory: String
   /// The session bus address, for clients' `DBUS_SESSION_BUS_ADDRESS`.
   package let sessionAddress: String
-  /// The accessibility bus address (`org.a11y.Bus.GetAddress`).
-  package let accessibilityAddress: String
+  /// The accessibility bus address (`org.a11y.Bus.GetAddress`), once the
+  /// launcher runs.
+  package private(set) var accessibilityAddress = ""
 
   private let sessionDaemon: ChildProcess
-  private let launcher: ChildProcess
-  private let registry: ChildProcess
+  private var launcher: ChildProcess?
+  private var registry: ChildProcess?
   private var session: SessionBus?
   private var accessibility: SessionBus?
   private var stopped = false
 
-  /// Starts the bus, the launcher and the registry, and waits until the
-  /// registry owns its name on the accessibility bus.
-  package init(screenReader: Bool = false) throws {
+  /// Starts the bus, and unless `launcher` is false the launcher and the
+  /// registry (``startLauncher()``).
+  package init(screenReader: Bool = false, launcher: Bool = true) throws {
     let directory = try makeTemporaryDirectory(prefix: "wl-toast-a11y")
     chmod(directory, 0o700)
     self.directory = directory
     let sessionAddress = "unix:path=\(directory)/bus"
     self.sessionAddress = sessionAddress
-    var daemons: [ChildProcess] = []
+    do {
+      let environment = Self.environment(directory: directory, sessionAddress: sessionAddress)
+      (sessionDaemon, session) = try startPrivateSessionBus(
+        in: directory, environment: environment)
+    } catch {
+      removeTree(directory)
+      throw HarnessError("the session bus did not start: \(error)")
+    }
+    do {
+      if launcher { try startLauncher() }
+    } catch {
+      stop()
+      throw error
+    }
+    if screenReader { try setScreenReader(true) }
+  }
+
+  /// Starts at-spi2-core's launcher on the session bus and the registry on
+  /// the accessibility bus, and waits until the registry owns its name there.
+  package func startLauncher() throws {
+    guard let session else { throw HarnessError("the accessibility buses were stopped") }
+    let directory = directory
     func tails() -> String {
       ["dbus.log", "launcher.log", "registry.log"].compactMap { name in
         guard let data = readFile(directory + "/" + name), !data.isEmpty else { return nil }
@@ -37,13 +59,10 @@ package final class AccessibilityBus {
       }.joined(separator: "\n")
     }
     do {
-      let environment = Self.environment(directory: directory, sessionAddress: sessionAddress)
-      let (daemon, session) = try startPrivateSessionBus(in: directory, environment: environment)
-      daemons.append(daemon)
       let launcher = try ChildProcess(
-        ["/usr/libexec/at-spi-bus-launcher"], environment: environment,
+        ["/usr/libexec/at-spi-bus-launcher"], environment: daemonEnvironment,
         logPath: directory + "/launcher.log")
-      daemons.append(launcher)
+      self.launcher = launcher
       try waitUntil("at-spi-bus-launcher to own org.a11y.Bus", timeout: 15) {
         guard launcher.isRunning else {
           throw HarnessError("at-spi-bus-launcher exited (package at-spi2-core)")
@@ -60,25 +79,31 @@ package final class AccessibilityBus {
       }
       let registry = try ChildProcess(
         ["/usr/libexec/at-spi2-registryd", "--use-gnome-session=false"],
-        environment: environment, logPath: directory + "/registry.log")
-      daemons.append(registry)
+        environment: daemonEnvironment, logPath: directory + "/registry.log")
+      self.registry = registry
       try waitUntil("at-spi2-registryd to own org.a11y.atspi.Registry", timeout: 15) {
         guard registry.isRunning else { throw HarnessError("at-spi2-registryd exited") }
         return try accessibility!.nameHasOwner("org.a11y.atspi.Registry")
       }
       accessibilityAddress = address
-      sessionDaemon = daemon
-      self.launcher = launcher
-      self.registry = registry
-      self.session = session
       self.accessibility = accessibility
     } catch {
-      endRig(directory, startedWith: daemons)
-      let logs = tails()
-      removeTree(directory)
-      throw HarnessError("the accessibility buses did not start: \(error)\n\(logs)")
+      throw HarnessError("the accessibility buses did not start: \(error)\n\(tails())")
     }
-    if screenReader { try setScreenReader(true) }
+  }
+
+  /// Starts a launcher that never gives the accessibility bus's address
+  /// (``MuteLauncher``), and unless `answersStatus` never answers for its
+  /// status either, and waits until it owns `org.a11y.Bus`.
+  package func startMuteLauncher(answersStatus: Bool = true) throws -> MuteLauncher {
+    guard let session else { throw HarnessError("the accessibility buses were stopped") }
+    let mute = try MuteLauncher(
+      answersStatus: answersStatus, environment: daemonEnvironment, directory: directory)
+    try waitUntil("the mute launcher to own org.a11y.Bus (package python3-dbus)", timeout: 20) {
+      guard mute.process.isRunning else { throw HarnessError("the mute launcher exited") }
+      return try session.nameHasOwner("org.a11y.Bus")
+    }
+    return mute
   }
 
   deinit { stop() }
@@ -141,7 +166,7 @@ package final class AccessibilityBus {
     session = nil
     // Then what they started themselves: the accessibility bus's daemon, a
     // screen reader's speech server, listeners, owners on this bus.
-    endRig(directory, startedWith: [sessionDaemon, launcher, registry])
+    endRig(directory, startedWith: [sessionDaemon] + [launcher, registry].compactMap { $0 })
     removeTree(directory)
   }
 

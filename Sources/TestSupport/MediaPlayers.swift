@@ -101,9 +101,10 @@ package final class MediaPlayers {
   }
 
   /// Starts a ``TestPlayer`` that owns `org.mpris.MediaPlayer2.NAME`, and
-  /// waits until it does.
-  package func startTestPlayer(_ name: String) throws -> TestPlayer {
-    let player = try TestPlayer(name: name, environment: environment, log: directory)
+  /// waits until it does; unless `answersGetAll`, it never answers `GetAll`.
+  package func startTestPlayer(_ name: String, answersGetAll: Bool = true) throws -> TestPlayer {
+    let player = try TestPlayer(
+      name: name, answersGetAll: answersGetAll, environment: environment, log: directory)
     players.append(player.process)
     try waitUntil("the test player on the bus (package python3-dbus)", timeout: 20) {
       guard player.process.isRunning else {
@@ -170,7 +171,9 @@ package final class TestPlayer {
   private let log: String
   private var syncs = 0
 
-  init(name: String, environment: [String: String], log directory: String) throws {
+  init(name: String, answersGetAll: Bool, environment: [String: String], log directory: String)
+    throws
+  {
     log = directory + "/player-\(name).log"
     var fds: [Int32] = [0, 0]
     guard wlt_pipe(&fds) == 0 else { throw HarnessError("pipe failed: \(Errno.current)") }
@@ -180,7 +183,7 @@ package final class TestPlayer {
         [
           Array("/usr/bin/python3".utf8),
           Array((repositoryDirectory + "/scripts/mpris-player.py").utf8), Array(name.utf8),
-        ],
+        ] + (answersGetAll ? [] : [Array("mute".utf8)]),
         environment: environment, stdin: .descriptor(fds[0]),
         stdout: .file(log), stderr: .file(log))
     } catch {
@@ -212,6 +215,11 @@ package final class TestPlayer {
       guard process.isRunning else { throw HarnessError("the test player exited") }
       return output.split(separator: "\n").contains("GetAll")
     }
+  }
+
+  /// How many times a mute player was asked `GetAll` (and did not answer).
+  package var getAllUnanswered: Int {
+    output.split(separator: "\n").filter { $0 == "GetAll asked" }.count
   }
 
   private var output: String {

@@ -89,6 +89,19 @@ package final class ScreenReaderAnnouncer {
   /// Where the session bus is (`DBUS_SESSION_BUS_ADDRESS` or the runtime
   /// directory's `bus`); tests give another.
   package var sessionAddress: () -> BusAddress? = { BusAddress.session() }
+  /// How long a peer (the launcher, the registry) has to answer a call;
+  /// tests give a shorter limit than ``Bus/BusConnection/callLimit``.
+  package var callLimit = BusConnection.callLimit
+  /// The session bus's `GetAll` of `org.a11y.Status` waiting for an answer,
+  /// and whether it is to be read again once answered.
+  var statusCall: UInt32?
+  var statusAgain = false
+  /// The launcher's `GetAddress` waiting for an answer.
+  var addressCall: UInt32?
+  /// Whether the registry's `GetRegisteredEvents` waits for an answer, and
+  /// whether it is to be read again once answered.
+  var eventsWaiting = false
+  var eventsAgain = false
 
   /// How many announcements were sent, by event (for tests and benchmarks).
   package private(set) var sent: (announcements: Int, showing: Int) = (0, 0)

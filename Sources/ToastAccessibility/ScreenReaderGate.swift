@@ -7,6 +7,12 @@ import ToastModel
 /// reader is on, as the session bus says, and while one is, the connection to
 /// the accessibility bus: its address, the registration in the registry's
 /// desktop, and which event screen readers hear a toast by.
+///
+/// Every call to a peer has the announcer's ``callLimit``; one that gets no
+/// answer in time is a failure like any error. A peer's signals never make
+/// more than one call wait: a read asked while one waits is made once more
+/// after its answer; the launcher's calls are forgotten when another owner
+/// takes `org.a11y.Bus`.
 extension ScreenReaderAnnouncer {
   /// What the session bus has said of the accessibility bus and the screen reader.
   enum Status: Equatable {
@@ -86,7 +92,7 @@ extension ScreenReaderAnnouncer {
   private func watchSessionBus() {
     sessionTried = .now
     guard let address = sessionAddress(),
-      let connection = BusConnection(address: address, loop: loop)
+      let connection = BusConnection(address: address, loop: loop, callLimit: callLimit)
     else {
       noSessionBus()
       return
@@ -131,12 +137,19 @@ extension ScreenReaderAnnouncer {
     statusChanged()
   }
 
+  /// Reads `org.a11y.Status` (`GetAll`); while that waits, once more after
+  /// its answer. No answer in time is both flags off.
   private func readStatus() {
-    session?.call(
+    guard statusCall == nil else {
+      statusAgain = true
+      return
+    }
+    let serial = session?.call(
       destination: "org.a11y.Bus", path: "/org/a11y/bus",
       interface: "org.freedesktop.DBus.Properties", member: "GetAll",
       body: Variant.tuple([Variant.string("org.a11y.Status")])
     ) { [unowned self] result in
+      statusCall = nil
       var flags: [String: Bool] = [:]
       if case .success(let reply) = result,
         let answered = reply.argument(0, { Variant.booleans($0) })
@@ -147,7 +160,23 @@ extension ScreenReaderAnnouncer {
         busRuns: status.busRuns, isEnabled: flags["IsEnabled"] ?? false,
         screenReaderEnabled: flags["ScreenReaderEnabled"] ?? false)
       statusChanged()
+      if statusAgain {
+        statusAgain = false
+        readStatus()
+      }
     }
+    if let serial { statusCall = serial }
+  }
+
+  /// Forgets what the launcher was asked: another owner has `org.a11y.Bus`
+  /// (or none has), whose answers are the ones that count.
+  private func forgetLauncherCalls() {
+    if let statusCall { session?.forget(statusCall) }
+    statusCall = nil
+    statusAgain = false
+    if let addressCall { session?.forget(addressCall) }
+    addressCall = nil
+    if case .askingAddress = link { link = .idle }
   }
 
   private func sessionSignal(_ signal: BusMessage) {
@@ -155,6 +184,7 @@ extension ScreenReaderAnnouncer {
     case ("org.freedesktop.DBus", "NameOwnerChanged"):
       guard signal.argument(0, Variant.text) == "org.a11y.Bus" else { return }
       let busRuns = !(signal.argument(2, Variant.text) ?? "").isEmpty
+      forgetLauncherCalls()
       status =
         statusKnown
         ? .known(busRuns: busRuns, isEnabled: false, screenReaderEnabled: false)
@@ -226,10 +256,11 @@ extension ScreenReaderAnnouncer {
       return
     }
     link = .askingAddress
-    session?.call(
+    let serial = session?.call(
       destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.a11y.Bus",
       member: "GetAddress"
     ) { [unowned self] result in
+      addressCall = nil
       guard case .askingAddress = link else { return }
       guard case .success(let reply) = result, let text = reply.argument(0, Variant.text) else {
         link = .failed
@@ -237,11 +268,13 @@ extension ScreenReaderAnnouncer {
       }
       open(BusAddress(text))
     }
+    if let serial, case .askingAddress = link { addressCall = serial }
   }
 
   /// Connects to the accessibility bus at `address`; registers once the bus says hello.
   private func open(_ address: BusAddress) {
-    guard let connection = BusConnection(address: address, loop: loop) else {
+    guard let connection = BusConnection(address: address, loop: loop, callLimit: callLimit)
+    else {
       link = .failed
       return
     }
@@ -283,18 +316,45 @@ extension ScreenReaderAnnouncer {
     }
   }
 
+  /// Asks the registry which events screen readers listen for; while that
+  /// waits, once more after its answer. A registry that cannot say while
+  /// registering (an error, or no answer in time) fails the connection; once
+  /// ready, the event chosen stays.
   private func readRegisteredEvents() {
-    bus?.call(
+    guard let connection = bus else { return }
+    guard !eventsWaiting else {
+      eventsAgain = true
+      return
+    }
+    eventsWaiting = true
+    connection.call(
       destination: "org.a11y.atspi.Registry", path: "/org/a11y/atspi/registry",
       interface: "org.a11y.atspi.Registry", member: "GetRegisteredEvents"
-    ) { [unowned self] result in
-      guard case .success(let reply) = result, let bus, let tree else { return }
+    ) { [unowned self, unowned connection] result in
+      // The answer on a connection since replaced is no one's.
+      guard connection === bus else { return }
+      eventsWaiting = false
+      guard let tree else { return }
+      guard case .success(let reply) = result else {
+        if case .registering = link, !connection.isClosed {
+          disconnect()
+          link = .failed
+        } else if eventsAgain {
+          eventsAgain = false
+          readRegisteredEvents()
+        }
+        return
+      }
       let event: Event =
         Self.announcementsReachEveryone(Self.registeredEvents(in: reply))
         ? .announcement : .showing
       let wasReady = isConnected
-      link = .ready(bus, tree, event)
+      link = .ready(connection, tree, event)
       if !wasReady { syncTree() }
+      if eventsAgain {
+        eventsAgain = false
+        readRegisteredEvents()
+      }
     }
   }
 
@@ -345,6 +405,8 @@ extension ScreenReaderAnnouncer {
 
   private func lostBus() {
     link = .idle
+    eventsWaiting = false
+    eventsAgain = false
     for id in toasts.keys { toasts[id]?.inTree = false }
   }
 

@@ -12,8 +12,9 @@ import ToastModel
 /// The session bus going away is one line; the watcher then connects again
 /// on a timer (1 s, doubling up to a minute), and the players it finds then
 /// are a new baseline. A bus that does not answer in time
-/// (``BusConnection/answerLimit``) is one that cannot be reached: at start
-/// it ends the watch with one line, later it is tried again.
+/// (``BusConnection/answerLimit``), or closes the connection before it has
+/// answered, is one that cannot be reached: at start it ends the watch with
+/// one line, later it is tried again.
 package final class MediaWatch: Watcher {
   /// The tag of the watcher's toast.
   package static let tag = "media"
@@ -80,17 +81,22 @@ package final class MediaWatch: Watcher {
       return retryLater()
     }
     self.client = client
+    var answered = false
     client.onReady = { [unowned self] in
+      answered = true
       backoff.reset()
       saidGone = false
     }
     client.onEvent = { [unowned self] event in handle(event) }
     client.onClose = { [unowned self, unowned client] in
-      if client.closedUnanswered {
+      if client.closedUnanswered || !answered {
         // As a bus that cannot be reached: at start, the end; later, quietly again.
         guard first else { return retryLater() }
-        running?.end(
-          .failed("watch media: " + BusConnection.unansweredLine("the session bus", at: address)))
+        let line =
+          client.closedUnanswered
+          ? BusConnection.unansweredLine("the session bus", at: address)
+          : "the session bus at \(address.socketList) closed the connection before answering"
+        running?.end(.failed("watch media: " + line))
         return
       }
       if !saidGone {

@@ -8,6 +8,12 @@ import SystemSupport
 /// (`NameOwnerChanged` of `org.mpris.MediaPlayer2.*`), and their properties'
 /// changes (`PropertiesChanged` of `org.mpris.MediaPlayer2.Player`), each
 /// told by the player's unique name (`:1.42`).
+///
+/// A player's signals never make a call: a change is read from the signal
+/// itself. `GetAll` is asked once as a player appears, and forgotten as it
+/// leaves: at most one call waits per player, however often a player takes
+/// and drops its name, and one that never answers is heard as no answer
+/// after the call limit (no baseline: its changes show).
 package final class MprisClient {
   /// What happened on the bus.
   package enum Event: Equatable, Sendable {
@@ -41,6 +47,8 @@ package final class MprisClient {
   /// Whether the players at start are still being listed.
   private var listing = true
   private var patience: EventLoop.Token?
+  /// The serial of each player's `GetAll` waiting for an answer.
+  private var reading: [String: UInt32] = [:]
 
   /// Called once the bus has answered `ListNames`: the connection works
   /// (one that fails before stays a failure of the same series of tries).
@@ -52,10 +60,16 @@ package final class MprisClient {
   /// Whether the connection closed because the bus did not answer the
   /// handshake or `ListNames` within ``BusConnection/answerLimit``.
   package var closedUnanswered: Bool { connection.closedUnanswered }
+  /// How many calls wait for an answer (players' `GetAll`, the bus's).
+  package var waitingCalls: Int { connection.waitingCalls }
 
-  /// Connects to the bus at `address`; nil when it does not accept.
-  package init?(address: BusAddress, loop: EventLoop) {
-    guard let connection = BusConnection(address: address, loop: loop) else { return nil }
+  /// Connects to the bus at `address`; nil when it does not accept. A
+  /// player has `callLimit` to answer `GetAll` (tests give a shorter one).
+  package init?(
+    address: BusAddress, loop: EventLoop, callLimit: Duration = BusConnection.callLimit
+  ) {
+    guard let connection = BusConnection(address: address, loop: loop, callLimit: callLimit)
+    else { return nil }
     self.loop = loop
     self.connection = connection
     connection.onReady = { [unowned self] in subscribe() }
@@ -129,13 +143,15 @@ package final class MprisClient {
     }
   }
 
-  /// Asks `player` for its properties (`GetAll`): a baseline while it is
-  /// awaited, a change otherwise.
+  /// Asks `player` for its properties (`GetAll`), unless that call waits
+  /// already: a baseline while it is awaited, a change otherwise.
   private func readProperties(of player: String) {
-    connection.call(
+    guard reading[player] == nil else { return }
+    let serial = connection.call(
       destination: player, path: Self.objectPath, interface: "org.freedesktop.DBus.Properties",
       member: "GetAll", body: Variant.tuple([Variant.string(Self.playerInterface)])
     ) { [unowned self] result in
+      reading[player] = nil
       let properties = (try? result.get()).flatMap(Self.properties(inGetAll:))
       let isBaseline = awaitingBaseline.remove(player) != nil
       if awaitingBaseline.isEmpty && !listing { stopWaiting() }
@@ -144,6 +160,7 @@ package final class MprisClient {
         isBaseline
           ? .baseline(player: player, properties) : .changed(player: player, properties))
     }
+    if let serial { reading[player] = serial }
   }
 
   private func handle(_ signal: BusMessage) {
@@ -201,6 +218,8 @@ package final class MprisClient {
       owners[name] = nil
       if !follows(old) {
         awaitingBaseline.remove(old)
+        if let serial = reading.removeValue(forKey: old) { connection.forget(serial) }
+        if awaitingBaseline.isEmpty && !listing { stopWaiting() }
         onEvent?(.left(player: old))
       }
     }

@@ -39,13 +39,9 @@ struct BusDeadlineTests {
   @Test func aCallWithALimitUnansweredHearsNoAnswerAndTheConnectionStays() throws {
     let bus = try SilentBus(.helloOnly)
     let loop = try EventLoop(signals: [])
-    let connection = try #require(BusConnection(address: BusAddress(bus.address), loop: loop))
+    let connection = try Self.greeted(by: bus, loop: loop)
     var closed = false
     connection.onClose = { closed = true }
-    try waitUntil("the bus to answer Hello") {
-      try loop.iterate(timeout: .milliseconds(50))
-      return connection.uniqueName != nil
-    }
     #expect(connection.uniqueName == ":1.1")
     var answer: Result<BusMessage, BusConnection.CallError>?
     connection.call(
@@ -63,6 +59,54 @@ struct BusDeadlineTests {
     }
     #expect(error.isNoAnswer && error.message == "no answer within 300 ms")
     #expect(!closed && !connection.isClosed && !connection.closedUnanswered)
+  }
+
+  @Test func aCallWithoutALimitHearsNoAnswerOnceAfterTheConnectionsCallLimit() throws {
+    let bus = try SilentBus(.helloOnly)
+    let loop = try EventLoop(signals: [])
+    let connection = try Self.greeted(by: bus, loop: loop, callLimit: .milliseconds(300))
+    var answers: [Result<BusMessage, BusConnection.CallError>] = []
+    let started = MonotonicTime.now
+    connection.call(
+      destination: ":1.7", path: "/", interface: "org.example.Peer", member: "Never"
+    ) { answers.append($0) }
+    #expect(connection.waitingCalls == 1)
+    try waitUntil("the call's limit to pass") {
+      try loop.iterate(timeout: .milliseconds(50))
+      return !answers.isEmpty
+    }
+    #expect(MonotonicTime.now - started >= .milliseconds(300))
+    // Twice the limit more: heard once, nothing left waiting.
+    let after = MonotonicTime.now
+    while MonotonicTime.now - after < .milliseconds(600) {
+      try loop.iterate(timeout: .milliseconds(50))
+    }
+    #expect(answers.count == 1)
+    guard case .failure(let error) = answers.first else {
+      Issue.record("answered: \(answers)")
+      return
+    }
+    #expect(error.isNoAnswer && error.message == "no answer within 300 ms")
+    #expect(connection.waitingCalls == 0 && !connection.isClosed)
+  }
+
+  @Test func aForgottenCallIsNeverHeard() throws {
+    let bus = try SilentBus(.helloOnly)
+    let loop = try EventLoop(signals: [])
+    let connection = try Self.greeted(by: bus, loop: loop, callLimit: .milliseconds(200))
+    var heard = 0
+    let serial = try #require(
+      connection.call(
+        destination: ":1.7", path: "/", interface: "org.example.Peer", member: "Never"
+      ) { _ in heard += 1 })
+    connection.forget(serial)
+    #expect(connection.waitingCalls == 0)
+    // Past the limit: no timer fires (the loop sleeps the whole wait).
+    let before = loop.wakeUps
+    try loop.iterate(timeout: .milliseconds(500))
+    #expect(loop.wakeUps - before == 1 && heard == 0)
+    connection.close()
+    #expect(heard == 0, "not heard when the connection closes either")
   }
 
   @Test func aBusThatAnsweredLeavesNoTimerToWakeTheLoop() throws {
@@ -84,5 +128,19 @@ struct BusDeadlineTests {
     #expect(MonotonicTime.now - start >= wait - .milliseconds(50))
     #expect(loop.wakeUps - before == 1)
     #expect(!connection.isClosed && !connection.closedUnanswered)
+  }
+
+  /// A connection to `bus` (answering `Hello` and nothing after it) once
+  /// `Hello` is answered; calls without a limit of their own have `callLimit`.
+  static func greeted(
+    by bus: SilentBus, loop: EventLoop, callLimit: Duration = BusConnection.callLimit
+  ) throws -> BusConnection {
+    let connection = try #require(
+      BusConnection(address: BusAddress(bus.address), loop: loop, callLimit: callLimit))
+    try waitUntil("the bus to answer Hello") {
+      try loop.iterate(timeout: .milliseconds(50))
+      return connection.uniqueName != nil
+    }
+    return connection
   }
 }

@@ -429,7 +429,7 @@ struct NotificationServerTests {
     #expect(desk.ownerProcesses().isEmpty, "no owner stays")
   }
 
-  @Test(arguments: SilentBus.Mode.allCases)
+  @Test(arguments: SilentBus.Mode.unanswering)
   func aSessionBusThatDoesNotAnswerIsOneLineAndStatus1(_ mode: SilentBus.Mode) throws {
     let bus = try SilentBus(mode)
     let desk = try deskWithOwnRuntime()

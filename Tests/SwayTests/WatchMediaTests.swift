@@ -73,9 +73,11 @@ struct WatchMediaTests {
 
     /// Waits until the media toast says `text`; its status.
     @discardableResult
-    func waitForToast(_ text: String) throws -> ToastStatus {
+    func waitForToast(_ text: String, timeout: Double = 20) throws -> ToastStatus {
       var seen: ToastStatus?
-      try waitUntil("the media toast '\(text)' (last: \(lastSeen(seen?.text)))", timeout: 20) {
+      try waitUntil(
+        "the media toast '\(text)' (last: \(lastSeen(seen?.text)))", timeout: timeout
+      ) {
         guard watcher.isRunning else { throw HarnessError("watch media ended: \(errors)") }
         seen = try desk.status(tag: "media")
         return seen?.text == text
@@ -136,18 +138,42 @@ struct WatchMediaTests {
   }
 
   @Test(arguments: SilentBus.Mode.allCases)
-  func aSessionBusThatDoesNotAnswerAtStartIsOneLineAndStatus1(_ mode: SilentBus.Mode) throws {
+  func aSessionBusThatDoesNotAnswerOrClosesAtStartIsOneLineAndStatus1(_ mode: SilentBus.Mode)
+    throws
+  {
     let bus = try SilentBus(mode)
     let desk = try Desk<HeadlessSway>()
     desk.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
     let result = try desk.runToEnd(["watch", "media"], timeout: 30)
     #expect(result.status == 1)
-    #expect(
-      result.errors
-        == "wl-toast: watch media: the session bus at \(bus.socket) did not answer within 5 s\n")
+    let why =
+      mode == .closing ? "closed the connection before answering" : "did not answer within 5 s"
+    #expect(result.errors == "wl-toast: watch media: the session bus at \(bus.socket) \(why)\n")
     try waitUntil("every connection to the bus closed") {
       bus.connections >= 1 && bus.closedConnections == bus.connections
     }
+  }
+
+  @Test func aMutePlayerFloodingItsSignalsLeavesTheWatchToOtherPlayers() throws {
+    let media = try MediaDesk()
+    let mute = try media.players.startTestPlayer("mute", answersGetAll: false)
+    let good = try media.players.startTestPlayer("good")
+    try waitUntil("the watcher to ask the mute player", timeout: 20) {
+      mute.getAllUnanswered >= 1
+    }
+    try mute.send(#"{"status": "Playing"}"#)
+    try media.waitForToast("Playing")
+    let before = try #require(statusFields(media.watcher.pid)["VmRSS"])
+    // Its name dropped and taken 2,000 times, 10,000 changes: the watch
+    // keeps up and shows the last.
+    try mute.send(#"{"rename": 2000}"#)
+    try mute.send(#"{"flood": 10000}"#)
+    try mute.send(#"{"n": 1, "title": "Mute last", "artist": "A", "status": "Playing"}"#)
+    try media.waitForToast("Mute last — A", timeout: 60)
+    try good.send(#"{"n": 2, "title": "Good", "artist": "B", "status": "Playing"}"#)
+    try media.waitForToast("Good — B")
+    let after = try #require(statusFields(media.watcher.pid)["VmRSS"])
+    #expect(after - before < 4096, "resident \(before) KiB, then \(after) KiB")
   }
 
   @Test func aBusThatDoesNotAnswerAfterStartIsTriedAgainQuietly() throws {
