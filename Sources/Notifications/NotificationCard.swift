@@ -61,7 +61,8 @@ package enum NotificationCard {
       toast.sound = sound
       toast.soundOnUpdate = true
     }
-    for rule in rules where rule.criteria?.matches(request) ?? true {
+    let subject = NotificationCriteria.Subject(request)
+    for rule in rules where rule.criteria?.matches(subject) ?? true {
       var changed = toast
       if (try? changed.apply(rule.settings)) != nil { toast = changed }
     }
@@ -161,8 +162,20 @@ package enum NotificationCard {
 extension NotificationCriteria {
   /// Whether the notification meets every criterion given.
   package func matches(_ request: NotificationRequest) -> Bool {
-    matches(
-      appName: request.appName, summary: request.summary, urgency: request.hints.urgency,
-      category: request.hints.category, desktopEntry: request.hints.desktopEntry)
+    matches(Subject(request))
+  }
+}
+
+extension NotificationCriteria.Subject {
+  /// What the notification offers criteria: its body without markup
+  /// (``BodyMarkup/plainText(_:)``), the `image-path` hint as its icon when
+  /// given (as mako has it).
+  package init(_ request: NotificationRequest) {
+    self.init(
+      appName: request.appName, appIcon: request.hints.imagePath ?? request.appIcon,
+      summary: request.summary, body: BodyMarkup.plainText(request.body),
+      urgency: request.hints.urgency, category: request.hints.category,
+      desktopEntry: request.hints.desktopEntry, actionable: !request.actions.isEmpty,
+      expiring: request.expireTimeout != 0)
   }
 }

@@ -54,6 +54,9 @@ package struct NotificationHints: Equatable, Sendable {
   /// (nil here: the request's ``NotificationRequest/appIcon``), then
   /// `icon_data` (read only when `app_icon` names no image).
   package var image: NotificationImage?
+  /// `image-path` (else `image_path`) as given, for criteria (`app-icon`);
+  /// nil when absent or empty.
+  package var imagePath: String?
   /// `value` (any integer): the progress in percent; above 100 kept (the
   /// toast draws up to 200 as its overflow); nil when absent or negative.
   package var value: Int?
@@ -140,6 +143,9 @@ package struct NotificationHints: Equatable, Sendable {
     soundName = string("sound-name")
     soundFile = string("sound-file", bytes: NotificationRequest.Limits.pathBytes)
     suppressSound = flag("suppress-sound")
+    imagePath =
+      string("image-path", bytes: NotificationRequest.Limits.pathBytes)
+      ?? string("image_path", bytes: NotificationRequest.Limits.pathBytes)
     image = try Self.image(in: entries, appIcon: appIcon) { key in
       string(key, bytes: NotificationRequest.Limits.pathBytes)
     }

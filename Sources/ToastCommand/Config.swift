@@ -46,6 +46,9 @@ package struct Config: Equatable, Sendable {
       case preset(String)
       /// The index of a notification section.
       case notifications(Int)
+      /// A criteria section whose header is broken (reported): its lines
+      /// are skipped without a word.
+      case broken
     }
     var section = Section.none
     var number = 0
@@ -64,7 +67,7 @@ package struct Config: Equatable, Sendable {
         }
         let inside = String(trimmed.dropFirst().dropLast())
         let name = inside.split(separator: " ", omittingEmptySubsequences: true)
-        if name == ["notifications"] || inside.contains("=") {
+        if name == ["notifications"] || NotificationCriteria.isCriteria(inside) {
           section = .none
           var criteria: NotificationCriteria?
           if name != ["notifications"] {
@@ -72,6 +75,7 @@ package struct Config: Equatable, Sendable {
               criteria = try NotificationCriteria(parsing: inside)
             } catch {
               problem(number, "section \(Toast.quoted(trimmed)): \(error.message)")
+              section = .broken
               continue
             }
           }
@@ -108,6 +112,7 @@ package struct Config: Equatable, Sendable {
       case .defaults: defaults.append(entry)
       case .preset(let name): presets[name, default: []].append(entry)
       case .notifications(let index): notificationSections[index].entries.append(entry)
+      case .broken: break
       }
     }
   }

@@ -1,3 +1,4 @@
+import SystemSupport
 import Testing
 import ToastModel
 
@@ -114,17 +115,39 @@ struct NotificationSectionsTests {
         "c:7: unknown key 'colour'",
         "c:8: section '[app-name=Firefox urgency=high]': urgency: expected low, normal or"
           + " critical, got 'high'",
-        "c:9: timeout: outside a section ([default], [preset NAME], [notifications] or criteria"
-          + " such as [app-name=NAME])",
-        "c:10: section '[colour=red]': unknown criterion 'colour' (expected app-name, urgency,"
-          + " category, desktop-entry or summary)",
+        "c:10: section '[colour=red]': unknown criterion 'colour' (expected app-name, app-icon,"
+          + " summary, summary~, body, body~, urgency, category, desktop-entry, actionable or"
+          + " expiring)",
       ])
     #expect(
       config.notificationRules() == [
         NotificationRule(
           criteria: NotificationCriteria(appName: "mpv"),
           settings: .object(["margin": .number(5)]))
-      ], "the lines after a broken header belong to no section; the next header starts one")
+      ], "the lines after a broken header are skipped with it; the next header starts a section")
+  }
+
+  @Test func aBadRegularExpressionIsOneLineNamingTheFileAndLine() throws {
+    let text = """
+      [summary~="(Volume"]
+      timeout = 1
+      background = #ff0000
+      [actionable]
+      timeout = 0
+      [!expiring app-name=Spotify summary~="^Now"]
+      margin = 5
+      """
+    let config = Config(text: text, path: "/c").checked()
+    #expect(
+      config.problems == [
+        "/c:1: section '[summary~=\"(Volume\"]': summary~: '(Volume': Unmatched ( or \\("
+      ])
+    #expect(
+      config.notificationRules().compactMap(\.criteria) == [
+        NotificationCriteria(actionable: true),
+        NotificationCriteria(
+          appName: "Spotify", summaryPattern: try PosixRegex("^Now"), expiring: false),
+      ], "a bare flag is a criteria section")
   }
 
   @Test func maxHistoryIsAKeyOfNotificationsOnlyAndGoesWithItsRule() {
