@@ -385,22 +385,52 @@ struct NotificationPolicyTests {
       let card = Self.card(
         Self.request(app: app, summary: "Download", body: "finished", urgency: urgency),
         rules: rules)
-      _ = try Self.expectDrawn(card, over: desktop, on: server.desk)
-      // Most of the box is the section's colour, exactly, once its fade in
-      // has ended (a frame of the fade can pass for the card above).
-      let box = NotificationServerTests.restingBox(card)
-      var filled = 0
-      try server.desk.screenshot(
-        "\(app) \(urgency): most of the card \(color) (\(filled) pixels)", timeout: 20
-      ) { shot in
-        filled =
-          box.width * box.height
-          - shot.mismatches(in: box, from: { _, _ in color }, origin: (0, 0), tolerance: 2)
-        return filled > box.width * box.height / 2
-      }
-      #expect(try server.desk.runToEnd(["notifications", "dismiss", String(id)]).status == 0)
-      try Self.expectNothingOver(desktop, on: server.desk)
+      try Self.expectColoured(card, color, id: id, over: desktop, server)
     }
+  }
+
+  /// `[summary~="^Volume"]` colours the card of a summary that starts with
+  /// "Volume", and not one where the word comes later.
+  @Test func aSummaryRegexSectionColoursTheCardsItMatchesAndNoOthers() throws {
+    let configuration = """
+      [notifications]
+      background = #304050
+
+      [summary~="^Volume"]
+      background = #a00000
+      """
+    let server = try Server(configuration: configuration)
+    let rules = Config(text: configuration, path: "config").checked().notificationRules()
+    #expect(rules.count == 2)
+    let desktop = try Self.bareDesktop(on: server.desk)
+    for (summary, color) in [
+      ("Volume 40%", RGB(0xa0, 0x00, 0x00)), ("Mute Volume", RGB(0x30, 0x40, 0x50)),
+    ] {
+      let id = try server.notify(["-a", "pactl", "-t", "0", summary, "speakers"])
+      let card = Self.card(
+        Self.request(app: "pactl", summary: summary, body: "speakers"), rules: rules)
+      try Self.expectColoured(card, color, id: id, over: desktop, server)
+    }
+  }
+
+  /// The card drawn, most of its box `color` exactly once its fade in has
+  /// ended (a frame of the fade can pass for the card above); then dismissed.
+  static func expectColoured(
+    _ card: Toast, _ color: RGB, id: UInt32, over desktop: Image, _ server: Server
+  ) throws {
+    _ = try expectDrawn(card, over: desktop, on: server.desk)
+    let box = NotificationServerTests.restingBox(card)
+    var filled = 0
+    try server.desk.screenshot(
+      "card \(id): most of it \(color) (\(filled) pixels)", timeout: 20
+    ) { shot in
+      filled =
+        box.width * box.height
+        - shot.mismatches(in: box, from: { _, _ in color }, origin: (0, 0), tolerance: 2)
+      return filled > box.width * box.height / 2
+    }
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", String(id)]).status == 0)
+    try expectNothingOver(desktop, on: server.desk)
   }
 
   // MARK: - Replacements naming two notifications
