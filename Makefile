@@ -194,12 +194,12 @@ bench-quick:
 # out/fuzz/TARGET.log. The flags go in a toolset, which reaches only the code built for
 # the target: with -Xswiftc they would also reach the scanner the build-tool plugin runs.
 # Fontconfig keeps its caches through offsets that LeakSanitizer cannot follow: not leaks.
-# The targets: messages json follow arguments markup scanner bus nag notifications watchers
+# The targets: messages json follow arguments config markup scanner bus nag notifications watchers
 # (Sources/FuzzTargets). bus, notifications and watchers run with G_DEBUG=fatal-criticals: a GLib
 # assertion that fails on what a bus or a client sends is a crash (GLib would go on in a
 # state it calls undefined).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= messages json follow arguments markup scanner bus nag notifications watchers
+FUZZ_TARGETS ?= messages json follow arguments config markup scanner bus nag notifications watchers
 FUZZ_TOOLSET = {"schemaVersion": "1.0", "swiftCompiler": {"extraCLIOptions": \
   ["-sanitize=fuzzer,address", "-DFUZZING"]}}
 FUZZ_BUILD = --build-path .build-fuzz -c release --toolset $(CURDIR)/.build-fuzz/toolset.json

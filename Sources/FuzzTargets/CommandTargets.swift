@@ -146,3 +146,27 @@ func fuzzArguments(_ input: [UInt8]) throws(InvariantViolation) {
 private func requireTag(_ tag: String) throws(InvariantViolation) {
   try require((try? Toast.checkedTag(tag)) == tag, "tag \(Toast.quoted(tag)) outside the limits")
 }
+
+/// A configuration file's text, as `wl-toast` reads it: every problem is one
+/// `config:LINE: message` line; each notification rule's JSON (the criteria
+/// as a section writes them, regular expressions included) reads back to
+/// the same rule, and its criteria are matched against a notification.
+func fuzzConfig(_ input: [UInt8]) throws(InvariantViolation) {
+  let config = Config(text: text(of: input), path: "config").checked()
+  for problem in config.problems {
+    try require(problem.hasPrefix("config:") && isOneLine(problem), "problem \(problem)")
+  }
+  let subject = NotificationCriteria.Subject(
+    appName: "Spotify", summary: "Now playing", body: String(repeating: "ab", count: 3000))
+  for rule in config.notificationRules() {
+    let again: NotificationRule
+    do {
+      again = try NotificationRule(json: JSONValue.parse(rule.json.serialized))
+    } catch {
+      throw InvariantViolation("rule \(rule.json.serialized) does not read back: \(error)")
+    }
+    try require(
+      again == rule, "rule \(rule.json.serialized) reads back as \(again.json.serialized)")
+    _ = rule.criteria?.matches(subject)
+  }
+}

@@ -16,6 +16,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   case follow
   /// `parseArguments`: a command line, its arguments separated by NUL bytes.
   case arguments
+  /// `Config`: a configuration file's text, its notification rules (criteria,
+  /// regular expressions) and their JSON.
+  case config
   /// `TextBlock.markupError` and `ToastLayout` of a message as Pango markup.
   case markup
   /// `ProtocolSpec(xml:)` and the Swift the generator writes from the protocol.
@@ -43,6 +46,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .json: try fuzzJSON(input)
     case .follow: try fuzzFollow(input)
     case .arguments: try fuzzArguments(input)
+    case .config: try fuzzConfig(input)
     case .markup: try fuzzMarkup(input)
     case .scanner: try fuzzScanner(input)
     case .bus: try fuzzBus(input)

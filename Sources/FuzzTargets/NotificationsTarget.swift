@@ -81,10 +81,14 @@ private func check(_ call: BusMessage) throws(InvariantViolation) {
   }
 }
 
-/// Rules as a configuration file gives them: one for all, one by criteria.
+/// Rules as a configuration file gives them: one for all, one by criteria,
+/// one by regular expressions and flags.
 private let rules = [
   NotificationRule(criteria: nil, settings: .object(["margin": .number(20)])),
   NotificationRule(
     criteria: NotificationCriteria(urgency: .critical),
     settings: .object(["background": .string("#aa0000")])),
+  NotificationRule(
+    criteria: NotificationCriteria(section: #"summary~="^[A-Z]" body~="(a|ab)+c$" !expiring"#),
+    settings: .object(["timeout": .number(1)])),
 ]
