@@ -71,6 +71,7 @@ struct NotificationRequestTests {
     expected.soundFile = "/usr/share/sounds/a.oga"
     expected.suppressSound = true
     expected.image = .iconName("mail-unread")
+    expected.imagePath = "mail-unread"
     #expect(hints == expected)
   }
 
