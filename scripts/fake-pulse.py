@@ -19,9 +19,12 @@ try:
     os.unlink(path)
 except FileNotFoundError:
     pass
+# The socket takes its name only once it listens: a client that finds the
+# name can connect.
 server = socket.socket(socket.AF_UNIX)
-server.bind(path)
+server.bind(path + ".binding")
 server.listen(16)
+os.rename(path + ".binding", path)
 held = []
 count = 0
 while True:

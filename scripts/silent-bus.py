@@ -14,6 +14,7 @@ DBUS_SESSION_BUS_ADDRESS=unix:path=SOCKET) and prints one line,
 "connection N", for each connection it accepts, and "closed N" when the
 client closes it ("dropped N" when it closes it itself).
 """
+import os
 import selectors
 import socket
 import sys
@@ -23,10 +24,12 @@ from gi.repository import Gio, GLib
 path, mode = sys.argv[1], sys.argv[2]
 if mode not in ("silent", "auth", "hello", "close"):
     sys.exit("silent-bus.py: unknown mode " + mode)
-# The socket's directory is new: nothing to remove first.
+# The socket's directory is new: nothing to remove first. The socket takes
+# its name only once it listens: a client that finds the name can connect.
 server = socket.socket(socket.AF_UNIX)
-server.bind(path)
+server.bind(path + ".binding")
 server.listen(16)
+os.rename(path + ".binding", path)
 selector = selectors.DefaultSelector()
 selector.register(server, selectors.EVENT_READ)
 

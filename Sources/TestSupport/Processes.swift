@@ -43,6 +43,14 @@ package func statusFields(_ pid: pid_t, task: String? = nil) -> [Substring: Int]
 package let underThreadSanitizer =
   getenv("WL_TOAST_SANITIZE").map { String(cString: $0) } == "thread"
 
+/// Whether the programs under test were built with AddressSanitizer (`make
+/// sanitize`'s `WL_TOAST_SANITIZE=address`). Its quarantine keeps freed
+/// memory resident (up to 256 MiB), and its stacks of calls and frames grow
+/// with the work done: a process's resident memory says nothing of its own
+/// growth under it.
+package let underAddressSanitizer =
+  getenv("WL_TOAST_SANITIZE").map { String(cString: $0) } == "address"
+
 /// Context switches of all the process's threads so far, voluntary and not: a
 /// sleeping process that wakes up, for a timer or an event, switches at least
 /// once. Nil when the process is gone. With `mainThreadOnly`, those of its

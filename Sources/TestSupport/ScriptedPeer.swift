@@ -14,7 +14,9 @@ package final class ScriptedPeer {
   private let name: String
 
   /// Starts `scripts/SCRIPT SOCKET MODE` with the socket named `socketName`
-  /// in a new directory whose name starts with `prefix`, and waits until it listens.
+  /// in a new directory whose name starts with `prefix`, and waits until it
+  /// listens: the script gives the socket its name only once it listens (a
+  /// socket bound and not yet listening refuses a connection).
   package init(script: String, mode: String, socketName: String, prefix: String) throws {
     name = script
     directory = try makeTemporaryDirectory(prefix: prefix)
