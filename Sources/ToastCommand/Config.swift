@@ -130,9 +130,19 @@ package struct Config: Equatable, Sendable {
     self.notificationSections = notificationSections
   }
 
-  /// Records a problem on a line.
+  /// Records a problem on a line. A control character the message carries
+  /// from the file (a key is shown as written) is escaped, so the problem
+  /// stays one line.
   mutating func problem(_ line: Int, _ message: String) {
-    problems.append("\(path):\(line): \(message)")
+    var text = ""
+    for scalar in "\(path):\(line): \(message)".unicodeScalars {
+      if Toast.breaksLine(scalar) {
+        text += scalar.escaped(asASCII: true)
+      } else {
+        text.unicodeScalars.append(scalar)
+      }
+    }
+    problems.append(text)
   }
 
   /// Where the file is: `$XDG_CONFIG_HOME/wl-toast/config`, or

@@ -155,6 +155,17 @@ struct ConfigTests {
     #expect(shown.margin == 20 && shown.position == nil && !shown.showsSpinner)
   }
 
+  @Test func aKeyWithControlCharactersIsReportedOnOneLineWithThemEscaped() {
+    let config = Config(text: "backg\u{0B}\u{0}d = #a00000\n[default]\nti\u{85}me = 2", path: "c")
+      .checked()
+    #expect(
+      config.problems == [
+        "c:1: backg\\u{0B}\\0d: outside a section ([default], [preset NAME], [notifications] or"
+          + " criteria such as [app-name=NAME])",
+        "c:3: unknown key 'ti\\u{0085}me'",
+      ])
+  }
+
   @Test func everyOptionOfAToastHasAKey() {
     for key in [
       "style", "timeout", "spinner", "progress", "offset", "dismiss", "modal", "dim", "markup",
