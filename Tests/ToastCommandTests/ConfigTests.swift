@@ -202,6 +202,10 @@ struct ConfigTests {
     #expect(volume.position == .bottom && volume.margin == 80 && options.tag == "volume")
     let (mute, _) = try #require(toast(["--preset", "mute", "🔇"], config))
     #expect(mute.accessibleText == "Volume muted" && mute.accessibility == .automatic)
+    let rules = config.notificationRules()
+    let criteria = rules.compactMap { $0.criteria?.section }
+    #expect(criteria == ["summary~=\"^Volume [0-9]+%\"", "urgency=critical", "actionable"])
+    #expect(rules.first { $0.criteria == nil }?.maxHistory == 10)
   }
 
   @Test func aMissingFileIsNoFileAndAnUnreadableOneSaysWhy() throws {
