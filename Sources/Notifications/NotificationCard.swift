@@ -55,13 +55,14 @@ package enum NotificationCard {
     } else if request.expireTimeout == 0 || request.hints.urgency == .critical {
       toast.timeout = .untilDismissed
     }
-    toast.accessibleText = spokenText(of: request)
+    let body = BodyMarkup.plainText(request.body)
+    toast.accessibleText = spokenText(of: request, body: body)
     if let sound = sound(of: request.hints) {
       // Each call that asks for a sound is heard, a replacement's too.
       toast.sound = sound
       toast.soundOnUpdate = true
     }
-    let subject = NotificationCriteria.Subject(request)
+    let subject = NotificationCriteria.Subject(request, body: body)
     for rule in rules where rule.criteria?.matches(subject) ?? true {
       var changed = toast
       if (try? changed.apply(rule.settings)) != nil { toast = changed }
@@ -140,8 +141,9 @@ package enum NotificationCard {
   }
 
   /// What screen readers say: `APP: SUMMARY. BODY`, the parts that are
-  /// there, without markup; nil when all are blank.
-  static func spokenText(of request: NotificationRequest) -> String? {
+  /// there, `body` being the request's body without markup; nil when all
+  /// are blank.
+  static func spokenText(of request: NotificationRequest, body: String) -> String? {
     var text = ""
     func add(_ part: String, after separator: String) {
       let trimmed = part.split(whereSeparator: Toast.isBlank).joined(separator: " ")
@@ -154,26 +156,19 @@ package enum NotificationCard {
     }
     add(request.appName, after: "")
     add(request.summary, after: ": ")
-    add(BodyMarkup.plainText(request.body), after: ". ")
+    add(body, after: ". ")
     return text.isEmpty ? nil : Toast.truncated(text)
-  }
-}
-
-extension NotificationCriteria {
-  /// Whether the notification meets every criterion given.
-  package func matches(_ request: NotificationRequest) -> Bool {
-    matches(Subject(request))
   }
 }
 
 extension NotificationCriteria.Subject {
   /// What the notification offers criteria: its body without markup
-  /// (``BodyMarkup/plainText(_:)``), the `image-path` hint as its icon when
-  /// given (as mako has it).
-  package init(_ request: NotificationRequest) {
+  /// (``BodyMarkup/plainText(_:)``, or `body` when the caller has it), the
+  /// `image-path` hint as its icon when given (as mako has it).
+  package init(_ request: NotificationRequest, body: String? = nil) {
     self.init(
       appName: request.appName, appIcon: request.hints.imagePath ?? request.appIcon,
-      summary: request.summary, body: BodyMarkup.plainText(request.body),
+      summary: request.summary, body: body ?? BodyMarkup.plainText(request.body),
       urgency: request.hints.urgency, category: request.hints.category,
       desktopEntry: request.hints.desktopEntry, actionable: !request.actions.isEmpty,
       expiring: request.expireTimeout != 0)

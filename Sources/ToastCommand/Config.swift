@@ -134,15 +134,7 @@ package struct Config: Equatable, Sendable {
   /// from the file (a key is shown as written) is escaped, so the problem
   /// stays one line.
   mutating func problem(_ line: Int, _ message: String) {
-    var text = ""
-    for scalar in "\(path):\(line): \(message)".unicodeScalars {
-      if Toast.breaksLine(scalar) {
-        text += scalar.escaped(asASCII: true)
-      } else {
-        text.unicodeScalars.append(scalar)
-      }
-    }
-    problems.append(text)
+    problems.append(Toast.escapingLineBreaks("\(path):\(line): \(message)"))
   }
 
   /// Where the file is: `$XDG_CONFIG_HOME/wl-toast/config`, or

@@ -414,6 +414,20 @@ extension Toast {
     return character.isWhitespace
   }
 
+  /// `text` with every scalar that ``breaksLine(_:)`` escaped as Swift
+  /// writes it (`\u{0B}`): one line, whatever it carries.
+  package static func escapingLineBreaks(_ text: String) -> String {
+    var line = ""
+    for scalar in text.unicodeScalars {
+      if breaksLine(scalar) {
+        line += scalar.escaped(asASCII: true)
+      } else {
+        line.unicodeScalars.append(scalar)
+      }
+    }
+    return line
+  }
+
   /// A value as messages show it: in single quotes, control characters escaped
   /// so the message stays on one line, cut after `limit` characters (64; nil
   /// for a value that must be shown whole, such as a path).

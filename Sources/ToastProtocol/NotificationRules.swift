@@ -288,10 +288,9 @@ package struct NotificationCriteria: Equatable, Sendable {
       case .appIcon: appIcon
       case .summary, .summaryPattern: summary
       case .body, .bodyPattern: body
-      case .urgency: urgency.rawValue
       case .category: category
       case .desktopEntry: desktopEntry
-      case .actionable, .expiring: nil
+      case .urgency, .actionable, .expiring: nil
       }
     }
 

@@ -142,14 +142,6 @@ package enum LevelProblem: Error, Equatable, Sendable, CustomStringConvertible {
   /// `text` quoted and escaped as Swift writes it, and escaped too where
   /// Swift leaves a scalar that breaks the line (U+2028, U+2029).
   private static func quoted(_ text: String) -> String {
-    var line = ""
-    for scalar in String(reflecting: text).unicodeScalars {
-      if Toast.breaksLine(scalar) {
-        line += scalar.escaped(asASCII: true)
-      } else {
-        line.unicodeScalars.append(scalar)
-      }
-    }
-    return line
+    Toast.escapingLineBreaks(String(reflecting: text))
   }
 }

@@ -129,9 +129,12 @@ struct NotificationRulesTests {
 
   @Test func aNotificationMustMeetEveryCriterionOfASection() throws {
     let criteria = try NotificationCriteria(parsing: #"app-name=Spotify summary~="^Now""#)
-    #expect(criteria.matches(NotificationRequest(appName: "Spotify", summary: "Now playing")))
-    #expect(criteria.matches(NotificationRequest(appName: "mpv", summary: "Now playing")) == false)
-    #expect(criteria.matches(NotificationRequest(appName: "Spotify", summary: "Paused")) == false)
+    #expect(
+      criteria.matches(NotificationRequest(appName: "Spotify", summary: "Now playing")))
+    #expect(
+      criteria.matches(NotificationRequest(appName: "mpv", summary: "Now playing")) == false)
+    #expect(
+      criteria.matches(NotificationRequest(appName: "Spotify", summary: "Paused")) == false)
   }
 
   @Test func rulesApplyInOrderOnlyWhereTheyMatch() throws {
@@ -206,5 +209,12 @@ struct NotificationRuleJSONTests {
       problem(#"{"settings":{},"criteria":"urgency=high"}"#)
         == "criteria: expected criteria such as app-name=NAME (urgency: expected low, normal or"
         + " critical, got 'high')")
+  }
+}
+
+extension NotificationCriteria {
+  /// Whether `request` meets every criterion given, as the server asks it.
+  fileprivate func matches(_ request: NotificationRequest) -> Bool {
+    matches(Subject(request))
   }
 }

@@ -322,6 +322,7 @@ struct ScreenReaderTests {
     let second = try desk.runToEnd(["--tag", "u", "--timeout", "0", "Second"])
     #expect(second.status == 0 && second.errors.isEmpty, "\(second.errors)")
     #expect(try desk.status(tag: "u")?.text == "Second")
+    #expect(try !desk.waitUntilDrawn(tag: "u").isEmpty)
     // It lets go of the name, still connected and its call unanswered, and
     // at-spi2-core's launcher takes the name: heard well before the call's limit.
     try mute.release()
