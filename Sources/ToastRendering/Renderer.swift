@@ -36,14 +36,21 @@ public enum Renderer {
       setColor(Design.dim, in: cairo, alpha: opacity)
       cairo_paint(cairo)
     }
-    // The toast is drawn into a group, then painted at its opacity. At full
-    // opacity over the cleared pixels that painting is a copy: draw directly.
-    let grouped = opacity < 1 || dims
+    // Over the dimmed output the toast is drawn into a group, then painted at
+    // its opacity. Over the cleared pixels it is drawn directly and then
+    // multiplied by its opacity (DEST_IN): the same pixels as a group painted
+    // at that opacity, without the group's image (a card's size of memory at
+    // each frame of a fade).
+    let grouped = dims && opacity < 1
     if grouped { cairo_push_group(cairo) }
     defer {
       if grouped {
         cairo_pop_group_to_source(cairo)
         cairo_paint_with_alpha(cairo, opacity)
+      } else if opacity < 1 {
+        cairo_set_operator(cairo, CAIRO_OPERATOR_DEST_IN)
+        cairo_set_source_rgba(cairo, 0, 0, 0, opacity)
+        cairo_paint(cairo)
       }
       cairo_restore(cairo)
     }

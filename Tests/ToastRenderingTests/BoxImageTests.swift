@@ -9,14 +9,28 @@ struct BoxImageTests {
   /// The references (RenderTests) hold the directly drawn pixels of a first
   /// frame; these are the frames after it.
   @Test(arguments: [1.0, 2.0, 1.5])
-  func framesFromTheImageAndThroughAGroupHaveTheSamePixels(scale: Double) throws {
+  func framesFromTheImageAndBelowFullOpacityHaveTheSamePixels(scale: Double) throws {
     let toast = Toast("Volume 40%", progress: 0.4)
     let once = try drawnPixels(toast, scale: scale)
     #expect(try drawnPixels(toast, scale: scale, times: 3) == once)
-    // An opacity Cairo counts as full, below 1: through the group.
-    let grouped = try drawnPixels(
+    // An opacity Cairo counts as full, below 1: multiplied by it after drawing.
+    let faded = try drawnPixels(
       toast, scale: scale, appearance: Appearance(opacity: 0.999_999, slide: 1))
-    #expect(grouped == once)
+    #expect(faded == once)
+  }
+
+  /// A fading toast is its resting pixels multiplied by its opacity, as a group
+  /// painted at that opacity over cleared pixels would be (premultiplied
+  /// channels, rounded either way).
+  @Test(arguments: [0.4, 0.5, 0.75])
+  func aFadingToastIsItsRestingPixelsTimesItsOpacity(opacity: Double) throws {
+    let toast = Toast("Volume 40%", progress: 0.4)
+    let resting = try drawnPixels(toast)
+    let faded = try drawnPixels(toast, appearance: Appearance(opacity: opacity, slide: 1))
+    #expect(resting.count == faded.count)
+    let worst = zip(resting, faded).map { abs(Double($0) * opacity - Double($1)) }.max() ?? 0
+    #expect(worst <= 1, "a channel differs by \(worst)")
+    #expect(resting.contains { $0 > 200 } && faded.allSatisfy { Double($0) <= 255 * opacity + 1 })
   }
 
   @Test func aBoxOfTheSameSizeInAnotherColourGetsItsOwnImage() throws {
