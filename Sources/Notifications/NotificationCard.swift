@@ -36,6 +36,15 @@ package enum NotificationCard {
   ///   `[notifications]` first, then the criteria sections in the file's
   ///   order): a rule's `timeout` wins over the call's.
   package static func toast(for request: NotificationRequest, rules: [NotificationRule]) -> Toast {
+    card(for: request, rules: rules).toast
+  }
+
+  /// The toast for a notification (``toast(for:rules:)``) and whether it goes
+  /// into the history when it ends: the `history` of the last matching rule
+  /// that says, true when none does.
+  package static func card(for request: NotificationRequest, rules: [NotificationRule]) -> (
+    toast: Toast, keepsHistory: Bool
+  ) {
     var toast = Toast(text(of: request), style: .card, dismissal: .tap)
     toast.isMarkup = true
     switch request.hints.image ?? NotificationImage(reference: request.appIcon) {
@@ -63,13 +72,15 @@ package enum NotificationCard {
       toast.soundOnUpdate = true
     }
     let subject = NotificationCriteria.Subject(request, body: body)
+    var keepsHistory = true
     for rule in rules where rule.criteria?.matches(subject) ?? true {
       var changed = toast
       if (try? changed.apply(rule.settings)) != nil { toast = changed }
+      keepsHistory = rule.keepsHistory ?? keepsHistory
     }
     // The application plays its own: no sound, a rule's neither.
     if request.hints.suppressSound { toast.sound = nil }
-    return toast
+    return (toast, keepsHistory)
   }
 
   /// The sound the hints ask for: `sound-file` (an absolute path or a

@@ -65,11 +65,17 @@ extension Config {
       var values = OptionValues()
       return entries.filter { entry in
         do throws(UsageError) {
-          if !server, let option = Option.forKey(entry.key, notifications: true),
+          if let option = Option.forKey(entry.key, notifications: true),
             !option.scope.contains(.config)
           {
-            checked.problem(entry.line, "\(entry.key): a key of [notifications] only")
-            return false
+            let rules = option.scope.contains(.notificationRulesConfig)
+            if rules ? !notifications : !server {
+              checked.problem(
+                entry.line,
+                "\(entry.key): a key of [notifications]\(rules ? " and criteria sections" : "") only"
+              )
+              return false
+            }
           }
           if notifications && !Config.isNotificationSetting(entry.key)
             && Option.forKey(entry.key) != nil
@@ -80,7 +86,8 @@ extension Config {
                 + " toast's settings but button and markup)")
             return false
           }
-          let item = try item(for: entry, notifications: server)
+          // `[notifications]`'s own keys are out of criteria sections by now.
+          let item = try item(for: entry, notifications: notifications)
           if item.option.isRepeatable { try item.option.apply(&values, item.input) }
           return true
         } catch {

@@ -15,30 +15,34 @@ extension Config {
   /// the fields its section sets, checked and applied as options (as
   /// `[default]`'s are, a relative icon path taken from the file's
   /// directory), written as the socket protocol's JSON; a section that sets
-  /// nothing gives no rule. `[notifications]`'s `max-history` goes with its
-  /// rule (``NotificationRule/maxHistory``). Read a ``checked()`` configuration: its bad lines
-  /// are gone and reported.
+  /// nothing gives no rule. `[notifications]`'s `max-history` and any
+  /// section's `history` go with its rule (``NotificationRule/maxHistory``,
+  /// ``NotificationRule/keepsHistory``). Read a ``checked()`` configuration:
+  /// its bad lines are gone and reported.
   package func notificationRules() -> [NotificationRule] {
     let ordered =
       notificationSections.filter { $0.criteria == nil }
       + notificationSections.filter { $0.criteria != nil }
     return ordered.compactMap { section in
       let settings = settings(of: section.entries)
-      let maxHistory = section.criteria == nil ? maxHistory(of: section.entries) : nil
-      guard settings != nil || maxHistory != nil else { return nil }
+      let server = serverValues(of: section.entries)
+      let maxHistory = section.criteria == nil ? server.maxHistory : nil
+      guard settings != nil || maxHistory != nil || server.keepsHistory != nil else { return nil }
       return NotificationRule(
-        criteria: section.criteria, settings: settings ?? .object([:]), maxHistory: maxHistory)
+        criteria: section.criteria, settings: settings ?? .object([:]), maxHistory: maxHistory,
+        keepsHistory: server.keepsHistory)
     }
   }
 
-  /// `[notifications]`'s `max-history` (the last line's); nil when unset.
-  private func maxHistory(of entries: [Entry]) -> Int? {
+  /// The server's keys that `entries` set (`max-history`, `history`; the
+  /// last line's of each).
+  private func serverValues(of entries: [Entry]) -> OptionValues {
     var values = OptionValues()
     for item in configItems(entries, of: self, source: 0, notifications: true)
-    where item.option.scope.contains(.notificationsConfig) {
+    where !item.option.scope.isDisjoint(with: [.notificationsConfig, .notificationRulesConfig]) {
       try? item.option.apply(&values, item.input)
     }
-    return values.maxHistory
+    return values
   }
 
   /// The looks of `wl-toast watch`'s toasts, by preset name, for the presets

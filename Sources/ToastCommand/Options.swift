@@ -49,6 +49,11 @@ struct OptionScope: OptionSet, Sendable {
   /// the server rather than the cards (`max-history`): not of `[default]`,
   /// presets or criteria sections.
   static let notificationsConfig = OptionScope(rawValue: 1 << 20)
+  /// A key of the configuration file's `[notifications]` and criteria
+  /// sections that sets what the server does with the notifications a
+  /// section applies to rather than their cards (`history`): not of
+  /// `[default]` or presets.
+  static let notificationRulesConfig = OptionScope(rawValue: 1 << 21)
   /// Every command line, not the file (`--help`, `--version`).
   static let everyCommand: OptionScope = [
     .show, .hide, .status, .watchSway, .watchRiver, .daemon, .completions, .presets, .dnd,
@@ -133,6 +138,8 @@ struct OptionValues: Sendable {
   var replacesServer = false
   /// `--max-history` of `wl-toast daemon`, `max-history` of `[notifications]`.
   var maxHistory: Int?
+  /// `history` of `[notifications]` and criteria sections.
+  var keepsHistory: Bool?
   /// `--all` of `wl-toast notifications dismiss`.
   var allNotifications = false
 }
@@ -331,6 +338,12 @@ extension Option {
         values.maxHistory = count
       },
       Option(
+        "history", .none,
+        summary: "false keeps the notifications the section applies to out of the history"
+          + " (default true)",
+        scope: .notificationRulesConfig
+      ) { values, input in values.keepsHistory = input == .on },
+      Option(
         "all", .none, summary: "dismiss every notification", scope: .notificationsDismiss
       ) { values, input in values.allNotifications = input == .on },
       Option(
@@ -360,10 +373,13 @@ extension Option {
   }
 
   /// The option a configuration key sets, if any; `[notifications]`
-  /// (`notifications`) also takes the server's keys (``OptionScope/notificationsConfig``).
+  /// (`notifications`) also takes the server's keys (``OptionScope/notificationsConfig``,
+  /// ``OptionScope/notificationRulesConfig``).
   static func forKey(_ key: String, notifications: Bool = false) -> Option? {
     named(key).flatMap {
-      $0.scope.contains(.config) || (notifications && $0.scope.contains(.notificationsConfig))
+      $0.scope.contains(.config)
+        || (notifications
+          && !$0.scope.isDisjoint(with: [.notificationsConfig, .notificationRulesConfig]))
         ? $0 : nil
     }
   }
@@ -443,10 +459,12 @@ extension OptionInput {
 }
 
 /// The names of every configuration key, in the order of the options:
-/// those of every section, then those of `[notifications]` alone.
+/// those of every section, then those of `[notifications]` alone, then those
+/// of `[notifications]` and criteria sections.
 package var configKeys: [String] {
   Option.all.filter { $0.scope.contains(.config) }.map { $0.name }
     + Option.all.filter { $0.scope.contains(.notificationsConfig) }.map { $0.name }
+    + Option.all.filter { $0.scope.contains(.notificationRulesConfig) }.map { $0.name }
 }
 
 // MARK: - Values of the command's own options

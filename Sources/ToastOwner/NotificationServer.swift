@@ -227,7 +227,7 @@ final class NotificationServer {
   /// Takes a notification in; returns its id.
   private func notify(_ request: NotificationRequest) -> UInt32 {
     let id = ids.assign(requested: request.replacesID) { [stack] in stack.isLive($0) }
-    var toast = NotificationCard.toast(for: request, rules: rules)
+    var (toast, keepsHistory) = NotificationCard.card(for: request, rules: rules)
     // Do-not-disturb holds notifications back here (they wait, never end
     // unseen), and a fullscreen window delays them rather than drop them.
     toast.doNotDisturb = .show
@@ -241,7 +241,7 @@ final class NotificationServer {
     let entry = NotificationStack<Held>.Entry(
       id: id, appName: request.appName, stackTag: request.hints.stackTag,
       isCritical: request.hints.urgency == .critical, isTransient: request.hints.transient,
-      cost: cost, payload: Held(request: request, toast: toast))
+      keepsHistory: keepsHistory, cost: cost, payload: Held(request: request, toast: toast))
     // One that waits for do-not-disturb to end comes out silent.
     if stack.isHeld && request.hints.urgency != .critical {
       sounded.insert(id)

@@ -41,8 +41,9 @@ package enum NotificationCloseReason: UInt32, Equatable, Sendable {
 ///   content are held: past either, the oldest waiting notification (a
 ///   non-critical one first) ends with reason 4.
 /// - One that ends by expiry or by the user (reasons 1 and 2) goes into the
-///   ``history``, unless it is transient or a stack tag's new notification
-///   replaced it; ``restore()`` makes the newest one live again. Its
+///   ``history``, unless it is transient, a rule keeps it out
+///   (``Entry/keepsHistory``) or a stack tag's new notification replaced it;
+///   ``restore()`` makes the newest one live again. Its
 ///   application heard its end already: it ends again without a
 ///   `NotificationClosed` (back into the history), unless the application
 ///   sent its id again meanwhile (then it is the application's own again).
@@ -63,6 +64,9 @@ package struct NotificationStack<Payload> {
     package var isCritical: Bool
     /// Whether it is dropped rather than held by do-not-disturb.
     package var isTransient: Bool
+    /// Whether it goes into the ``history`` when it ends (a rule's
+    /// `history = false` keeps it out).
+    package var keepsHistory: Bool
     /// About how many bytes it holds (text and pixels), for ``byteBudget``.
     package var cost: Int
     /// What the server keeps with it (the request, the toast).
@@ -74,13 +78,14 @@ package struct NotificationStack<Payload> {
     /// A notification with its parts.
     package init(
       id: UInt32, appName: String, stackTag: String? = nil, isCritical: Bool = false,
-      isTransient: Bool = false, cost: Int = 0, payload: Payload
+      isTransient: Bool = false, keepsHistory: Bool = true, cost: Int = 0, payload: Payload
     ) {
       self.id = id
       self.appName = appName
       self.stackTag = stackTag
       self.isCritical = isCritical
       self.isTransient = isTransient
+      self.keepsHistory = keepsHistory
       self.cost = cost
       self.payload = payload
     }
@@ -381,9 +386,10 @@ package struct NotificationStack<Payload> {
   // MARK: - The history
 
   /// Keeps `entry`, which ended for `reason`, in the history when it ended
-  /// by expiry or by the user and is not transient.
+  /// by expiry or by the user, is not transient and no rule keeps it out.
   private mutating func remember(_ entry: Entry, reason: NotificationCloseReason) {
-    guard reason == .expired || reason == .dismissed, !entry.isTransient else { return }
+    guard reason == .expired || reason == .dismissed, !entry.isTransient, entry.keepsHistory
+    else { return }
     history.record(entry, cost: entry.cost)
   }
 

@@ -342,15 +342,23 @@ package struct NotificationRule: Equatable, Sendable {
   /// by expiry or by the user the server keeps for `notifications restore`
   /// (within ``historyLimits``); nil when the section does not say.
   package var maxHistory: Int?
+  /// The section's `history` (mako's): whether the notifications it applies
+  /// to go into the history when they end (false keeps them out); nil when
+  /// the section does not say.
+  package var keepsHistory: Bool?
 
   /// The values `max-history` may take: 0 keeps none.
   package static let historyLimits = 0...100
 
   /// A rule applying `settings` to the notifications `criteria` match.
-  package init(criteria: NotificationCriteria?, settings: JSONValue, maxHistory: Int? = nil) {
+  package init(
+    criteria: NotificationCriteria?, settings: JSONValue, maxHistory: Int? = nil,
+    keepsHistory: Bool? = nil
+  ) {
     self.criteria = criteria
     self.settings = settings
     self.maxHistory = maxHistory
+    self.keepsHistory = keepsHistory
   }
 }
 
@@ -358,23 +366,33 @@ extension NotificationRule {
   /// The rule as JSON, for a process that did not read the file (the
   /// owner): `{"criteria":"app-name=Firefox","settings":{…}}`, without
   /// `criteria` for `[notifications]`; the criteria as a section's name
-  /// writes them (``NotificationCriteria/section``); `max-history` when set.
+  /// writes them (``NotificationCriteria/section``); `max-history` and
+  /// `history` when set.
   package var json: JSONValue {
     var object: [String: JSONValue] = ["settings": settings]
     if let criteria { object["criteria"] = .string(criteria.section) }
     if let maxHistory { object["max-history"] = .number(Double(maxHistory)) }
+    if let keepsHistory { object["history"] = .bool(keepsHistory) }
     return .object(object)
   }
 
   /// The rule of its ``json``: the criteria read as a section's name, the
   /// settings checked by applying them to a toast, `max-history` (only without
-  /// criteria) within ``historyLimits``; throws naming what is wrong.
+  /// criteria) within ``historyLimits``, `history` a boolean; throws naming
+  /// what is wrong.
   package init(json: JSONValue) throws(MessageError) {
     guard case .object(let members) = json else {
       throw .notAMessage("a notification rule: expected a JSON object")
     }
-    for key in members.keys.sorted() where !["criteria", "settings", "max-history"].contains(key) {
+    for key in members.keys.sorted()
+    where !["criteria", "settings", "max-history", "history"].contains(key) {
       throw .unknownField(key)
+    }
+    if let written = members["history"] {
+      guard case .bool(let keeps) = written else {
+        throw .badField("history", expected: "true or false")
+      }
+      keepsHistory = keeps
     }
     if let written = members["max-history"] {
       guard let count = written.doubleValue.flatMap({ Int(exactly: $0) }),

@@ -163,6 +163,29 @@ struct NotificationRulesTests {
     #expect(both.timeout == 2, "a rule's timeout wins over critical's until dismissed")
   }
 
+  @Test func theLastMatchingRuleThatSaysDecidesTheHistory() {
+    let rules = [
+      NotificationRule(criteria: nil, settings: .object([:]), keepsHistory: false),
+      NotificationRule(
+        criteria: NotificationCriteria(appName: "Thunderbird"), settings: .object([:]),
+        keepsHistory: true),
+      NotificationRule(
+        criteria: NotificationCriteria(urgency: .critical),
+        settings: .object(["background": .string("#0000ff")])),
+    ]
+    func keeps(_ app: String, urgency: Toast.Urgency = .normal) -> Bool {
+      var hints = NotificationHints()
+      hints.urgency = urgency
+      return NotificationCard.card(
+        for: NotificationRequest(appName: app, hints: hints), rules: rules
+      ).keepsHistory
+    }
+    #expect(!keeps("Spotify"))
+    #expect(keeps("Thunderbird"))
+    #expect(keeps("Thunderbird", urgency: .critical), "a rule without history changes nothing")
+    #expect(NotificationCard.card(for: NotificationRequest(), rules: []).keepsHistory)
+  }
+
   @Test func aRuleThatCannotApplyIsSkippedWhole() {
     let rules = [
       NotificationRule(
@@ -203,6 +226,7 @@ struct NotificationRuleJSONTests {
     }
     #expect(problem("[]") == "a notification rule: expected a JSON object")
     #expect(problem(#"{"settings":{},"x":1}"#) == "unknown field 'x'")
+    #expect(problem(#"{"settings":{},"history":0}"#) == "history: expected true or false")
     #expect(problem(#"{"criteria":"a=b"}"#) == "settings: expected an object of a toast's fields")
     #expect(problem(#"{"settings":{"layer":"sky"}}"#)?.hasPrefix("layer: expected") == true)
     #expect(

@@ -112,6 +112,16 @@ struct NotificationHistoryTests {
     #expect(kept.map { $0["summary"]?.stringValue } == ["Dismissed 3", "Dismissed 2"])
   }
 
+  @Test func aCriteriaSectionsHistoryFalseKeepsItsApplicationsOut() throws {
+    let server = try Server(configuration: "[app-name=Spotify]\nhistory = false\n")
+    let song = try server.notify(["-a", "Spotify", "-t", "0", "Now playing"])
+    let mail = try server.notify(["-a", "Mail", "-t", "0", "New mail"])
+    try Self.command(server, "dismiss", "--all")
+    try server.bus.waitForSignal("NotificationClosed", [String(song), "2"])
+    try server.bus.waitForSignal("NotificationClosed", [String(mail), "2"])
+    #expect(Self.ids(try Self.history(server)) == [mail])
+  }
+
   @Test func maxHistory0KeepsNoneAndRestoreThenShowsNothing() throws {
     let server = try Server(arguments: ["--max-history", "0"])
     let id = try server.notify(["-t", "0", "Gone"])

@@ -178,3 +178,37 @@ struct NotificationSectionsTests {
     #expect((try? NotificationRule(json: rule.json)) == rule)
   }
 }
+
+extension NotificationSectionsTests {
+  @Test func historyIsAKeyOfNotificationSectionsAndGoesWithItsRule() throws {
+    let text = """
+      [default]
+      history = false
+      [preset volume]
+      history = false
+      [app-name=Spotify]
+      history = false
+      [notifications]
+      history = maybe
+      [urgency=critical]
+      history = true
+      background = #a00000
+      """
+    let config = Config(text: text, path: "c").checked()
+    #expect(
+      config.problems == [
+        "c:2: history: a key of [notifications] and criteria sections only",
+        "c:4: history: a key of [notifications] and criteria sections only",
+        "c:8: history: expected true or false, got 'maybe'",
+      ])
+    let rules = config.notificationRules()
+    #expect(rules.map(\.keepsHistory) == [false, true])
+    #expect(
+      rules.map(\.criteria) == [
+        NotificationCriteria(appName: "Spotify"), NotificationCriteria(urgency: .critical),
+      ])
+    #expect(rules.first?.settings == .object([:]), "a rule that sets only history")
+    for rule in rules { #expect(try NotificationRule(json: rule.json) == rule) }
+    #expect(configKeys.contains("history"))
+  }
+}

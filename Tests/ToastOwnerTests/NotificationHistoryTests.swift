@@ -67,6 +67,17 @@ import ToastProtocol
     #expect(stack.history.entries.isEmpty, "the server's stop keeps none")
   }
 
+  @Test func oneARuleKeepsOutIsNotKept() {
+    var stack = Stack()
+    var quiet = Self.entry(1, app: "Spotify")
+    quiet.keepsHistory = false
+    _ = stack.notify(quiet)
+    _ = stack.notify(Self.entry(2))
+    _ = stack.close(1, reason: .dismissed)
+    _ = stack.cardEnded(tag: Self.tag(2), reason: .expired)
+    #expect(stack.history.entries.map(\.id) == [2])
+  }
+
   @Test func dismissAllKeepsTheNewestCardFirst() {
     var stack = Stack(visibleLimit: 2)
     for id in UInt32(1)...3 { _ = stack.notify(Self.entry(id)) }
