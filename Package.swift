@@ -25,7 +25,7 @@ let strict: [SwiftSetting] = [
 // fewer pages, and packs its 20,000 relative relocations (-z
 // pack-relative-relocs, DT_RELR, glibc 2.36): .rela.dyn, which the loader
 // reads whole at every start, shrinks from 472 KiB to 5 KiB. The functions the
-// ordering file cannot name go beside the hot ones (link/owner-sections.ld):
+// ordering file cannot name go beside the hot ones (link/private-sections.ld):
 // with ten notification cards the owner's own resident pages went from 3.7 to
 // 3.5 MiB.
 let ownerLink: [LinkerSetting] =
@@ -37,7 +37,7 @@ let ownerLink: [LinkerSetting] =
       "--symbol-ordering-file=" + Context.packageDirectory + "/link/owner-order.txt",
       "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-z", "-Xlinker",
       "pack-relative-relocs", "-Xlinker", "-T", "-Xlinker",
-      Context.packageDirectory + "/link/owner-sections.ld",
+      Context.packageDirectory + "/link/private-sections.ld",
     ])
   ] : []
 
@@ -47,7 +47,9 @@ let ownerLink: [LinkerSetting] =
 // function that needs shared libraries at run time (no NSS, no dlopen).
 // lld lays out the functions an update runs first (link/command-order.txt,
 // made by scripts/link-orders.sh):
-// an update command's peak RSS went from 5.2 to 3.7 MiB.
+// an update command's peak RSS went from 5.2 to 3.7 MiB; with the functions
+// the ordering file cannot name beside them (link/private-sections.ld), from
+// 3,164 to 3,048 KiB.
 let staticExecutable: [LinkerSetting] =
   Context.environment["WL_TOAST_SANITIZE"] == nil
   ? [
@@ -56,7 +58,8 @@ let staticExecutable: [LinkerSetting] =
       [
         "-static-executable", "-use-ld=lld", "-Xlinker",
         "--symbol-ordering-file=" + Context.packageDirectory + "/link/command-order.txt",
-        "-Xlinker", "--no-warn-symbol-ordering",
+        "-Xlinker", "--no-warn-symbol-ordering", "-Xlinker", "-T", "-Xlinker",
+        Context.packageDirectory + "/link/private-sections.ld",
       ], .when(configuration: .release)),
   ] : []
 
