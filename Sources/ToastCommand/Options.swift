@@ -338,12 +338,6 @@ extension Option {
         values.maxHistory = count
       },
       Option(
-        "history", .none,
-        summary: "false keeps the notifications the section applies to out of the history"
-          + " (default true)",
-        scope: .notificationRulesConfig
-      ) { values, input in values.keepsHistory = input == .on },
-      Option(
         "all", .none, summary: "dismiss every notification", scope: .notificationsDismiss
       ) { values, input in values.allNotifications = input == .on },
       Option(
@@ -372,11 +366,24 @@ extension Option {
     all.first { $0.name == name }
   }
 
+  /// The configuration file's keys that no command line takes, declared as
+  /// options are (checked, applied and listed in ``configKeys`` the same
+  /// way) but out of ``all``: no command line, help or completion offers
+  /// them.
+  static let configOnly: [Option] = [
+    Option(
+      "history", .none,
+      summary: "false keeps the notifications the section applies to out of the history"
+        + " (default true)",
+      scope: .notificationRulesConfig
+    ) { values, input in values.keepsHistory = input == .on }
+  ]
+
   /// The option a configuration key sets, if any; `[notifications]`
   /// (`notifications`) also takes the server's keys (``OptionScope/notificationsConfig``,
   /// ``OptionScope/notificationRulesConfig``).
   static func forKey(_ key: String, notifications: Bool = false) -> Option? {
-    named(key).flatMap {
+    (named(key) ?? configOnly.first { $0.name == key }).flatMap {
       $0.scope.contains(.config)
         || (notifications
           && !$0.scope.isDisjoint(with: [.notificationsConfig, .notificationRulesConfig]))
@@ -460,11 +467,11 @@ extension OptionInput {
 
 /// The names of every configuration key, in the order of the options:
 /// those of every section, then those of `[notifications]` alone, then those
-/// of `[notifications]` and criteria sections.
+/// no command line takes (``Option/configOnly``).
 package var configKeys: [String] {
   Option.all.filter { $0.scope.contains(.config) }.map { $0.name }
     + Option.all.filter { $0.scope.contains(.notificationsConfig) }.map { $0.name }
-    + Option.all.filter { $0.scope.contains(.notificationRulesConfig) }.map { $0.name }
+    + Option.configOnly.map { $0.name }
 }
 
 // MARK: - Values of the command's own options

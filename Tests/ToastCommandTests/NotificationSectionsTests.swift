@@ -210,5 +210,10 @@ extension NotificationSectionsTests {
     #expect(rules.first?.settings == .object([:]), "a rule that sets only history")
     for rule in rules { #expect(try NotificationRule(json: rule.json) == rule) }
     #expect(configKeys.contains("history"))
+    guard case .failure(let error) = parseArguments(["--history", "Hi"]) else {
+      Issue.record("--history on a toast's command line")
+      return
+    }
+    #expect(error == .unknownOption("--history", command: nil), "a key of the file only")
   }
 }
