@@ -75,7 +75,9 @@ package enum NotificationCard {
     var keepsHistory = true
     for rule in rules where rule.criteria?.matches(subject) ?? true {
       var changed = toast
-      if (try? changed.apply(rule.settings)) != nil { toast = changed }
+      // A rule whose settings cannot apply is skipped whole, history too.
+      guard (try? changed.apply(rule.settings)) != nil else { continue }
+      toast = changed
       keepsHistory = rule.keepsHistory ?? keepsHistory
     }
     // The application plays its own: no sound, a rule's neither.

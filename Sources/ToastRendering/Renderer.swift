@@ -37,11 +37,12 @@ public enum Renderer {
       cairo_paint(cairo)
     }
     // Over the dimmed output the toast is drawn into a group, then painted at
-    // its opacity. Over the cleared pixels it is drawn directly and then
-    // multiplied by its opacity (DEST_IN): the same pixels as a group painted
+    // its opacity (the box's image is copied over cleared pixels, not over the
+    // dim). Over the cleared pixels it is drawn directly and, below full
+    // opacity, multiplied by it (DEST_IN): the same pixels as a group painted
     // at that opacity, without the group's image (a card's size of memory at
     // each frame of a fade).
-    let grouped = dims && opacity < 1
+    let grouped = dims
     if grouped { cairo_push_group(cairo) }
     defer {
       if grouped {

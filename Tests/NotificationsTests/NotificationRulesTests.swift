@@ -189,10 +189,12 @@ struct NotificationRulesTests {
   @Test func aRuleThatCannotApplyIsSkippedWhole() {
     let rules = [
       NotificationRule(
-        criteria: nil, settings: .object(["timeout": .number(3), "layer": .string("sky")]))
+        criteria: nil, settings: .object(["timeout": .number(3), "layer": .string("sky")]),
+        keepsHistory: false)
     ]
-    let toast = NotificationCard.toast(for: NotificationRequest(), rules: rules)
-    #expect(toast.timeout == .standard && toast.layer == .overlay)
+    let card = NotificationCard.card(for: NotificationRequest(), rules: rules)
+    #expect(card.toast.timeout == .standard && card.toast.layer == .overlay)
+    #expect(card.keepsHistory, "its history too")
   }
 }
 

@@ -9,11 +9,13 @@ struct BoxImageTests {
   /// The references (RenderTests) hold the directly drawn pixels of a first
   /// frame; these are the frames after it.
   @Test(arguments: [1.0, 2.0, 1.5])
-  func framesFromTheImageAndBelowFullOpacityHaveTheSamePixels(scale: Double) throws {
+  func framesFromTheImageAndAtAnOpacityCairoCountsAsFullHaveTheSamePixels(scale: Double)
+    throws
+  {
     let toast = Toast("Volume 40%", progress: 0.4)
     let once = try drawnPixels(toast, scale: scale)
     #expect(try drawnPixels(toast, scale: scale, times: 3) == once)
-    // An opacity Cairo counts as full, below 1: multiplied by it after drawing.
+    // Below 1, so multiplied by it after drawing, which changes nothing.
     let faded = try drawnPixels(
       toast, scale: scale, appearance: Appearance(opacity: 0.999_999, slide: 1))
     #expect(faded == once)
@@ -30,7 +32,30 @@ struct BoxImageTests {
     #expect(resting.count == faded.count)
     let worst = zip(resting, faded).map { abs(Double($0) * opacity - Double($1)) }.max() ?? 0
     #expect(worst <= 1, "a channel differs by \(worst)")
-    #expect(resting.contains { $0 > 200 } && faded.allSatisfy { Double($0) <= 255 * opacity + 1 })
+    #expect(resting.contains { $0 > 200 }, "the resting toast has bright pixels to fade")
+  }
+
+  /// A dimmed toast at rest: around its box (the shadow's margin, where the
+  /// box's image lies) the output is dimmed as everywhere else, never
+  /// lighter than the dim.
+  @Test func aDimmedToastAtRestKeepsTheDimAroundItsBox() throws {
+    var toast = Toast("Delete 3 files?")
+    toast.isModal = true
+    toast.dimsBackground = true
+    let layout = ToastLayout(toast: toast, outputWidth: 640, outputHeight: 480)
+    #expect(layout.coversOutput)
+    let pixels = try drawnPixels(toast, layout: layout)
+    func alpha(_ x: Int, _ y: Int) -> UInt8 { pixels[(y * layout.surfaceWidth + x) * 4 + 3] }
+    let dim = alpha(5, 5)
+    #expect(dim > 50, "the far corner is dimmed")
+    let box = layout.box
+    // Just outside the box's corners and edges, inside the image's margin.
+    for (x, y) in [
+      (box.x - 3, box.y - 3), (box.x + box.width + 2, box.y - 3),
+      (box.x + box.width / 2, box.y - 3), (box.x - 3, box.y + box.height / 2),
+    ] {
+      #expect(alpha(Int(x), Int(y)) >= dim, "(\(x), \(y)): \(alpha(Int(x), Int(y))) < \(dim)")
+    }
   }
 
   @Test func aBoxOfTheSameSizeInAnotherColourGetsItsOwnImage() throws {
