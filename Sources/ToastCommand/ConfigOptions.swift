@@ -68,12 +68,12 @@ extension Config {
           if let option = Option.forKey(entry.key, notifications: true),
             !option.scope.contains(.config)
           {
-            let rules = option.scope.contains(.notificationRulesConfig)
-            if rules ? !notifications : !server {
-              checked.problem(
-                entry.line,
-                "\(entry.key): a key of [notifications]\(rules ? " and criteria sections" : "") only"
-              )
+            // `history` belongs to every notification section, `max-history`
+            // to [notifications] alone.
+            let everyNotificationSection = option.scope.contains(.notificationRulesConfig)
+            if everyNotificationSection ? !notifications : !server {
+              let sections = everyNotificationSection ? " and criteria sections" : ""
+              checked.problem(entry.line, "\(entry.key): a key of [notifications]\(sections) only")
               return false
             }
           }

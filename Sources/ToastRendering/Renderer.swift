@@ -42,10 +42,9 @@ public enum Renderer {
     // opacity, multiplied by it (DEST_IN): the same pixels as a group painted
     // at that opacity, without the group's image (a card's size of memory at
     // each frame of a fade).
-    let grouped = dims
-    if grouped { cairo_push_group(cairo) }
+    if dims { cairo_push_group(cairo) }
     defer {
-      if grouped {
+      if dims {
         cairo_pop_group_to_source(cairo)
         cairo_paint_with_alpha(cairo, opacity)
       } else if opacity < 1 {
