@@ -132,6 +132,17 @@ package final class HeadlessSway: CapturedCompositor {
   /// the signal after a crash); nil while it runs.
   package var exitStatus: Int32? { process.exitStatus }
 
+  /// Stops sway's process (`SIGSTOP`) until ``resume()``: a compositor that
+  /// accepts connections on its Wayland and IPC sockets and never answers.
+  package func pause() {
+    kill(process.pid, SIGSTOP)
+  }
+
+  /// Lets a sway stopped by ``pause()`` go on.
+  package func resume() {
+    kill(process.pid, SIGCONT)
+  }
+
   /// Stops sway and removes its runtime directory.
   package func stop() {
     guard !stopped else { return }

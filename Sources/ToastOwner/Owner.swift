@@ -194,6 +194,8 @@ package final class Owner {
     notifications?.stop()
     notifications = nil
     rendezvous.retire(listener)
+    // `wl-toast daemon`'s standard error hears why it ended (a command's owner has none).
+    if let failure { printError("wl-toast: \(failure)") }
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
     for waiter in frameWaiters.values.joined() { send(.failed(reason), to: waiter.fd) }

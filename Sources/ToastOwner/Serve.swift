@@ -35,6 +35,11 @@ package func serve(
   } catch {
     // No compositor, or one without layer-shell: every command waiting hears
     // why, unless its content was wrong in the first place (a usage error).
+    // So does `wl-toast daemon`'s standard error (a command's owner has none).
+    // The socket's name goes first: a command that heard the failure and
+    // starts again (or a daemon) must not find this owner still there.
+    printError("wl-toast: \(error.description)")
+    rendezvous.retire(listener)
     refuseClients(of: listener) { text in
       if case .show(_, let toast, _, _)? = try? OwnerRequest(decoding: text),
         let problem = Owner.problem(with: toast)
@@ -43,7 +48,6 @@ package func serve(
       }
       return .failed(error.description)
     }
-    rendezvous.retire(listener)
     exit(ExitCode.error)
   }
   exit(status)

@@ -2,7 +2,6 @@ import Glibc
 import SystemSupport
 import ToastProtocol
 
-/// A failure to talk to sway over its IPC socket, with a one-line message
 /// What went wrong talking to sway over its IPC socket.
 package enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `SWAYSOCK` is not set and no path was given.
@@ -19,6 +18,9 @@ package enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
   case cannotRead(Errno)
   /// Sway closed the connection.
   case closed
+  /// Sway (at the socket's path) did not answer a request within the limit:
+  /// a stopped or hung sway accepts connections and never answers.
+  case noAnswer(String, within: Duration)
   /// Bytes that are no i3-ipc message: what is wrong with them.
   case badMessage(String)
   /// Sway answered a subscription with failure: the events and its reply.
@@ -34,6 +36,8 @@ package enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
     case .cannotWrite(let error): "cannot write to sway's IPC socket: \(error)"
     case .cannotRead(let error): "cannot read sway's IPC socket: \(error)"
     case .closed: "sway closed the IPC connection"
+    case .noAnswer(let path, let limit):
+      "sway did not answer at \(path) in \(limit.components.seconds) s; is it stopped or hung?"
     case .badMessage(let reason): "bad sway IPC message: \(reason)"
     case .subscriptionRefused(let events, let reply):
       "sway refused the subscription to \(events): \(reply)"
@@ -224,7 +228,7 @@ package final class SwayIPCConnection {
     var messages = pending
     pending.removeAll()
     while !closed {
-      guard let bytes = try receive(blocking: false) else { break }
+      guard let bytes = try receive() else { break }
       if bytes.isEmpty {
         closed = true
         break
@@ -238,10 +242,17 @@ package final class SwayIPCConnection {
     return messages
   }
 
-  /// Sends a request and waits for its reply, returning the reply's payload.
+  /// How long sway has to answer a request.
+  package static let answerLimit: Duration = .seconds(5)
+
+  /// Sends a request and waits, at most `limit`, for its reply, returning the
+  /// reply's payload.
   ///
   /// Events that arrive meanwhile are kept for ``readAvailable()``.
-  package func request(type: UInt32, payload: String) throws(SwayIPCError) -> String {
+  package func request(
+    type: UInt32, payload: String, within limit: Duration = SwayIPCConnection.answerLimit
+  ) throws(SwayIPCError) -> String {
+    let deadline = MonotonicTime.now + limit
     try send(type: type, payload: payload)
     while true {
       while let message = try decoder.next() {
@@ -252,7 +263,12 @@ package final class SwayIPCConnection {
         }
       }
       if closed { throw .closed }
-      guard let bytes = try receive(blocking: true) else { continue }
+      var ready = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
+      let remaining = max(.zero, deadline - .now)
+      let count = retryingOnInterrupt { poll(&ready, 1, Duration.pollTimeout(remaining)) }
+      if count == 0 { throw .noAnswer(socketPath, within: limit) }
+      if count < 0 { throw .cannotRead(.current) }
+      guard let bytes = try receive() else { continue }
       if bytes.isEmpty {
         closed = true
       } else {
@@ -277,12 +293,12 @@ package final class SwayIPCConnection {
     }
   }
 
-  /// One read: the bytes, an empty array at the end of the stream, or nil
-  /// when a non-blocking read finds nothing (or a read was interrupted).
-  private func receive(blocking: Bool) throws(SwayIPCError) -> [UInt8]? {
+  /// One read that does not wait: the bytes, an empty array at the end of
+  /// the stream, or nil when it finds nothing (or was interrupted).
+  private func receive() throws(SwayIPCError) -> [UInt8]? {
     var chunk = [UInt8](repeating: 0, count: 65536)
     let count = chunk.withUnsafeMutableBytes { raw in
-      recv(fileDescriptor, raw.baseAddress, raw.count, blocking ? 0 : Int32(MSG_DONTWAIT))
+      recv(fileDescriptor, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT))
     }
     if count < 0 {
       if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return nil }

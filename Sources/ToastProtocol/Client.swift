@@ -333,10 +333,11 @@ package final class Client {
     sigemptyset(&unblocked)
     sigprocmask(SIG_SETMASK, &unblocked, nil)
     let arguments = execOwner(listener, linger: linger)
-    // No owner program: tell whoever is waiting, then leave the socket to the next command.
+    // No owner program: leave the socket to the next command, then tell
+    // whoever is waiting (who may start again at once).
     let failure = OwnerReply.failed("cannot start \(arguments[0]): \(Errno.current)")
-    refuseClients(of: listener) { _ in failure }
     rendezvous.retire(listener)
+    refuseClients(of: listener) { _ in failure }
     _exit(ExitCode.error)
   }
 

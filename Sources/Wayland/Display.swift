@@ -81,6 +81,49 @@ public final class Display {
     if wl_display_roundtrip(pointer) < 0 { throw currentError() }
   }
 
+  /// How long a compositor has to answer the handshake's roundtrips (the
+  /// globals, then the outputs' and seats' first events) before the program
+  /// gives up on it with ``WaylandError/noAnswer(display:within:)``.
+  public static let handshakeLimit: Duration = .seconds(5)
+
+  /// Sends all requests and waits, at most `limit`, until the compositor has
+  /// handled them and every event they caused has been dispatched: a
+  /// compositor that accepted the connection but is stopped or hung cannot
+  /// keep the program waiting.
+  ///
+  /// - Throws: ``WaylandError/noAnswer(display:within:)`` when `limit` passes
+  ///   first; the connection's error when it fails.
+  public func roundtrip(within limit: Duration) throws(WaylandError) {
+    let deadline = MonotonicTime.now + limit
+    var answered = false
+    // An answer arriving after the limit is dispatched harmlessly.
+    object.sync().onEvent = { _ in answered = true }
+    while true {
+      let sleep: (fd: Int32, events: Int16)
+      do {
+        try dispatchQueued()
+        if answered { return }
+        sleep = try prepareToSleep()
+      } catch {
+        throw error.waylandError
+      }
+      var pfd = pollfd(fd: sleep.fd, events: sleep.events, revents: 0)
+      let remaining = max(.zero, deadline - .now)
+      let ready = retryingOnInterrupt { poll(&pfd, 1, Duration.pollTimeout(remaining)) }
+      if ready <= 0 {
+        let code = errno
+        wl_display_cancel_read(pointer)
+        throw ready == 0
+          ? .noAnswer(display: name, within: limit) : .system(call: "poll", errno: code)
+      }
+      do {
+        try finishSleep(revents: pfd.revents)
+      } catch {
+        throw error.waylandError
+      }
+    }
+  }
+
   /// Dispatches events already read from the connection.
   public func dispatchPending() throws(WaylandError) {
     if wl_display_dispatch_pending(pointer) < 0 { throw currentError() }

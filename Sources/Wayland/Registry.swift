@@ -21,8 +21,14 @@ public final class Registry {
   /// Called with the global when the compositor removes it (an output unplugged).
   public var onGlobalRemove: ((Global) -> Void)?
 
-  /// Fetches the registry and waits for the initial list of globals.
-  public init(display: Display) throws(WaylandError) {
+  /// Fetches the registry and waits for the initial list of globals, at
+  /// most `limit` (a stopped compositor accepts connections and never answers).
+  ///
+  /// - Throws: ``WaylandError/noAnswer(display:within:)`` when `limit` passes
+  ///   first; the connection's error when it fails.
+  public init(display: Display, within limit: Duration = Display.handshakeLimit)
+    throws(WaylandError)
+  {
     object = display.object.getRegistry()
     object.onEvent = { [unowned self] event in
       switch event {
@@ -34,7 +40,7 @@ public final class Registry {
         if let global = globals.removeValue(forKey: name) { onGlobalRemove?(global) }
       }
     }
-    try display.roundtrip()
+    try display.roundtrip(within: limit)
   }
 
   /// The advertised globals of one interface, in ascending name order.

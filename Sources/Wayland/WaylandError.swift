@@ -17,6 +17,9 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
   case protocolError(interface: String, objectID: UInt32, code: UInt32)
   /// The connection broke (the compositor exited or closed it).
   case connectionLost(reason: String)
+  /// The compositor at the named display accepted the connection but did not
+  /// answer a roundtrip within the limit (a stopped or hung compositor).
+  case noAnswer(display: String, within: Duration)
   /// A request newer than the object's bound version was called.
   case unsupportedVersion(interface: String, request: String, since: UInt32, bound: UInt32)
   /// A system call failed.
@@ -42,6 +45,9 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
       return "the compositor reported protocol error \(code) on \(interface)#\(objectID)"
     case .connectionLost(let reason):
       return "lost the connection to the Wayland compositor: \(reason)"
+    case .noAnswer(let display, let limit):
+      return
+        "the Wayland compositor at '\(display)' did not answer in \(limit.components.seconds) s; is it stopped or hung?"
     case .unsupportedVersion(let interface, let request, let since, let bound):
       return "\(interface).\(request) needs version \(since), but the object has version \(bound)"
     case .system(let call, let code):

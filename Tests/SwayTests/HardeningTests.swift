@@ -100,6 +100,39 @@ struct HardeningTests {
     #expect(try desk.status(tag: "t")?.owner == owner)
   }
 
+  @Test func aStoppedCompositorEndsEachProgramWithOneLineAfterFiveSeconds() throws {
+    let desk = try Desk<HeadlessSway>()
+    desk.sway.pause()
+    defer { desk.sway.resume() }
+    // Its sockets accept connections; nothing answers on them. The toast's
+    // owner and the nag wait on the Wayland socket, the watcher on sway's IPC.
+    // The daemon comes after the toast's owner has gone (one owner a display).
+    for group in [
+      [["--timeout", "0", "Saved"], ["nag", "-m", "Hi"], ["watch", "sway"]], [["daemon"]],
+    ] {
+      let started = now()
+      let runs = try group.map { arguments in
+        let log = desk.sway.runtimeDirectory + "/stopped-\(arguments[0]).log"
+        return (arguments, log, try desk.run(arguments, logPath: log))
+      }
+      for (arguments, log, run) in runs {
+        #expect(run.wait(timeout: 30) == 1, "\(arguments) ends with status 1")
+        let errors = readFile(log).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let lines = errors.split(separator: "\n")
+        #expect(lines.count == 1, "\(arguments): one line: \(errors)")
+        #expect(
+          errors.contains("did not answer") && errors.contains("in 5 s; is it stopped or hung?"),
+          "\(arguments): \(errors)")
+      }
+      let waited = now() - started
+      #expect(waited >= 5 && waited < 25, "\(group): given up on after \(waited) s")
+    }
+    desk.sway.resume()
+    // The compositor goes on, and so do the next toasts.
+    #expect(try desk.runToEnd(["--tag", "after", "--timeout", "0", "After"]).status == 0)
+    #expect(try desk.status(tag: "after")?.text == "After")
+  }
+
   @Test func theOwnerRefusesOnTheWireWhatTheCommandRefuses() throws {
     let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--tag", "a", "--timeout", "0", "Intact"]).status == 0)

@@ -1,4 +1,5 @@
 import Glibc
+import SystemSupport
 import TestSupport
 import Testing
 import Wayland
@@ -62,5 +63,28 @@ struct LiveSwayTests {
     let error = try #require(
       #expect(throws: WaylandError.self) { try Display(name: "/tmp/wl-toast-no-such-display") })
     #expect(error.description.contains("/tmp/wl-toast-no-such-display"))
+  }
+
+  @Test func aCompositorThatNeverAnswersIsGivenUpOnAtTheLimit() throws {
+    // A socket that listens and never accepts: the connection is made (the
+    // backlog holds it), as to a stopped compositor, and nothing answers.
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-silent")
+    defer { removeTree(directory) }
+    let path = directory + "/wayland-silent"
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(listener) }
+    let bound = withUnixAddress(path) { bind(listener, $0, $1) }
+    #expect(bound == 0 && listen(listener, 4) == 0)
+    let display = try Display(name: path)
+    let started = now()
+    #expect(throws: WaylandError.noAnswer(display: path, within: .milliseconds(300))) {
+      _ = try Registry(display: display, within: .milliseconds(300))
+    }
+    let waited = now() - started
+    #expect(waited >= 0.3 && waited < 5, "waited \(waited) s")
+    let message = WaylandError.noAnswer(display: "wayland-1", within: .seconds(5)).description
+    #expect(
+      message
+        == "the Wayland compositor at 'wayland-1' did not answer in 5 s; is it stopped or hung?")
   }
 }
