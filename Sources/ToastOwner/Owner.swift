@@ -179,27 +179,33 @@ package final class Owner {
   }
 
   /// Runs until the last toast is gone and the linger has passed, or the
-  /// compositor connection fails; returns the exit status.
+  /// compositor connection fails; returns the exit status (0 also when the
+  /// compositor went away).
   package func run() -> Int32 {
     // The command that started the owner is waiting in the backlog already,
     // its request sent: take it now rather than after a first sleep.
     acceptClients()
+    // The compositor went away (the session ended): an owner's ordinary end,
+    // though commands still waiting on a toast hear it as their failure.
+    var compositorGone = false
     if failure == nil {
       do {
         try presenter.run()
       } catch {
         failure = error.description
+        if case .connectionLost? = error.underlying { compositorGone = true }
       }
     }
     notifications?.stop()
     notifications = nil
     rendezvous.retire(listener)
-    // `wl-toast daemon`'s standard error hears why it ended (a command's owner has none).
-    if let failure { printError("wl-toast: \(failure)") }
+    // `wl-toast daemon`'s standard error hears why it failed (a command's owner has none).
+    if let failure, !compositorGone { printError("wl-toast: \(failure)") }
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
     for waiter in frameWaiters.values.joined() { send(.failed(reason), to: waiter.fd) }
-    return failure == nil && notificationsFailure == nil ? ExitCode.success : ExitCode.error
+    return (failure == nil || compositorGone) && notificationsFailure == nil
+      ? ExitCode.success : ExitCode.error
   }
 
   // MARK: - Clients

@@ -181,12 +181,18 @@ package final class SwayIPCConnection {
     guard path.utf8.count <= maximumUnixPathLength else { throw .pathTooLong(path) }
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { throw .cannotConnect(path, .current) }
+    // A stopped sway accepts nothing: once its backlog (3) is full, connect
+    // waits, but no longer than a send may (then EAGAIN).
+    var limit = timeval(tv_sec: Int(Self.answerLimit.components.seconds), tv_usec: 0)
+    setsockopt(
+      descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     let result = retryingOnInterrupt {
       withUnixAddress(path) { connect(descriptor, $0, $1) } ?? -1
     }
     guard result == 0 else {
       let error = Errno.current
       close(descriptor)
+      if error.rawValue == EAGAIN { throw .noAnswer(path, within: Self.answerLimit) }
       throw .cannotConnect(path, error)
     }
     fileDescriptor = descriptor
@@ -264,8 +270,9 @@ package final class SwayIPCConnection {
       }
       if closed { throw .closed }
       var ready = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-      let remaining = max(.zero, deadline - .now)
-      let count = retryingOnInterrupt { poll(&ready, 1, Duration.pollTimeout(remaining)) }
+      let count = retryingOnInterrupt {
+        poll(&ready, 1, Duration.pollTimeout(max(.zero, deadline - .now)))
+      }
       if count == 0 { throw .noAnswer(socketPath, within: limit) }
       if count < 0 { throw .cannotRead(.current) }
       guard let bytes = try receive() else { continue }

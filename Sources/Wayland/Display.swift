@@ -96,8 +96,11 @@ public final class Display {
   public func roundtrip(within limit: Duration) throws(WaylandError) {
     let deadline = MonotonicTime.now + limit
     var answered = false
-    // An answer arriving after the limit is dispatched harmlessly.
-    object.sync().onEvent = { _ in answered = true }
+    let callback = object.sync()
+    callback.onEvent = { _ in answered = true }
+    // Unanswered, the callback is freed here (it would keep the connection
+    // alive until its `done`); an answer arriving later is then discarded.
+    defer { if !answered { callback.destroy() } }
     while true {
       let sleep: (fd: Int32, events: Int16)
       do {
@@ -107,9 +110,15 @@ public final class Display {
       } catch {
         throw error.waylandError
       }
+      // Taking the read intent may have dispatched the answer.
+      if answered {
+        wl_display_cancel_read(pointer)
+        return
+      }
       var pfd = pollfd(fd: sleep.fd, events: sleep.events, revents: 0)
-      let remaining = max(.zero, deadline - .now)
-      let ready = retryingOnInterrupt { poll(&pfd, 1, Duration.pollTimeout(remaining)) }
+      let ready = retryingOnInterrupt {
+        poll(&pfd, 1, Duration.pollTimeout(max(.zero, deadline - .now)))
+      }
       if ready <= 0 {
         let code = errno
         wl_display_cancel_read(pointer)

@@ -104,6 +104,14 @@ struct HardeningTests {
     let desk = try Desk<HeadlessSway>()
     desk.sway.pause()
     defer { desk.sway.resume() }
+    // More connections to sway's IPC socket than its backlog takes (3, and
+    // what earlier clients left there): the watcher's connect waits for room.
+    let queued = (0..<8).map { _ in
+      let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+      _ = withUnixAddress(desk.sway.ipcSocketPath) { connect(fd, $0, $1) }
+      return fd
+    }
+    defer { for fd in queued { close(fd) } }
     // Its sockets accept connections; nothing answers on them. The toast's
     // owner and the nag wait on the Wayland socket, the watcher on sway's IPC.
     // The daemon comes after the toast's owner has gone (one owner a display).

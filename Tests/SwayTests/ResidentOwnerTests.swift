@@ -49,6 +49,20 @@ struct ResidentOwnerTests {
     #expect(access(socket, F_OK) != 0, "its socket is gone")
   }
 
+  @Test func theDaemonEndsWithItsCompositorWithStatus0AndNoLine() throws {
+    let desk = try Desk<HeadlessSway>()
+    let log = desk.scratch("daemon-end") + ".log"
+    let daemon = try desk.run(["daemon"], logPath: log)
+    let socket = try Rendezvous(display: desk.sway.socketPath).socketPath
+    try waitUntil("the daemon's socket") { access(socket, F_OK) == 0 }
+    #expect(
+      try desk.runToEnd(["--tag", "t", "--no-animation", "--timeout", "0", "Showing"]).status == 0)
+    desk.sway.stop()
+    #expect(daemon.wait(timeout: 10) == 0, "the session's end is the daemon's ordinary end")
+    let errors = String(decoding: readFile(log) ?? [], as: UTF8.self)
+    #expect(errors.isEmpty, "\(errors)")
+  }
+
   @Test func aSocketActivatedOwnerServesTheFirstCommandAndStays() throws {
     let desk = try Desk<HeadlessSway>()
     // What systemd does for wl-toast@.socket: listen at the path wl-toast looks
