@@ -29,7 +29,15 @@ public final class Display {
   /// Without a name, a `WAYLAND_SOCKET` set by the compositor that started the
   /// program (sway's `swaynag_command`) wins: libwayland takes that
   /// descriptor, which must be a socket.
-  public convenience init(name: String? = nil) throws(WaylandError) {
+  ///
+  /// A stopped compositor accepts no connection: once its socket's backlog
+  /// is full, connecting waits, at most `limit`.
+  ///
+  /// - Throws: ``WaylandError/cannotConnect(display:path:reason:)``, or
+  ///   ``WaylandError/noAnswer(display:within:)`` when `limit` passes first.
+  public convenience init(name: String? = nil, within limit: Duration = Display.handshakeLimit)
+    throws(WaylandError)
+  {
     if name == nil, let socket = getenv("WAYLAND_SOCKET").map({ String(cString: $0) }) {
       var status = stat()
       guard let fd = Int32(socket), fd >= 0, fstat(fd, &status) == 0,
@@ -55,11 +63,31 @@ public final class Display {
       }
       path = String(cString: runtime) + "/" + resolved
     }
-    errno = 0
-    guard let display = wl_display_connect(resolved) else {
-      let code = errno == 0 ? ENOENT : errno
+    // libwayland's own connect would wait without limit: the socket is
+    // connected here, with a limit on the wait, and handed over.
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else {
+      throw .cannotConnect(display: resolved, path: path, reason: Errno.current.description)
+    }
+    var wait = timeval(
+      tv_sec: Int(limit.components.seconds),
+      tv_usec: Int(limit.components.attoseconds / 1_000_000_000_000))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    // -2: the path does not fit in an address.
+    let connected = retryingOnInterrupt { withUnixAddress(path) { connect(fd, $0, $1) } ?? -2 }
+    guard connected == 0 else {
+      let code = connected == -2 ? ENAMETOOLONG : errno
+      close(fd)
+      if code == EAGAIN { throw .noAnswer(display: resolved, within: limit) }
       throw .cannotConnect(
         display: resolved, path: path, reason: Errno(rawValue: code).description)
+    }
+    // libwayland sends without waiting; the limit is the connect's alone.
+    var none = timeval()
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
+    // It takes the descriptor, and closes it if it fails.
+    guard let display = wl_display_connect_to_fd(fd) else {
+      throw .cannotConnect(display: resolved, path: path, reason: Errno.current.description)
     }
     self.init(adopting: display, name: resolved)
   }

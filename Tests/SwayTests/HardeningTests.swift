@@ -104,23 +104,34 @@ struct HardeningTests {
     let desk = try Desk<HeadlessSway>()
     desk.sway.pause()
     defer { desk.sway.resume() }
-    // More connections to sway's IPC socket than its backlog takes (3, and
-    // what earlier clients left there): the watcher's connect waits for room.
-    let queued = (0..<8).map { _ in
-      let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
-      _ = withUnixAddress(desk.sway.ipcSocketPath) { connect(fd, $0, $1) }
-      return fd
-    }
-    defer { for fd in queued { close(fd) } }
-    // Its sockets accept connections; nothing answers on them. The toast's
-    // owner and the nag wait on the Wayland socket, the watcher on sway's IPC.
+    // Its sockets take connections into their backlogs; nothing answers on
+    // them. First the toast's owner and the nag wait for the Wayland
+    // handshake, the watcher for its IPC subscription. Then, the backlogs
+    // full (sway's IPC socket takes 3, its Wayland socket 128: clients tried
+    // it for a while), the daemon, the nag and the watcher wait to connect.
     // The daemon comes after the toast's owner has gone (one owner a display).
-    for group in [
-      [["--timeout", "0", "Saved"], ["nag", "-m", "Hi"], ["watch", "sway"]], [["daemon"]],
-    ] {
+    var queued: [Int32] = []
+    defer { for fd in queued { close(fd) } }
+    let groups = [
+      [["--timeout", "0", "Saved"], ["nag", "-m", "Hi"], ["watch", "sway"]],
+      [["daemon"], ["nag", "-m", "Hi"], ["watch", "sway"]],
+    ]
+    for (round, group) in groups.enumerated() {
+      if round == 1 {
+        for path in [desk.sway.ipcSocketPath, desk.sway.socketPath] {
+          var full = false
+          for _ in 0..<140 {
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+            let connected = withUnixAddress(path) { connect(fd, $0, $1) }
+            if connected == -1 && errno == EAGAIN { full = true }
+            queued.append(fd)
+          }
+          #expect(full, "the backlog of \(path) is full")
+        }
+      }
       let started = now()
       let runs = try group.map { arguments in
-        let log = desk.sway.runtimeDirectory + "/stopped-\(arguments[0]).log"
+        let log = desk.sway.runtimeDirectory + "/stopped-\(round)-\(arguments[0]).log"
         return (arguments, log, try desk.run(arguments, logPath: log))
       }
       for (arguments, log, run) in runs {
@@ -135,6 +146,8 @@ struct HardeningTests {
       let waited = now() - started
       #expect(waited >= 5 && waited < 25, "\(group): given up on after \(waited) s")
     }
+    for fd in queued { close(fd) }
+    queued = []
     desk.sway.resume()
     // The compositor goes on, and so do the next toasts.
     #expect(try desk.runToEnd(["--tag", "after", "--timeout", "0", "After"]).status == 0)

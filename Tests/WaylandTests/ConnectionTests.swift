@@ -65,6 +65,29 @@ struct LiveSwayTests {
     #expect(error.description.contains("/tmp/wl-toast-no-such-display"))
   }
 
+  @Test func aCompositorWhoseBacklogIsFullIsGivenUpOnAtTheLimit() throws {
+    // A socket that listens and never accepts, its backlog (0: one
+    // connection) taken: a stopped compositor that many clients tried.
+    let directory = try makeTemporaryDirectory(prefix: "wl-toast-full")
+    defer { removeTree(directory) }
+    let path = directory + "/wayland-full"
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(listener) }
+    #expect(withUnixAddress(path) { bind(listener, $0, $1) } == 0 && listen(listener, 0) == 0)
+    let queued = (0..<4).map { _ in
+      let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
+      _ = withUnixAddress(path) { connect(fd, $0, $1) }
+      return fd
+    }
+    defer { for fd in queued { close(fd) } }
+    let started = now()
+    #expect(throws: WaylandError.noAnswer(display: path, within: .milliseconds(300))) {
+      _ = try Display(name: path, within: .milliseconds(300))
+    }
+    let waited = now() - started
+    #expect(waited >= 0.25 && waited < 5, "waited \(waited) s")
+  }
+
   @Test func aCompositorThatNeverAnswersIsGivenUpOnAtTheLimit() throws {
     // A socket that listens and never accepts: the connection is made (the
     // backlog holds it), as to a stopped compositor, and nothing answers.
