@@ -563,14 +563,18 @@ public final class ToastPresenter {
   }
 
   /// Runs the event loop until no toast is presenting, and returns how the last one ended.
+  ///
+  /// - Throws: ``ToastError`` when the connection fails, or when the
+  ///   compositor does not answer within 5 s that the surfaces are gone.
   public func runUntilHidden() throws(ToastError) -> ToastOutcome {
     do {
       try session.loop.run(until: { surfaces.isEmpty })
     } catch {
       throw ToastError(error.waylandError)
     }
+    // The surfaces' end reaches the compositor (unless it stopped answering).
     do {
-      try session.display.roundtrip()
+      try session.display.roundtrip(within: Display.handshakeLimit)
     } catch {
       throw ToastError(error)
     }
