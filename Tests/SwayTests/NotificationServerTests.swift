@@ -47,6 +47,11 @@ struct NotificationServerTests {
         guard daemon.isRunning else { throw HarnessError("the daemon exited: \(errors)") }
         return bus.serverProcess() == daemon.pid
       }
+      // The bus gives the name a moment before the daemon hears its
+      // RequestName answered and serves the commands too.
+      try waitUntil("the daemon to serve the notification commands (log: \(errors))") {
+        try desk.runToEnd(["notifications", "list"]).status == 0
+      }
     }
 
     deinit { daemon.terminate() }
@@ -274,7 +279,8 @@ struct NotificationServerTests {
     let server = try Server()
     let refused = try server.desk.runToEnd(["notifications", "focus"])
     #expect(
-      refused.status == 1 && refused.errors == "wl-toast: no notification with actions shows\n")
+      refused.status == 1 && refused.errors == "wl-toast: no notification with actions shows\n",
+      "\(refused.errors)")
     let waiting = try server.desk.start(
       Run(
         [
