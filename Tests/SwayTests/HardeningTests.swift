@@ -110,24 +110,17 @@ struct HardeningTests {
     // full (sway's IPC socket takes 3, its Wayland socket 128: clients tried
     // it for a while), the daemon, the nag and the watcher wait to connect.
     // The daemon comes after the toast's owner has gone (one owner a display).
-    var queued: [Int32] = []
-    defer { for fd in queued { close(fd) } }
+    var queued: [QueuedConnections] = []
     let groups = [
       [["--timeout", "0", "Saved"], ["nag", "-m", "Hi"], ["watch", "sway"]],
       [["daemon"], ["nag", "-m", "Hi"], ["watch", "sway"]],
     ]
     for (round, group) in groups.enumerated() {
       if round == 1 {
-        for path in [desk.sway.ipcSocketPath, desk.sway.socketPath] {
-          var full = false
-          for _ in 0..<140 {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
-            let connected = withUnixAddress(path) { connect(fd, $0, $1) }
-            if connected == -1 && errno == EAGAIN { full = true }
-            queued.append(fd)
-          }
-          #expect(full, "the backlog of \(path) is full")
+        queued = [desk.sway.ipcSocketPath, desk.sway.socketPath].map {
+          QueuedConnections(toSocketAt: $0)
         }
+        #expect(queued.map(\.filledBacklog) == [true, true], "both backlogs full")
       }
       let started = now()
       let runs = try group.map { arguments in
@@ -146,8 +139,7 @@ struct HardeningTests {
       let waited = now() - started
       #expect(waited >= 5 && waited < 25, "\(group): given up on after \(waited) s")
     }
-    for fd in queued { close(fd) }
-    queued = []
+    for connections in queued { connections.close() }
     desk.sway.resume()
     // The compositor goes on, and so do the next toasts.
     #expect(try desk.runToEnd(["--tag", "after", "--timeout", "0", "After"]).status == 0)

@@ -66,38 +66,26 @@ struct LiveSwayTests {
   }
 
   @Test func aCompositorWhoseBacklogIsFullIsGivenUpOnAtTheLimit() throws {
-    // A socket that listens and never accepts, its backlog (0: one
-    // connection) taken: a stopped compositor that many clients tried.
-    let directory = try makeTemporaryDirectory(prefix: "wl-toast-full")
-    defer { removeTree(directory) }
-    let path = directory + "/wayland-full"
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(listener) }
-    #expect(withUnixAddress(path) { bind(listener, $0, $1) } == 0 && listen(listener, 0) == 0)
-    let queued = (0..<4).map { _ in
-      let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue), 0)
-      _ = withUnixAddress(path) { connect(fd, $0, $1) }
-      return fd
-    }
-    defer { for fd in queued { close(fd) } }
+    // A stopped compositor that many clients tried: its backlog (0: one
+    // connection) taken, a connect waits for room.
+    let silent = try SilentSocket(backlog: 0)
+    let queued = QueuedConnections(toSocketAt: silent.path)
+    defer { withExtendedLifetime((silent, queued)) {} }
+    #expect(queued.filledBacklog)
     let started = now()
-    #expect(throws: WaylandError.noAnswer(display: path, within: .milliseconds(300))) {
-      _ = try Display(name: path, within: .milliseconds(300))
+    #expect(throws: WaylandError.noAnswer(display: silent.path, within: .milliseconds(300))) {
+      _ = try Display(name: silent.path, within: .milliseconds(300))
     }
     let waited = now() - started
     #expect(waited >= 0.25 && waited < 5, "waited \(waited) s")
   }
 
   @Test func aCompositorThatNeverAnswersIsGivenUpOnAtTheLimit() throws {
-    // A socket that listens and never accepts: the connection is made (the
-    // backlog holds it), as to a stopped compositor, and nothing answers.
-    let directory = try makeTemporaryDirectory(prefix: "wl-toast-silent")
-    defer { removeTree(directory) }
-    let path = directory + "/wayland-silent"
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(listener) }
-    let bound = withUnixAddress(path) { bind(listener, $0, $1) }
-    #expect(bound == 0 && listen(listener, 4) == 0)
+    // The connection is made (the backlog holds it), as to a stopped
+    // compositor, and nothing answers.
+    let silent = try SilentSocket(backlog: 4)
+    defer { withExtendedLifetime(silent) {} }
+    let path = silent.path
     let display = try Display(name: path)
     let started = now()
     #expect(throws: WaylandError.noAnswer(display: path, within: .milliseconds(300))) {
