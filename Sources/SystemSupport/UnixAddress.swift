@@ -28,3 +28,32 @@ public func withUnixAddress(
 
 /// The longest path a Unix socket address holds, in bytes.
 public let maximumUnixPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+/// Connects a new blocking, close-on-exec stream socket to the Unix socket at
+/// `path` and returns it. A peer that accepts nothing (a stopped program)
+/// leaves connections in its backlog; once that is full, `connect` waits for
+/// room, here at most `limit` (the socket's send timeout, which the kernel
+/// applies to a connect, then cleared).
+///
+/// - Throws: the connect's ``Errno``: `EAGAIN` when `limit` passed first,
+///   `ENAMETOOLONG` when the path does not fit in an address.
+public func connectUnixStream(to path: String, within limit: Duration) throws(Errno) -> Int32 {
+  let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+  guard fd >= 0 else { throw .current }
+  func sendTimeout(_ duration: Duration) {
+    var value = timeval(
+      tv_sec: Int(duration.components.seconds),
+      tv_usec: Int(duration.components.attoseconds / 1_000_000_000_000))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+  }
+  sendTimeout(limit)
+  // -2: the path does not fit.
+  let connected = retryingOnInterrupt { withUnixAddress(path) { connect(fd, $0, $1) } ?? -2 }
+  guard connected == 0 else {
+    let error = connected == -2 ? Errno(rawValue: ENAMETOOLONG) : .current
+    close(fd)
+    throw error
+  }
+  sendTimeout(.zero)
+  return fd
+}

@@ -574,7 +574,7 @@ public final class ToastPresenter {
     }
     // The surfaces' end reaches the compositor (unless it stopped answering).
     do {
-      try session.display.roundtrip(within: Display.handshakeLimit)
+      try session.display.roundtrip(within: Display.answerLimit)
     } catch {
       throw ToastError(error)
     }

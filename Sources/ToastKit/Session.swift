@@ -183,7 +183,7 @@ final class Session {
       }
     }
     // Output sizes and seat capabilities arrive after binding.
-    try display.roundtrip(within: Display.handshakeLimit)
+    try display.roundtrip(within: Display.answerLimit)
   }
 
   deinit {

@@ -179,20 +179,13 @@ package final class SwayIPCConnection {
       throw .emptySocketPath
     }
     guard path.utf8.count <= maximumUnixPathLength else { throw .pathTooLong(path) }
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { throw .cannotConnect(path, .current) }
-    // A stopped sway accepts nothing: once its backlog (3) is full, connect
-    // waits, but no longer than a send may (then EAGAIN).
-    var limit = timeval(tv_sec: Int(Self.answerLimit.components.seconds), tv_usec: 0)
-    setsockopt(
-      descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    let result = retryingOnInterrupt {
-      withUnixAddress(path) { connect(descriptor, $0, $1) } ?? -1
-    }
-    guard result == 0 else {
-      let error = Errno.current
-      close(descriptor)
-      if error.rawValue == EAGAIN { throw .noAnswer(path, within: Self.answerLimit) }
+    // A stopped sway accepts nothing: once its backlog (3) is full, a
+    // connect waits for room, at most the answer's limit.
+    let descriptor: Int32
+    do {
+      descriptor = try connectUnixStream(to: path, within: Self.answerLimit)
+    } catch {
+      if error == .wouldBlock { throw .noAnswer(path, within: Self.answerLimit) }
       throw .cannotConnect(path, error)
     }
     fileDescriptor = descriptor

@@ -35,7 +35,7 @@ public final class Display {
   ///
   /// - Throws: ``WaylandError/cannotConnect(display:path:reason:)``, or
   ///   ``WaylandError/noAnswer(display:within:)`` when `limit` passes first.
-  public convenience init(name: String? = nil, within limit: Duration = Display.handshakeLimit)
+  public convenience init(name: String? = nil, within limit: Duration = Display.answerLimit)
     throws(WaylandError)
   {
     if name == nil, let socket = getenv("WAYLAND_SOCKET").map({ String(cString: $0) }) {
@@ -65,26 +65,13 @@ public final class Display {
     }
     // libwayland's own connect would wait without limit: the socket is
     // connected here, with a limit on the wait, and handed over.
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-    guard fd >= 0 else {
-      throw .cannotConnect(display: resolved, path: path, reason: Errno.current.description)
+    let fd: Int32
+    do {
+      fd = try connectUnixStream(to: path, within: limit)
+    } catch {
+      if error == .wouldBlock { throw .noAnswer(display: resolved, within: limit) }
+      throw .cannotConnect(display: resolved, path: path, reason: error.description)
     }
-    var wait = timeval(
-      tv_sec: Int(limit.components.seconds),
-      tv_usec: Int(limit.components.attoseconds / 1_000_000_000_000))
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-    // -2: the path does not fit in an address.
-    let connected = retryingOnInterrupt { withUnixAddress(path) { connect(fd, $0, $1) } ?? -2 }
-    guard connected == 0 else {
-      let code = connected == -2 ? ENAMETOOLONG : errno
-      close(fd)
-      if code == EAGAIN { throw .noAnswer(display: resolved, within: limit) }
-      throw .cannotConnect(
-        display: resolved, path: path, reason: Errno(rawValue: code).description)
-    }
-    // libwayland sends without waiting; the limit is the connect's alone.
-    var none = timeval()
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &none, socklen_t(MemoryLayout<timeval>.size))
     // It takes the descriptor, and closes it if it fails.
     guard let display = wl_display_connect_to_fd(fd) else {
       throw .cannotConnect(display: resolved, path: path, reason: Errno.current.description)
@@ -109,10 +96,11 @@ public final class Display {
     if wl_display_roundtrip(pointer) < 0 { throw currentError() }
   }
 
-  /// How long a compositor has to answer the handshake's roundtrips (the
-  /// globals, then the outputs' and seats' first events) before the program
-  /// gives up on it with ``WaylandError/noAnswer(display:within:)``.
-  public static let handshakeLimit: Duration = .seconds(5)
+  /// How long a compositor has to take the connection and answer each
+  /// roundtrip of the handshake (the globals, then the outputs' and seats'
+  /// first events) and the last one before the program ends, before the
+  /// program gives up on it with ``WaylandError/noAnswer(display:within:)``.
+  public static let answerLimit: Duration = .seconds(5)
 
   /// Sends all requests and waits, at most `limit`, until the compositor has
   /// handled them and every event they caused has been dispatched: a

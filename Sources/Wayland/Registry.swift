@@ -26,7 +26,7 @@ public final class Registry {
   ///
   /// - Throws: ``WaylandError/noAnswer(display:within:)`` when `limit` passes
   ///   first; the connection's error when it fails.
-  public init(display: Display, within limit: Duration = Display.handshakeLimit)
+  public init(display: Display, within limit: Duration = Display.answerLimit)
     throws(WaylandError)
   {
     object = display.object.getRegistry()
