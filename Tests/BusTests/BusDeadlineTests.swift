@@ -39,7 +39,7 @@ struct BusDeadlineTests {
   @Test func aCallWithALimitUnansweredHearsNoAnswerAndTheConnectionStays() throws {
     let bus = try SilentBus(.helloOnly)
     let loop = try EventLoop(signals: [])
-    let connection = try Self.greeted(by: bus, loop: loop)
+    let connection = try greetedConnection(to: bus.address, loop: loop)
     var closed = false
     connection.onClose = { closed = true }
     #expect(connection.uniqueName == ":1.1")
@@ -64,7 +64,8 @@ struct BusDeadlineTests {
   @Test func aCallWithoutALimitHearsNoAnswerOnceAfterTheConnectionsCallLimit() throws {
     let bus = try SilentBus(.helloOnly)
     let loop = try EventLoop(signals: [])
-    let connection = try Self.greeted(by: bus, loop: loop, callLimit: .milliseconds(300))
+    let connection = try greetedConnection(
+      to: bus.address, loop: loop, callLimit: .milliseconds(300))
     var answers: [Result<BusMessage, BusConnection.CallError>] = []
     let started = MonotonicTime.now
     connection.call(
@@ -93,7 +94,8 @@ struct BusDeadlineTests {
   @Test func aForgottenCallIsNeverHeard() throws {
     let bus = try SilentBus(.helloOnly)
     let loop = try EventLoop(signals: [])
-    let connection = try Self.greeted(by: bus, loop: loop, callLimit: .milliseconds(200))
+    let connection = try greetedConnection(
+      to: bus.address, loop: loop, callLimit: .milliseconds(200))
     var heard = 0
     let serial = try #require(
       connection.call(
@@ -112,7 +114,7 @@ struct BusDeadlineTests {
   @Test func aBusThatAnsweredLeavesNoTimerToWakeTheLoop() throws {
     let bus = try NotificationBus()
     let loop = try EventLoop(signals: [])
-    let connection = try BusServiceTests.connect(to: bus, loop: loop)
+    let connection = try greetedConnection(to: bus.address, loop: loop)
     // What the bus sends after Hello (NameAcquired) read first: until the
     // loop sleeps a whole 0.3 s.
     try waitUntil("the bus to fall quiet") {
@@ -128,19 +130,5 @@ struct BusDeadlineTests {
     #expect(MonotonicTime.now - start >= wait - .milliseconds(50))
     #expect(loop.wakeUps - before == 1)
     #expect(!connection.isClosed && !connection.closedUnanswered)
-  }
-
-  /// A connection to `bus` (answering `Hello` and nothing after it) once
-  /// `Hello` is answered; calls without a limit of their own have `callLimit`.
-  static func greeted(
-    by bus: SilentBus, loop: EventLoop, callLimit: Duration = BusConnection.callLimit
-  ) throws -> BusConnection {
-    let connection = try #require(
-      BusConnection(address: BusAddress(bus.address), loop: loop, callLimit: callLimit))
-    try waitUntil("the bus to answer Hello") {
-      try loop.iterate(timeout: .milliseconds(50))
-      return connection.uniqueName != nil
-    }
-    return connection
   }
 }

@@ -18,16 +18,6 @@ struct BusServiceTests {
     ],
     signals: [.init("Echoed", [.init("text", "s")])])
 
-  /// A connection of ours to `bus`, ready (its `Hello` answered), in `loop`.
-  static func connect(to bus: NotificationBus, loop: EventLoop) throws -> BusConnection {
-    let connection = try #require(BusConnection(address: BusAddress(bus.address), loop: loop))
-    try waitUntil("the bus to answer Hello") {
-      try loop.iterate(timeout: .milliseconds(50))
-      return connection.uniqueName != nil
-    }
-    return connection
-  }
-
   /// Runs `program` (`gdbus`) with `arguments` while `loop` answers; its
   /// status and output.
   static func client(
@@ -57,7 +47,7 @@ struct BusServiceTests {
   @Test func aServedObjectAnswersItsMethodsAndRefusesEverythingElseByName() throws {
     let bus = try NotificationBus()
     let loop = try EventLoop(signals: [])
-    let connection = try Self.connect(to: bus, loop: loop)
+    let connection = try greetedConnection(to: bus.address, loop: loop)
     let objects = BusObjects()
     objects.serve(Self.interface, at: "/org/example") { method, call in
       switch method {
@@ -119,8 +109,8 @@ struct BusServiceTests {
   @Test func aNameIsRefusedWhileAnotherOwnsItAndTakenWhenItAllowsReplacement() throws {
     let bus = try NotificationBus()
     let loop = try EventLoop(signals: [])
-    let first = try Self.connect(to: bus, loop: loop)
-    let second = try Self.connect(to: bus, loop: loop)
+    let first = try greetedConnection(to: bus.address, loop: loop)
+    let second = try greetedConnection(to: bus.address, loop: loop)
     var ownership: [NameOwnership] = []
     first.onSignal = { signal in signal.nameOwnership.map { ownership.append($0) } }
     func request(_ connection: BusConnection, _ flags: NameRequestFlags) throws -> NameRequestReply?
@@ -161,7 +151,7 @@ struct BusServiceTests {
   @Test func signalsReachListeners() throws {
     let bus = try NotificationBus()
     let loop = try EventLoop(signals: [])
-    let connection = try Self.connect(to: bus, loop: loop)
+    let connection = try greetedConnection(to: bus.address, loop: loop)
     #expect(
       connection.emit(
         path: "/org/freedesktop/Notifications", interface: NotificationBus.serverName,
