@@ -196,6 +196,11 @@ final class LayerView {
   private var stepTimer: EventLoop.Token?
   /// A frame's time at 60 Hz: the wait between steps of a move that commit nothing.
   private static let stepInterval: Duration = .milliseconds(16)
+  /// Ends a move in the stack that frame callbacks did not carry to its end:
+  /// a compositor sends none to a surface wholly off its outputs (a card
+  /// pushed below a short output's edge), and the move that would bring it
+  /// back must not wait for one.
+  private var moveTimer: EventLoop.Token?
 
   /// Whether a new placement was sent since the last commit: the next commit
   /// moves the surface (and the compositor draws a frame for it).
@@ -304,14 +309,36 @@ final class LayerView {
     guard shift != targetShift else { return }
     if animated && drawnScale != nil {
       shiftMove = (currentShift(at: now), shift, now)
+      if let moveTimer { session.loop.remove(moveTimer) }
+      moveTimer = session.loop.addTimer(
+        after: Design.stackMove + PresentedToast.frameCallbackGrace
+      ) { [weak self] in self?.endStalledMove() }
     } else {
-      shiftMove = nil
+      endMove()
       appliedShift = shift
       relayout()
       applyPlacement()
       if roleCommitted && !awaitingResize { commit() }
     }
     targetShift = shift
+    needsDraw = true
+  }
+
+  /// No move under way any more.
+  private func endMove() {
+    shiftMove = nil
+    if let moveTimer { session.loop.remove(moveTimer) }
+    moveTimer = nil
+  }
+
+  /// Past a move's end without the frame callbacks that would have ended it:
+  /// the callback pending is given up, and the next frame takes the place the
+  /// move was going to.
+  private func endStalledMove() {
+    moveTimer = nil
+    guard shiftMove != nil else { return }
+    frameCallback?.destroy()
+    frameCallback = nil
     needsDraw = true
   }
 
@@ -479,12 +506,9 @@ final class LayerView {
   /// when that changes the surface's size (the frame waits for its configure).
   private func followStack(at now: Double) -> Bool {
     let shift = currentShift(at: now)
-    guard shift != appliedShift else {
-      if shiftMove != nil && shift == targetShift { shiftMove = nil }
-      return true
-    }
+    if shift == targetShift { endMove() }
+    guard shift != appliedShift else { return true }
     appliedShift = shift
-    if shift == targetShift { shiftMove = nil }
     let before = (layout.surfaceWidth, layout.surfaceHeight)
     relayout()
     if awaitingResize || before != (layout.surfaceWidth, layout.surfaceHeight) { return false }
@@ -540,6 +564,8 @@ final class LayerView {
     frameCallback = nil
     if let stepTimer { session.loop.remove(stepTimer) }
     stepTimer = nil
+    if let moveTimer { session.loop.remove(moveTimer) }
+    moveTimer = nil
     fractionalScale?.destroy()
     viewport?.destroy()
     layerSurface.destroy()

@@ -624,6 +624,28 @@ struct NotificationServerTests {
     try server.bus.waitForSignal("NotificationClosed", ["8", "2"])
   }
 
+  @Test func aCardPushedBelowTheOutputComesBackWhenTheCardsAboveItGo() throws {
+    let server = try Server()
+    // An output too short for five cards: the oldest is pushed wholly below
+    // its edge, where the compositor sends it no frame callbacks.
+    try server.desk.sway.swaymsg(["output", "HEADLESS-1", "mode", "1280x300"])
+    let body = "Two lines of body\nfor a taller card"
+    var ids: [UInt32] = []
+    for number in 1...5 {
+      ids.append(try server.notify(["-t", "0", "Card \(number)", body]))
+      try waitUntil("card \(number) shown") {
+        try server.list().filter { $0["shown"]?.boolValue == true }.count == number
+      }
+    }
+    let oldest = Self.card(app: "notify-send", summary: "Card 1", body: body, timeout: 0)
+    let layout = ToastLayout(toast: oldest, outputWidth: 1280, outputHeight: 300)
+    #expect(4 * (layout.box.height + Design.stackGap) > 300, "card 1 starts below 300")
+    for id in ids.dropFirst() {
+      #expect(try server.desk.runToEnd(["notifications", "dismiss", String(id)]).status == 0)
+    }
+    try Self.expectCard(at: Self.restingBox(oldest), on: server.desk)
+  }
+
   @Test func doNotDisturbHoldsNotificationsBackUntilItEnds() throws {
     let server = try Server()
     #expect(try server.desk.runToEnd(["dnd", "on"]).status == 0)
