@@ -52,7 +52,15 @@ package struct Config: Equatable, Sendable {
     }
     var section = Section.none
     var number = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // A byte order mark is no part of the first line; "\r\n" is one
+    // Character, a line end as "\n" is.
+    let body = text.first == "\u{FEFF}" ? text.dropFirst() : Substring(text)
+    for rawLine in body.split(
+      omittingEmptySubsequences: false,
+      whereSeparator: {
+        $0 == "\n" || $0 == "\r\n"
+      })
+    {
       number += 1
       let line = rawLine.drop { $0 == " " || $0 == "\t" }.reversed().drop {
         $0 == " " || $0 == "\t" || $0 == "\r"
@@ -152,12 +160,15 @@ package struct Config: Equatable, Sendable {
   /// Reads the file at `path`; nil when there is none (ENOENT), an error
   /// message when it cannot be read.
   package static func load(path: String) -> Result<Config?, ConfigError> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // Opened without blocking: a FIFO nobody writes to would hold the open
+    // for ever. A pipe then blocks again, so `--config <(…)` is read whole.
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
     guard fd >= 0 else {
       if errno == ENOENT { return .success(nil) }
       return .failure(ConfigError(path: path, reason: "\(Errno.current)"))
     }
     defer { close(fd) }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     var bytes: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 16_384)
     while true {

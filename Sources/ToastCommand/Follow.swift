@@ -3,14 +3,16 @@ import SystemSupport
 import ToastModel
 
 /// `--follow`: each line that `reader` gives applied to `toast` in `format`
-/// and handed over by `deliver` (without waiting). A line refused changes
+/// and handed over by `deliver` (without waiting). A line refused, or one
+/// that would leave nothing to show (``ToastModel/Toast/showsSomething``), changes
 /// nothing: `skipped` gets its one line (`line N: REASON; skipped`) and the
 /// next is read.
 ///
 /// At the end of input, with `wait`, the toast is handed over once more to
 /// wait for its outcome, which is returned. Without it, a toast that no line
-/// delivered is handed over as it is when it has a text, and the result is
-/// ``Client/Result/accepted``.
+/// delivered is handed over as it is, and the result is
+/// ``Client/Result/accepted``. A toast that no line delivered and that shows
+/// nothing is not handed over at all (``Client/Result/accepted``).
 package func follow(
   _ toast: Toast, format: FollowFormat, wait: Bool, reader: inout LineReader,
   deliver: (_ toast: Toast, _ wait: Bool) -> Client.Result, skipped: (String) -> Void
@@ -20,20 +22,28 @@ package func follow(
   var number = 0
   while let line = reader.next() {
     number += 1
+    var next = current
     do {
-      try current.apply(followLine: line, format: format)
+      try next.apply(followLine: line, format: format)
     } catch {
       skipped("line \(number): \(error.description); skipped")
       continue
     }
+    guard next.showsSomething else {
+      skipped("line \(number): a blank text without a spinner or progress; skipped")
+      continue
+    }
+    current = next
     _ = deliver(current, false)
     delivered = true
   }
-  // End of input: the toast finishes its timeout.
+  // End of input: the toast finishes its timeout. One that no line
+  // delivered and that has no text is never shown, waited for or not.
+  guard delivered || current.showsSomething else { return .accepted }
   if wait {
     return deliver(current, true)
   }
-  if !delivered && !current.text.isEmpty { _ = deliver(current, false) }
+  if !delivered { _ = deliver(current, false) }
   return .accepted
 }
 

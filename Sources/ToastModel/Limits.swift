@@ -407,6 +407,12 @@ extension Toast {
     }
   }
 
+  /// Whether the toast shows anything: a text that is not blank, a spinner or
+  /// a progress bar.
+  package var showsSomething: Bool {
+    !text.allSatisfy(Toast.isBlank) || showsSpinner || progress != nil
+  }
+
   /// `Character.isWhitespace` (its first scalar's White_Space property): in
   /// ASCII, U+0009 to U+000D and the space.
   package static func isBlank(_ character: Character) -> Bool {

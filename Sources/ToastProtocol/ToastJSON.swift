@@ -92,7 +92,13 @@ extension Toast {
       for key in fields.keys.sorted() where !Toast.followFields.contains(key) {
         throw ToastField.named(key) == nil ? .unknownField(key) : .notFollowable(key)
       }
-      try apply(value)
+      var next = self
+      try next.apply(value)
+      // A bar or a card takes input a --follow line may not give a toast.
+      if next.style != style && next.style != .hud && next.style != .banner {
+        throw .badField("style", expected: "\"hud\" or \"banner\" on a --follow line")
+      }
+      self = next
     }
   }
 }

@@ -108,8 +108,13 @@ let config: Config?
 do throws(ConfigError) {
   config = try loadConfig(for: commandLine)
 } catch {
-  printError("wl-toast: --config: \(error)")
-  exit(ExitCode.usage)
+  // -h and -V win over every other argument, a --config that cannot be read too.
+  switch parseArguments(commandLine) {
+  case .success(.help), .success(.version): config = nil
+  default:
+    printError("wl-toast: --config: \(error)")
+    exit(ExitCode.usage)
+  }
 }
 switch parseArguments(commandLine, config: config) {
 case .failure(let error):

@@ -68,6 +68,16 @@ struct CommandTests {
     #expect(try Self.run(["--version"], environment: environment).status == 0)
   }
 
+  @Test func helpAndVersionWinOverAConfigFileThatCannotBeRead() throws {
+    for arguments in [["--config", "/nonexistent", "--help"], ["-V", "--config", "/"]] {
+      let result = try Self.run(arguments, environment: currentEnvironment())
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.hasPrefix(arguments.contains("-V") ? "wl-toast " : "Usage:"))
+    }
+    let result = try Self.run(["--config", "/nonexistent", "x"], environment: currentEnvironment())
+    #expect(result.status == 64 && result.stderr.hasPrefix("wl-toast: --config: cannot read"))
+  }
+
   @Test func noCompositorIsAnErrorNamingTheDisplay() throws {
     var environment = currentEnvironment()
     environment["WAYLAND_DISPLAY"] = "/tmp/wl-toast-nothing-here"

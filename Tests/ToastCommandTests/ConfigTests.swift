@@ -33,6 +33,18 @@ struct ConfigTests {
     return (toast, options)
   }
 
+  @Test func aFileWithCRLFLineEndsAndAByteOrderMarkReadsAsWithLineFeeds() {
+    let plain = Config(text: Self.text, path: "config")
+    let windows = Config(
+      text: "\u{FEFF}"
+        + Self.text.split(separator: "\n", omittingEmptySubsequences: false).joined(
+          separator: "\r\n"), path: "config")
+    #expect(windows.problems == [])
+    #expect(windows.presetNames == ["job", "volume"])
+    #expect(windows.defaults == plain.defaults)
+    #expect(windows.presets == plain.presets)
+  }
+
   @Test func sectionsAndEntriesAreRead() {
     let config = Config(text: Self.text, path: "config")
     #expect(config.problems == [])
@@ -215,5 +227,17 @@ struct ConfigTests {
       return
     }
     #expect(error.description.hasPrefix("cannot read /proc/self/mem: "))
+  }
+
+  @Test func aFIFONobodyWritesToReadsAsEmptyWithoutWaiting() throws {
+    let directory = try #require(
+      mkdtemp(strdup("/tmp/wl-toast-config-XXXXXX")).map { String(cString: $0) })
+    defer {
+      unlink(directory + "/config")
+      rmdir(directory)
+    }
+    #expect(mkfifo(directory + "/config", 0o600) == 0)
+    let config = try #require(try Config.load(path: directory + "/config").get())
+    #expect(config.problems == [] && config.presetNames == [] && config.defaults == [])
   }
 }

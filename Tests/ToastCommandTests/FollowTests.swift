@@ -164,6 +164,30 @@ struct FollowTests {
     #expect(Self.run("", Toast("")).delivered.isEmpty)
     let refused = Self.run("[1]\n", format: .json)
     #expect(refused.delivered.map(\.text) == ["start"], "no line was delivered")
-    #expect(Self.run("", Toast(""), wait: true).delivered.map(\.wait) == [true])
+    #expect(Self.run("", Toast(" "), wait: true).delivered.isEmpty)
+    #expect(Self.run("", Toast(" "), wait: true).result == .accepted)
+    var spinner = Toast("")
+    spinner.showsSpinner = true
+    #expect(Self.run("", spinner, wait: true).delivered.map(\.wait) == [true])
+  }
+
+  @Test func aBlankLineIsSkippedUnlessASpinnerOrProgressShows() {
+    let run = Self.run("one\n  \ntwo\n")
+    #expect(run.delivered.map(\.text) == ["one", "two"])
+    #expect(run.skipped == ["line 2: a blank text without a spinner or progress; skipped"])
+    let progress = Self.run(#"{"text":"","progress":40}"# + "\n", format: .json)
+    #expect(progress.delivered.map(\.text) == [""] && progress.skipped.isEmpty)
+  }
+
+  @Test func aJSONLineMayMakeTheToastAHUDOrABannerButNotABarOrACard() {
+    let run = Self.run(
+      #"{"style":"card"}"# + "\n" + #"{"style":"bar"}"# + "\n" + #"{"style":"banner"}"# + "\n",
+      format: .json)
+    #expect(run.delivered.count == 1)
+    #expect(
+      run.skipped == [
+        #"line 1: style: expected "hud" or "banner" on a --follow line; skipped"#,
+        #"line 2: style: expected "hud" or "banner" on a --follow line; skipped"#,
+      ])
   }
 }
