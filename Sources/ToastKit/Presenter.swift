@@ -193,7 +193,10 @@ public final class ToastPresenter {
     }
     session.loop.beforeSleep = { [unowned self] in
       restack()
-      for surface in surfaces.values { surface.drawIfNeeded() }
+      for (index, surface) in surfaces.values.enumerated() {
+        surface.drawIfNeeded()
+        sendAsItGoes(index)
+      }
       startAnnouncerWhenDrawn()
     }
     session.loop.onSignal = { [unowned self] _ in
@@ -609,7 +612,26 @@ public final class ToastPresenter {
     }
   }
 
+  /// The most toasts on screen at once, a notification's cards apart (the
+  /// notification server holds those to its own limit): past it the oldest
+  /// gives way, as ``ToastModel/ToastOutcome/replaced``. Each toast is a
+  /// surface with its buffers, and each one that comes moves the others of
+  /// its stack, so a script's burst stays within what a compositor takes.
+  public static let maximumToasts = 32
+
+  /// Ends the oldest toast when `toast` would be one past ``maximumToasts``.
+  private func makeRoom(for toast: Toast) {
+    guard toast.style != .card else { return }
+    let live = surfaces.values.filter { !$0.isGone && !$0.isExiting && $0.toast.style != .card }
+    guard live.count >= Self.maximumToasts else { return }
+    let oldest = live.min {
+      appearance[ObjectIdentifier($0), default: 0] < appearance[ObjectIdentifier($1), default: 0]
+    }
+    oldest?.hide(.replaced, animated: false)
+  }
+
   private func present(_ toast: Toast, tag: String, warnings: [ToastWarning] = []) {
+    makeRoom(for: toast)
     let surface = PresentedToast(toast: toast, session: session)
     lastSoundProblems[tag] = nil
     if toast.sound != nil { surface.soundState = ("waiting", nil) }
@@ -712,6 +734,13 @@ public final class ToastPresenter {
   /// Puts every toast in its place: toasts at one position of one output
   /// stack in the order they appeared (a stack of cards the newest first),
   /// moving when a neighbour goes or changes size (see ``Stacking``).
+  /// After every few surfaces of a pass, what they asked for goes to the
+  /// compositor: libwayland queues only 4 KiB of requests, and a pass over
+  /// hundreds of toasts would fill it (``Wayland/Display/flush(within:)``).
+  private func sendAsItGoes(_ index: Int) {
+    if index % 8 == 7 { session.display.flush(within: Display.answerLimit) }
+  }
+
   private func restack() {
     let toasts = surfaces.values.filter { !$0.isGone }.sorted {
       appearance[ObjectIdentifier($0), default: 0] < appearance[ObjectIdentifier($1), default: 0]
@@ -737,8 +766,9 @@ public final class ToastPresenter {
       let shifts = Stacking.shifts(
         extents: stack.map(\.view.stackExtent), position: key.position,
         newestFirst: stack.allSatisfy(\.isCard))
-      for (entry, shift) in zip(stack, shifts) {
+      for (index, (entry, shift)) in zip(stack, shifts).enumerated() {
         entry.view.moveInStack(to: shift, animated: entry.animated, now: now)
+        sendAsItGoes(index)
       }
     }
   }

@@ -149,6 +149,32 @@ public final class Display {
     }
   }
 
+  /// Sends the requests queued, waiting at most `limit` while the
+  /// compositor's socket is full. libwayland (before 1.22) queues at most
+  /// 4 KiB of requests and gives the connection up when a request finds the
+  /// queue and the socket full, so a pass that sends many (hundreds of
+  /// toasts moving at once) sends them as it goes. Past the limit what is
+  /// left waits for the loop's own flush.
+  public func flush(within limit: Duration) {
+    let deadline = MonotonicTime.now + limit
+    while wl_display_flush(pointer) < 0 && (errno == EAGAIN || errno == EINTR) {
+      let remaining = deadline - .now
+      guard remaining > .zero else { return }
+      // Meanwhile what the compositor sends is read (into the queue, for the
+      // loop to dispatch), or it would give up on us as we wait on it.
+      let reading = wl_display_prepare_read(pointer) == 0
+      let events = Int16(POLLOUT) | (reading ? Int16(POLLIN) : 0)
+      var pfd = pollfd(fd: wl_display_get_fd(pointer), events: events, revents: 0)
+      _ = poll(&pfd, 1, Duration.pollTimeout(remaining))
+      guard reading else { continue }
+      if pfd.revents & Int16(POLLIN) != 0 {
+        _ = wl_display_read_events(pointer)
+      } else {
+        wl_display_cancel_read(pointer)
+      }
+    }
+  }
+
   /// Dispatches events already read from the connection.
   public func dispatchPending() throws(WaylandError) {
     if wl_display_dispatch_pending(pointer) < 0 { throw currentError() }
@@ -169,6 +195,9 @@ public final class Display {
       let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
       return .protocolError(interface: name, objectID: objectID, code: protocolCode)
     }
+    // EAGAIN: a request found the queue full and the socket too (libwayland
+    // before 1.22); the compositor is still there.
+    if code == EAGAIN { return .requestsNotTaken }
     let reason =
       code == 0 ? "the compositor closed the connection" : Errno(rawValue: code).description
     return .connectionLost(reason: reason)

@@ -20,6 +20,9 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
   /// The compositor at the named display accepted the connection but did not
   /// answer a roundtrip within the limit (a stopped or hung compositor).
   case noAnswer(display: String, within: Duration)
+  /// The compositor took our requests more slowly than they came, and
+  /// libwayland gave the connection up when its queue of them was full.
+  case requestsNotTaken
   /// A request newer than the object's bound version was called.
   case unsupportedVersion(interface: String, request: String, since: UInt32, bound: UInt32)
   /// A system call failed.
@@ -48,6 +51,9 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
     case .noAnswer(let display, let limit):
       return
         "the Wayland compositor at '\(display)' did not answer in \(limit.components.seconds) s; is it stopped or hung?"
+    case .requestsNotTaken:
+      return "the Wayland compositor did not take the requests as fast as they came"
+        + " (the connection's queue was full)"
     case .unsupportedVersion(let interface, let request, let since, let bound):
       return "\(interface).\(request) needs version \(since), but the object has version \(bound)"
     case .system(let call, let code):

@@ -28,6 +28,22 @@ struct TagTests {
     }
   }
 
+  @Test func pastThirtyTwoToastsTheOldestGivesWayAsReplaced() throws {
+    let desk = try Desk<HeadlessSway>()
+    let first = try desk.run(["--tag", "t1", "--wait", "--timeout", "0", "--no-animation", "t1"])
+    try desk.waitUntilDrawn(tag: "t1")
+    for index in 2...ToastPresenter.maximumToasts + 2 {
+      let tag = "t\(index)"
+      let result = try desk.runToEnd(["--tag", tag, "--timeout", "0", "--no-animation", tag])
+      #expect(result.status == 0, "\(tag): \(result.errors)")
+    }
+    #expect(first.wait(timeout: 10) == 3, "the first toast's --wait hears 'replaced'")
+    #expect(try desk.status(tag: "t1") == nil && desk.status(tag: "t2") == nil)
+    for index in 3...ToastPresenter.maximumToasts + 2 {
+      #expect(try desk.status(tag: "t\(index)") != nil, "t\(index) shows")
+    }
+  }
+
   @Test func commandsStartedAtOnceElectOneOwner() throws {
     let desk = try Desk<HeadlessSway>()
     let commands = try (1...8).map { index in
