@@ -1,3 +1,4 @@
+import Glibc
 import SystemSupport
 import ToastModel
 import ToastProtocol
@@ -26,11 +27,15 @@ final class SwayWatch: Watcher {
   func start(in loop: EventLoop, feed: any ToastFeed, end: @escaping (WatchEnd) -> Void) {
     let readEvents = { [unowned self] in
       let messages: [(type: UInt32, payload: String)]
-      do {
+      do throws(SwayIPCError) {
         messages = try connection.readAvailable()
       } catch {
         stop()
-        return end(.failed("watch sway: \(error)"))
+        // Sway closing the connection is its exit: the watch's ordinary end.
+        switch error {
+        case .closed, .cannotRead(Errno(rawValue: ECONNRESET)): return end(.finished)
+        default: return end(.failed("watch sway: \(error)"))
+        }
       }
       for message in messages {
         switch watcher.handle(eventType: message.type, payload: message.payload) {

@@ -170,7 +170,8 @@ package final class OwnerFeed {
     do {
       try open()
     } catch {
-      printError("wl-toast: \(context): \(error)")
+      // Most often the compositor went with its owner, and the watch hears
+      // that itself; otherwise the next toast tries again and says why.
       return
     }
     // Still unused by a new toast: an owner that fails on these is not

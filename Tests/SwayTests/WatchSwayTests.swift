@@ -16,6 +16,22 @@ struct WatchSwayTests {
     ).run()
   }
 
+  @Test func swayExitingEndsTheWatchWithStatus0AndNoLine() throws {
+    let desk = try Desk<HeadlessSway>(
+      extraConfig: "mode \"resize\" {\n  bindsym Escape mode \"default\"\n}")
+    let log = desk.scratch("watch-sway") + ".log"
+    let watcher = try desk.run(["watch", "sway"], logPath: log)
+    defer { watcher.terminate() }
+    // The mode's banner shows: the watch and its owner run.
+    try waitUntil("the owner to show the mode banner", timeout: 10) {
+      try desk.sway.swaymsg(["mode", "resize"])
+      return try desk.status(tag: "sway-mode") != nil
+    }
+    _ = try? desk.sway.swaymsg(["exit"])
+    #expect(watcher.wait(timeout: 20) == 0, "the watch ends, as it should, with sway")
+    #expect(String(decoding: readFile(log) ?? [], as: UTF8.self) == "")
+  }
+
   @Test func theNextToastAfterTheOwnersWentAwayBringsTheModeBannerBack() throws {
     let desk = try Desk<HeadlessSway>(
       extraConfig: "mode \"resize\" {\n  bindsym Escape mode \"default\"\n}\n"
