@@ -71,6 +71,18 @@ package struct BusAddress: Equatable, Sendable {
     return BusAddress("unix:path=" + path)
   }
 
+  /// Why ``session()`` finds no bus, for a message: `no session bus: …`.
+  package static var noSessionBus: String {
+    guard let text = getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }) else {
+      return "no session bus: DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus is none"
+    }
+    // Printable and short, whatever the variable holds.
+    let shown = String(
+      String.UnicodeScalarView(
+        text.unicodeScalars.prefix(200).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+    return "no session bus: DBUS_SESSION_BUS_ADDRESS ('\(shown)') names no Unix socket"
+  }
+
   /// The sockets in words, for a message: `/run/user/1000/bus`, an abstract
   /// name as `@name`, several separated by commas; `no Unix socket` for none.
   package var socketList: String {

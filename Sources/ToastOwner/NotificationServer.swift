@@ -81,7 +81,7 @@ final class NotificationServer {
     guard connection == nil else { return }
     guard let address = BusAddress.session() else {
       startAnswers.removeAll()
-      answer("no session bus: DBUS_SESSION_BUS_ADDRESS is unset and $XDG_RUNTIME_DIR/bus is none")
+      answer(BusAddress.noSessionBus)
       return
     }
     guard let connection = BusConnection(address: address, loop: presenter.eventLoop) else {
@@ -378,24 +378,26 @@ final class NotificationServer {
   /// longer than a page can hold). Each object is made as it is read: a page
   /// of the list makes only its own.
   func list() -> some Collection<JSONValue> {
-    typealias Listed = (id: UInt32, request: NotificationRequest, shown: Bool)
+    typealias Listed = (entry: NotificationStack<Held>.Entry, shown: Bool)
     var shown: [Listed] = []
     var waiting: [Listed] = []
     for entry in stack.ordered {
-      let request = entry.payload.request
       if let tag = stack.tag(of: entry.id), !presenter.isWaitingToAppear(tag: tag) {
-        shown.append((entry.id, request, true))
+        shown.append((entry, true))
       } else {
-        waiting.append((entry.id, request, false))
+        waiting.append((entry, false))
       }
     }
-    return (shown + waiting).lazy.map { Self.listed($0.id, $0.request, shown: $0.shown) }
+    return (shown + waiting).lazy.map { Self.listed($0.entry, shown: $0.shown) }
   }
 
-  /// A notification's object in `notifications list` and `history`.
-  private static func listed(_ id: UInt32, _ request: NotificationRequest, shown: Bool)
+  /// A notification's object in `notifications list` and `history`: its
+  /// stack tag the one it holds (a restored notification holds none).
+  private static func listed(_ entry: NotificationStack<Held>.Entry, shown: Bool)
     -> JSONValue
   {
+    let id = entry.id
+    let request = entry.payload.request
     var actions: [String: JSONValue] = [:]
     for action in request.actions { actions[action.key] = .string(action.label) }
     return JSONValue.object([
@@ -403,7 +405,7 @@ final class NotificationServer {
       "summary": .string(Toast.truncated(request.summary)),
       "body": .string(Toast.truncated(request.body)),
       "urgency": .string(request.hints.urgency.rawValue), "actions": .object(actions),
-      "tag": request.hints.stackTag.map(JSONValue.string) ?? .null,
+      "tag": entry.stackTag.map(JSONValue.string) ?? .null,
       "category": request.hints.category.map(JSONValue.string) ?? .null,
       "shown": .bool(shown),
     ])
@@ -413,7 +415,7 @@ final class NotificationServer {
   /// notifications that ended by expiry or by the user, newest first, each
   /// object as ``list()`` makes it (`shown` false).
   func history() -> some Collection<JSONValue> {
-    stack.history.entries.lazy.map { Self.listed($0.id, $0.payload.request, shown: false) }
+    stack.history.entries.lazy.map { Self.listed($0, shown: false) }
   }
 
   /// How many ended notifications `rules` keep: the last `max-history` of

@@ -41,9 +41,7 @@ package final class MediaWatch: Watcher {
   /// `$XDG_RUNTIME_DIR/bus`) and makes sure it accepts a connection.
   package init() throws(WatchError) {
     guard let address = BusAddress.session() else {
-      throw WatchError(
-        "watch media: no session bus: DBUS_SESSION_BUS_ADDRESS is unset and"
-          + " $XDG_RUNTIME_DIR/bus is none")
+      throw WatchError("watch media: " + BusAddress.noSessionBus)
     }
     guard address.connect() != nil else {
       throw WatchError("watch media: cannot connect to the session bus at \(address.socketList)")

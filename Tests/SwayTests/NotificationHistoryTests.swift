@@ -70,6 +70,26 @@ struct NotificationHistoryTests {
     #expect(try Self.closedSignals(of: id, server) == ["NotificationClosed(\(id), 2)"])
   }
 
+  @Test func aRestoredCardIsListedWithoutTheStackTagANewCardHolds() throws {
+    let server = try Server()
+    let tagged = ["-a", "Volume", "-t", "0", "-h", "string:x-dunst-stack-tag:vol"]
+    let old = try server.notify(tagged + ["Volume 40%"])
+    try Self.command(server, "dismiss", String(old))
+    try waitUntil("the card in the history") { Self.ids(try Self.history(server)) == [old] }
+    try Self.command(server, "restore")
+    let new = try server.notify(tagged + ["Volume 50%"])
+    #expect(new != old, "the restored card holds no tag for the new one to replace")
+    var listed: [JSONValue] = []
+    try waitUntil("both listed (\(listed))") {
+      listed = try server.list()
+      return listed.count == 2
+    }
+    let tags = Dictionary(
+      uniqueKeysWithValues: listed.map { (Self.ids([$0]).first ?? 0, $0["tag"]) })
+    #expect(tags[new] == .string("vol"), "\(listed)")
+    #expect(tags[old] == .null, "\(listed)")
+  }
+
   @Test func aRestoredCardsActionIsInvokedAndItsIdIsTheApplicationsAgainWhenReplaced() throws {
     let server = try Server()
     let sent = try server.call(

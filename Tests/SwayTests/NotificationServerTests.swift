@@ -433,6 +433,14 @@ struct NotificationServerTests {
         == "wl-toast: no session bus: DBUS_SESSION_BUS_ADDRESS is unset and"
         + " $XDG_RUNTIME_DIR/bus is none\n")
     #expect(desk.ownerProcesses().isEmpty, "no owner stays")
+    // Set, but to no Unix socket: the line says so.
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = "tcp:host=127.0.0.1,port=1"
+    let tcp = try desk.runToEnd(["daemon", "--notifications"])
+    #expect(tcp.status == 1)
+    #expect(
+      tcp.errors
+        == "wl-toast: no session bus: DBUS_SESSION_BUS_ADDRESS ('tcp:host=127.0.0.1,port=1')"
+        + " names no Unix socket\n")
   }
 
   @Test(arguments: SilentBus.Mode.unanswering)
