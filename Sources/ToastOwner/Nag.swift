@@ -114,6 +114,11 @@ package func nagToast(_ request: NagRequest, keyboard: Toast.Keyboard, animated:
 }
 
 private func showNag(_ request: NagRequest, keyboard: Toast.Keyboard, animated: Bool) -> Int32 {
+  // A name no output can have (empty, with a space, too long) is no output's,
+  // as an unknown one is: swaynag says "Output '' not found".
+  if let name = request.output, (try? Toast.checkedOutputName(name)) == nil {
+    return nagFailure("no output named \(Toast.quoted(name))", status: NagError.failureStatus)
+  }
   let presenter: ToastPresenter
   do {
     // No name: libwayland takes WAYLAND_SOCKET (sway's) or WAYLAND_DISPLAY.

@@ -64,7 +64,7 @@ package struct SwayWatcher {
     let markup = event["pango_markup"]?.boolValue ?? false
     let text = markup ? Toast.plainText(ofMarkup: name) : name
     activeMode = name
-    return .show(text: text.isEmpty ? name : text, sticky: true)
+    return .show(text: Toast.truncated(text.isEmpty ? name : text), sticky: true)
   }
 
   /// A keyboard's active layout changed (`xkb_layout`): its name, as sway's
@@ -82,6 +82,6 @@ package struct SwayWatcher {
       event["change"]?.stringValue == "focus",
       let name = event["current"]?["name"]?.stringValue, !name.isEmpty
     else { return nil }
-    return .show(text: "Workspace \(name)", sticky: false)
+    return .show(text: Toast.truncated("Workspace \(name)"), sticky: false)
   }
 }

@@ -295,6 +295,8 @@ struct NagHardeningTests {
       (["-m", "Hi", "-b", "Go"], 1, "missing action for button 'Go'"),
       (["-m", "Hi", "-t", "nosuch"], 1, "unknown type 'nosuch'"),
       (["-m", "Hi", "-e", "left"], 1, "invalid edge: 'left'"),
+      (["-m", "Hi", "-o", ""], 1, "no output named ''"),
+      (["-m", "Hi", "-o", "NO SUCH"], 1, "no output named 'NO SUCH'"),
       ([] as [String], 1, "no message given: use --message or -m"),
       (["-m", "Hi", "--background", "#12345"], 64, "invalid --background colour '#12345'"),
       (["-m", "Hi", "--button-gap", "-3"], 64, "--button-gap"),

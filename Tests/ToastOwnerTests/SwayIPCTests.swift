@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import ToastModel
 import ToastProtocol
 
 @testable import ToastOwner
@@ -198,6 +199,20 @@ struct SwayWatcherTests {
         == .show(text: "launch", sticky: true))
     #expect(watcher.handle(eventType: modeEvent, payload: Self.mode("default")) == .hide)
     #expect(watcher.activeMode == nil)
+  }
+
+  @Test func aModeOrWorkspaceNameLongerThanAMessageIsCut() {
+    let long = String(repeating: "é", count: 40_000)
+    var watcher = SwayWatcher(options: SwayWatchOptions(workspaces: true))
+    #expect(
+      watcher.handle(
+        eventType: SwayIPCMessageType.workspaceEvent,
+        payload: Self.workspace("focus", current: long))
+        == .show(text: Toast.truncated("Workspace " + long), sticky: false))
+    #expect(
+      watcher.handle(eventType: SwayIPCMessageType.modeEvent, payload: Self.mode(long))
+        == .show(text: Toast.truncated(long), sticky: true))
+    #expect(Toast.truncated(long).count <= Toast.Limits.textLength)
   }
 
   @Test func markupModeNamesShowAsPlainText() {
