@@ -425,10 +425,26 @@ package final class Owner {
       presenter.eventLoop.remove(deadline)
     }
     held.remove(fd)
-    for tag in waiters.keys { waiters[tag]?.removeAll { $0 == fd } }
+    // A command that waited for its toast's outcome and went before it (killed,
+    // interrupted) takes the toast with it, when no other command waits for it:
+    // `--timeout 0` lasts until the command is terminated.
+    var leftEarly: Set<String> = []
+    for tag in waiters.keys where waiters[tag]?.contains(fd) == true {
+      waiters[tag]?.removeAll { $0 == fd }
+      leftEarly.insert(tag)
+    }
     for tag in endedWaiters.keys { endedWaiters[tag]?.fds.removeAll { $0 == fd } }
-    for tag in frameWaiters.keys { frameWaiters[tag]?.removeAll { $0.fd == fd } }
+    for tag in frameWaiters.keys where frameWaiters[tag]?.contains(where: { $0.fd == fd }) == true {
+      if frameWaiters[tag]?.contains(where: { $0.fd == fd && $0.keep }) == true {
+        leftEarly.insert(tag)
+      }
+      frameWaiters[tag]?.removeAll { $0.fd == fd }
+    }
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
+    for tag in leftEarly
+    where waiters[tag]?.isEmpty ?? true && !(frameWaiters[tag]?.contains { $0.keep } ?? false) {
+      presenter.hide(tag: tag)
+    }
     scheduleLingerIfIdle()
   }
 

@@ -44,6 +44,17 @@ struct TagTests {
     }
   }
 
+  @Test func aToastGoesWithTheWaitCommandThatShowedItWhenTerminated() throws {
+    let desk = try Desk<HeadlessSway>()
+    let waiting = try desk.run(["--wait", "--spinner", "--timeout", "0", "Backing up"])
+    try desk.waitUntilDrawn()
+    let handedOver = try desk.runToEnd(["--tag", "kept", "--timeout", "0", "Kept"])
+    #expect(handedOver.status == 0)
+    waiting.terminate()
+    try waitUntil("the spinner gone with its command") { try desk.status() == nil }
+    #expect(try desk.status(tag: "kept") != nil, "a toast handed over outlives its command")
+  }
+
   @Test func commandsStartedAtOnceElectOneOwner() throws {
     let desk = try Desk<HeadlessSway>()
     let commands = try (1...8).map { index in
