@@ -50,7 +50,7 @@ enum ValueCompletion {
 /// options of all its forms (`watch`: sway's and river's).
 private var subcommands: [(name: String, options: [Option])] {
   Subcommand.firstWords.compactMap { first in
-    let forms = Subcommand.all.filter { $0.words[0] == first && $0.isListed }
+    let forms = Subcommand.all.filter { $0.words[0] == first }
     guard !forms.isEmpty else { return nil }
     var options: [Option] = []
     for form in forms {

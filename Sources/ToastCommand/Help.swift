@@ -3,7 +3,7 @@ import ToastModel
 /// What `wl-toast --help` prints: the synopsis of each subcommand, every
 /// option of a toast's command line (from ``Option/all``) and the exit statuses.
 package var usageText: String {
-  let synopses = Subcommand.all.filter(\.isListed).map { "       wl-toast " + $0.synopsis }
+  let synopses = Subcommand.all.map { "       wl-toast " + $0.synopsis }
   let options = Option.all.filter { $0.help != nil && $0.scope.contains(.show) }
   return """
     Usage: wl-toast [OPTIONS] MESSAGE...

@@ -10,8 +10,6 @@ struct Subcommand: Sendable {
   let scope: OptionScope
   /// The word it takes after its options, as the synopsis writes it (`bash|zsh|fish`).
   let operand: String?
-  /// Whether `--help` and the completions show it (`presets` is for completions only).
-  let isListed: Bool
   /// Whether it hands its arguments over unread, for another program to read
   /// (`nag`: swaynag's command line, `-h` included).
   var passesArguments = false
@@ -50,26 +48,26 @@ struct Subcommand: Sendable {
 extension Subcommand {
   /// Every subcommand; a first argument that names none starts a toast's command line.
   static let all: [Subcommand] = [
-    Subcommand(words: ["hide"], scope: .hide, operand: nil, isListed: true) { values, _ in
+    Subcommand(words: ["hide"], scope: .hide, operand: nil) { values, _ in
       .hide(tag: values.show.tag, after: values.hideDelay)
     },
-    Subcommand(words: ["status"], scope: .status, operand: nil, isListed: true) { values, _ in
+    Subcommand(words: ["status"], scope: .status, operand: nil) { values, _ in
       .status(tag: values.show.tag)
     },
     Subcommand(
-      words: ["watch", "audio"], scope: .watchAudio, operand: nil, isListed: true,
+      words: ["watch", "audio"], scope: .watchAudio, operand: nil,
       combinesTargets: true
     ) { _, _ in .watch(WatchRequest(targets: [.audio])) },
     Subcommand(
-      words: ["watch", "media"], scope: .watchMedia, operand: nil, isListed: true,
+      words: ["watch", "media"], scope: .watchMedia, operand: nil,
       combinesTargets: true
     ) { _, _ in .watch(WatchRequest(targets: [.media])) },
     Subcommand(
-      words: ["watch", "backlight"], scope: .watchBacklight, operand: nil, isListed: true,
+      words: ["watch", "backlight"], scope: .watchBacklight, operand: nil,
       combinesTargets: true
     ) { _, _ in .watch(WatchRequest(targets: [.backlight])) },
     Subcommand(
-      words: ["watch", "sway"], scope: .watchSway, operand: nil, isListed: true,
+      words: ["watch", "sway"], scope: .watchSway, operand: nil,
       combinesTargets: true
     ) { values, _ in
       .watch(
@@ -77,7 +75,7 @@ extension Subcommand {
           SwayWatchOptions(workspaces: values.workspaces, keyboardLayout: values.keyboardLayout)))
     },
     Subcommand(
-      words: ["watch", "river"], scope: .watchRiver, operand: nil, isListed: true,
+      words: ["watch", "river"], scope: .watchRiver, operand: nil,
       combinesTargets: true
     ) { values, _ in
       .watch(
@@ -87,8 +85,8 @@ extension Subcommand {
     },
     Subcommand(
       words: ["dnd"], scope: .dnd,
-      operand: listed(DoNotDisturbChange.allCases.map(\.rawValue), separator: "|", last: "|"),
-      isListed: true
+      operand: "["
+        + listed(DoNotDisturbChange.allCases.map(\.rawValue), separator: "|", last: "|") + "]"
     ) { _, words throws(UsageError) in
       guard let word = words.first else { return .doNotDisturb(nil) }
       guard let change = DoNotDisturbChange(rawValue: word) else {
@@ -97,7 +95,7 @@ extension Subcommand {
       }
       return .doNotDisturb(change)
     },
-    Subcommand(words: ["daemon"], scope: .daemon, operand: nil, isListed: true) {
+    Subcommand(words: ["daemon"], scope: .daemon, operand: nil) {
       values, _ throws(UsageError) in
       if values.replacesServer && !values.servesNotifications {
         throw .optionNeedsOption("--replace", "--notifications")
@@ -110,19 +108,16 @@ extension Subcommand {
         maxHistory: values.maxHistory)
     },
     Subcommand(
-      words: ["notifications", "list"], scope: .notificationsList, operand: nil, isListed: true
+      words: ["notifications", "list"], scope: .notificationsList, operand: nil
     ) { _, _ in .notifications(.list()) },
     Subcommand(
-      words: ["notifications", "history"], scope: .notificationsHistory, operand: nil,
-      isListed: true
+      words: ["notifications", "history"], scope: .notificationsHistory, operand: nil
     ) { _, _ in .notifications(.history()) },
     Subcommand(
-      words: ["notifications", "restore"], scope: .notificationsRestore, operand: nil,
-      isListed: true
+      words: ["notifications", "restore"], scope: .notificationsRestore, operand: nil
     ) { _, _ in .notifications(.restore) },
     Subcommand(
-      words: ["notifications", "dismiss"], scope: .notificationsDismiss, operand: "[ID]",
-      isListed: true
+      words: ["notifications", "dismiss"], scope: .notificationsDismiss, operand: "[ID]"
     ) { values, words throws(UsageError) in
       let command = "notifications dismiss"
       if values.allNotifications {
@@ -134,7 +129,7 @@ extension Subcommand {
     },
     Subcommand(
       words: ["notifications", "invoke"], scope: .notificationsInvoke, operand: "ID [ACTION]",
-      isListed: true, maximumOperands: 2
+      maximumOperands: 2
     ) { _, words throws(UsageError) in
       let command = "notifications invoke"
       guard let word = words.first else { throw .missingOperand("ID", command: command) }
@@ -142,12 +137,11 @@ extension Subcommand {
         .invoke(id: try notificationID(word, command: command), action: words.dropFirst().first))
     },
     Subcommand(
-      words: ["notifications", "focus"], scope: .notificationsFocus, operand: nil, isListed: true
+      words: ["notifications", "focus"], scope: .notificationsFocus, operand: nil
     ) { _, _ in .notifications(.focus) },
     Subcommand(
       words: ["completions"], scope: .completions,
-      operand: listed(Shell.allCases.map { $0.rawValue }, separator: "|", last: "|"),
-      isListed: true
+      operand: listed(Shell.allCases.map { $0.rawValue }, separator: "|", last: "|")
     ) { _, words throws(UsageError) in
       guard let word = words.first, let shell = Shell(rawValue: word) else {
         throw .invalidChoice(
@@ -156,11 +150,11 @@ extension Subcommand {
       }
       return .completions(shell)
     },
-    Subcommand(words: ["presets"], scope: .presets, operand: nil, isListed: false) { _, _ in
+    Subcommand(words: ["presets"], scope: .presets, operand: nil) { _, _ in
       .presets
     },
     Subcommand(
-      words: ["nag"], scope: .nag, operand: "[SWAYNAG-OPTIONS...]", isListed: true,
+      words: ["nag"], scope: .nag, operand: "[SWAYNAG-OPTIONS...]",
       passesArguments: true, make: { _, words in .nag(words) }),
   ]
 

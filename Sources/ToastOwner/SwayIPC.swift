@@ -4,7 +4,7 @@ import ToastProtocol
 
 /// What went wrong talking to sway over its IPC socket.
 package enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
-  /// `SWAYSOCK` is not set and no path was given.
+  /// Neither `SWAYSOCK` nor `I3SOCK` is set, and no path was given.
   case noSocket
   /// The socket path is empty.
   case emptySocketPath
@@ -29,7 +29,7 @@ package enum SwayIPCError: Error, Equatable, Sendable, CustomStringConvertible {
   /// One line without the program name.
   package var description: String {
     switch self {
-    case .noSocket: "SWAYSOCK is not set: is sway running?"
+    case .noSocket: "neither SWAYSOCK nor I3SOCK is set: is sway running?"
     case .emptySocketPath: "cannot connect to sway: the IPC socket path is empty"
     case .pathTooLong(let path): "cannot connect to \(path): the path is too long"
     case .cannotConnect(let path, let error): "cannot connect to \(path): \(error)"
@@ -165,13 +165,22 @@ package final class SwayIPCConnection {
   private var pending: [(type: UInt32, payload: String)] = []
   private var closed = false
 
-  /// Connects to sway at `socketPath`, or at `$SWAYSOCK` when it is nil.
+  /// Where sway's IPC socket is, as swaymsg finds it: `$SWAYSOCK`, else
+  /// `$I3SOCK` (each read by `variable`); nil when both are unset or empty.
+  static func environmentSocketPath(
+    _ variable: (String) -> String? = { getenv($0).map { String(cString: $0) } }
+  ) -> String? {
+    ["SWAYSOCK", "I3SOCK"].lazy.compactMap(variable).first { !$0.isEmpty }
+  }
+
+  /// Connects to sway at `socketPath`, or when it is nil at the socket
+  /// ``environmentSocketPath(_:)`` names.
   package init(socketPath: String?) throws(SwayIPCError) {
     let path: String
     if let socketPath {
       path = socketPath
-    } else if let value = getenv("SWAYSOCK"), value.pointee != 0 {
-      path = String(cString: value)
+    } else if let found = Self.environmentSocketPath() {
+      path = found
     } else {
       throw .noSocket
     }

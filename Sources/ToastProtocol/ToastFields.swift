@@ -71,8 +71,9 @@ extension ToastField {
       "style", Toast.Style.allCases.map { $0.rawValue },
       summary: "a box in the middle, a pill or a full-width bar",
       help:
-        "a box in the middle (default), a pill at the top, or a bar across the top or bottom"
-        + " edge (--position top|bottom) with the buttons at its right",
+        "a box in the middle (default), a pill at the top, a bar across the top or bottom"
+        + " edge (--position top|bottom) with the buttons at its right, or a notification's"
+        + " card at the top right",
       followable: true,
       get: { $0.style }, set: { $0.style = $1 }),
     ToastField(
@@ -205,7 +206,7 @@ extension ToastField {
       summary: "where the toast rests",
       help:
         listed(Toast.Position.allCases.map { $0.rawValue })
-        + " (default: center for hud, top for banner)",
+        + " (default: center for hud, top for banner and bar, top-right for card)",
       get: { $0.position }, set: { $0.position = $1 }),
     number(
       "margin", valueName: "PIXELS", summary: "distance to the output's edges",

@@ -134,6 +134,16 @@ struct SwayIPCFrameTests {
     }
   }
 
+  @Test func theSocketIsSWAYSOCKsElseI3SOCKs() {
+    func path(_ variables: [String: String]) -> String? {
+      SwayIPCConnection.environmentSocketPath { variables[$0] }
+    }
+    #expect(path(["SWAYSOCK": "/run/sway.sock", "I3SOCK": "/run/i3.sock"]) == "/run/sway.sock")
+    #expect(path(["SWAYSOCK": "", "I3SOCK": "/run/i3.sock"]) == "/run/i3.sock")
+    #expect(path(["I3SOCK": "/run/i3.sock"]) == "/run/i3.sock")
+    #expect(path(["SWAYSOCK": "", "I3SOCK": ""]) == nil && path([:]) == nil)
+  }
+
   @Test func connectingWithoutASocketSaysWhy() throws {
     let error = try #require(
       #expect(throws: SwayIPCError.self) {
