@@ -199,7 +199,7 @@ bench-quick:
 # assertion that fails on what a bus or a client sends is a crash (GLib would go on in a
 # state it calls undefined).
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= messages json follow arguments config markup scanner bus nag notifications watchers
+FUZZ_TARGETS ?= messages json follow arguments config markup scanner bus nag notifications watchers svg
 FUZZ_TOOLSET = {"schemaVersion": "1.0", "swiftCompiler": {"extraCLIOptions": \
   ["-sanitize=fuzzer,address", "-DFUZZING"]}}
 FUZZ_BUILD = --build-path .build-fuzz -c release --toolset $(CURDIR)/.build-fuzz/toolset.json

@@ -35,6 +35,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
   /// `MediaState`), a cover's URI and file head (`MediaCover`), and what
   /// `watch backlight` reads of sysfs (`BacklightState`).
   case watchers
+  /// `SVGWeight`: the elements an SVG icon draws, counted before librsvg
+  /// draws it (a `<use>` bomb refused).
+  case svg
 
   /// Runs one input through the target.
   ///
@@ -53,6 +56,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case .nag: try fuzzNag(input)
     case .notifications: try fuzzNotifications(input)
     case .watchers: try fuzzWatchers(input)
+    case .svg: try fuzzSVG(input)
     }
   }
 }

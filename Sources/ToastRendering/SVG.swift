@@ -28,8 +28,16 @@ enum SVG {
 
   /// Draws the SVG document `data` into a new ARGB image of `width` by
   /// `height` pixels, fitted and centred as its `preserveAspectRatio` asks.
-  /// Returns the Cairo image surface (the caller destroys it).
+  /// Returns the Cairo image surface (the caller destroys it). A document
+  /// that would draw more than ``SVGWeight/limit`` elements is refused.
   static func render(_ data: [UInt8], width: Int, height: Int) throws(IconError) -> OpaquePointer {
+    // What would take librsvg seconds is refused before it starts.
+    guard let elements = SVGWeight.drawnElements(in: data) else {
+      throw IconError("not a valid SVG image: its references go round in a circle")
+    }
+    guard elements <= SVGWeight.limit else {
+      throw IconError("an SVG image that draws more than \(SVGWeight.limit) elements")
+    }
     let library = try library.get()
     var error: UnsafeMutableRawPointer?
     let handle = data.withUnsafeBufferPointer { bytes in

@@ -213,6 +213,10 @@ struct IconTests {
       ),
       (broken + "/bad.svg", "Child", "cannot read icon '\(broken)/bad.svg': not a valid SVG image"),
       (
+        broken + "/use-bomb.svg", "Child",
+        "cannot read icon '\(broken)/use-bomb.svg': an SVG image that draws more than 50000 elements"
+      ),
+      (
         broken + "/notes.txt", "Child",
         "cannot read icon '\(broken)/notes.txt': not a PNG, JPEG or SVG image"
       ),
