@@ -54,10 +54,26 @@ final class NotificationServer {
   /// (another took the name, the bus went away); toasts go on.
   var onStop: ((String) -> Void)?
 
-  /// A server for `presenter`'s toasts, not yet on the bus (``start(replace:answer:)``).
-  init(presenter: ToastPresenter, rules: [NotificationRule]) {
+  /// What a server leaves to the next one of its owner (after the name was
+  /// lost and asked for again): the count of ids, so that the owner never
+  /// gives an id twice in its life, and the history.
+  struct Memory {
+    fileprivate var ids: NotificationIDs
+    fileprivate var history: NotificationHistory<NotificationStack<Held>.Entry>
+  }
+
+  /// This server's ids and history, for the next server (``Memory``).
+  var memory: Memory { Memory(ids: ids, history: stack.history) }
+
+  /// A server for `presenter`'s toasts, not yet on the bus
+  /// (``start(replace:answer:)``), going on from an earlier server's `memory`.
+  init(presenter: ToastPresenter, rules: [NotificationRule], memory: Memory? = nil) {
     self.presenter = presenter
     self.rules = rules
+    if let memory {
+      ids = memory.ids
+      stack.history = memory.history
+    }
     stack.history.limit = Self.historyLimit(rules)
     objects.serve(Self.interface, at: Self.objectPath) { [unowned self] method, call in
       answer(method, call)

@@ -20,6 +20,9 @@ package final class Owner {
   /// The server of applications' notifications, while it runs or starts
   /// (``startNotifications(replace:rules:answering:)``).
   var notifications: NotificationServer?
+  /// What the last notification server left (its ids and history), for the
+  /// next one when the name is asked for again.
+  var notificationMemory: NotificationServer.Memory?
   /// A command's connection, watched by the loop; it closes when the owner
   /// lets go of it (``drop(_:)``, or the owner's end).
   private final class Connection {

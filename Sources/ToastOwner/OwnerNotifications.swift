@@ -25,7 +25,8 @@ extension Owner {
       }
       return
     }
-    let server = NotificationServer(presenter: presenter, rules: rules)
+    let server = NotificationServer(
+      presenter: presenter, rules: rules, memory: notificationMemory)
     notifications = server
     // The command that asked waits for the bus: the owner does not linger out meanwhile.
     cancelLinger()
@@ -33,7 +34,10 @@ extension Owner {
     server.onStop = { [unowned self, weak server] reason in
       printError("wl-toast: \(reason)")
       presenter.eventLoop.addTimer(after: .zero) { [unowned self] in
-        if let server, notifications === server { notifications = nil }
+        if let server, notifications === server {
+          notificationMemory = server.memory
+          notifications = nil
+        }
       }
     }
     server.start(replace: replace) { [unowned self, weak server] reason in
@@ -42,7 +46,10 @@ extension Owner {
         server?.hold(presenter.doNotDisturb == .on)
       } else {
         presenter.eventLoop.addTimer(after: .zero) { [unowned self] in
-          if let server, notifications === server { notifications = nil }
+          if let server, notifications === server {
+            notificationMemory = server.memory
+            notifications = nil
+          }
         }
       }
       answerStart(reason, to: fd)

@@ -375,6 +375,8 @@ struct NotificationServerTests {
 
   @Test func anotherServerIsNamedAndReplaceTakesTheNameFromIt() throws {
     let first = try Server()
+    let dismissed = try first.notify(["-t", "0", "Read"])
+    #expect(try first.desk.runToEnd(["notifications", "dismiss", String(dismissed)]).status == 0)
     let kept = try first.notify(["-t", "0", "Kept?"])
     // A second display's daemon on the same bus: refused in one line, status 1.
     let desk = try deskWithOwnRuntime()
@@ -401,6 +403,16 @@ struct NotificationServerTests {
     }
     #expect(first.daemon.isRunning, "toasts go on")
     #expect(try first.desk.runToEnd(["--timeout", "0.1", "--wait", "still here"]).status == 0)
+    // The second goes; the first serves again, its ids and history going on.
+    second.terminate()
+    #expect(try first.desk.runToEnd(["daemon", "--notifications"]).status == 0)
+    try waitUntil("the first daemon to own the name again") {
+      first.bus.serverProcess() == first.daemon.pid
+    }
+    let next = try first.notify(["-t", "0", "After"])
+    #expect(next > kept, "no id given twice in the owner's life: \(next) after \(kept)")
+    let history = NotificationHistoryTests.ids(try NotificationHistoryTests.history(first))
+    #expect(history.contains(dismissed), "\(history)")
   }
 
   @Test func everyNotificationEndsOnceWhenTheOwnerStopsOrTheBusGoes() throws {
