@@ -386,17 +386,29 @@ final class NotificationServer {
 
   // MARK: - Commands
 
+  /// The notifications as a listing found them (``list()``, ``history()``):
+  /// each with whether it was on screen. The entries share their text with
+  /// the server's, so a snapshot costs little whatever the bodies.
+  struct Listing {
+    fileprivate var listed: [(entry: NotificationStack<Held>.Entry, shown: Bool)]
+
+    /// Each notification's object, made as it is read: a page of the list
+    /// makes only its own.
+    var objects: some Collection<JSONValue> {
+      listed.lazy.map { NotificationServer.listed($0.entry, shown: $0.shown) }
+    }
+  }
+
   /// The notifications as `wl-toast notifications list` prints them, one
   /// object each: on screen (newest first), then waiting (a card that a
   /// fullscreen window holds back first, then the queue); the summary and
   /// body as the call gave them, cut to ``Toast/Limits/textLength``
   /// characters (``NotificationListing/page(of:from:)`` cuts an object
-  /// longer than a page can hold). Each object is made as it is read: a page
-  /// of the list makes only its own.
-  func list() -> some Collection<JSONValue> {
-    typealias Listed = (entry: NotificationStack<Held>.Entry, shown: Bool)
-    var shown: [Listed] = []
-    var waiting: [Listed] = []
+  /// longer than a page can hold). The owner keeps it for the command's
+  /// later pages, so that they page through the list as it was.
+  func list() -> Listing {
+    var shown: [(entry: NotificationStack<Held>.Entry, shown: Bool)] = []
+    var waiting: [(entry: NotificationStack<Held>.Entry, shown: Bool)] = []
     for entry in stack.ordered {
       if let tag = stack.tag(of: entry.id), !presenter.isWaitingToAppear(tag: tag) {
         shown.append((entry, true))
@@ -404,12 +416,12 @@ final class NotificationServer {
         waiting.append((entry, false))
       }
     }
-    return (shown + waiting).lazy.map { Self.listed($0.entry, shown: $0.shown) }
+    return Listing(listed: shown + waiting)
   }
 
   /// A notification's object in `notifications list` and `history`: its
   /// stack tag the one it holds (a restored notification holds none).
-  private static func listed(_ entry: NotificationStack<Held>.Entry, shown: Bool)
+  fileprivate static func listed(_ entry: NotificationStack<Held>.Entry, shown: Bool)
     -> JSONValue
   {
     let id = entry.id
@@ -430,8 +442,8 @@ final class NotificationServer {
   /// The history as `wl-toast notifications history` prints it: the
   /// notifications that ended by expiry or by the user, newest first, each
   /// object as ``list()`` makes it (`shown` false).
-  func history() -> some Collection<JSONValue> {
-    stack.history.entries.lazy.map { Self.listed($0, shown: false) }
+  func history() -> Listing {
+    Listing(listed: stack.history.entries.map { ($0, false) })
   }
 
   /// How many ended notifications `rules` keep: the last `max-history` of

@@ -23,6 +23,8 @@ package final class Owner {
   /// What the last notification server left (its ids and history), for the
   /// next one when the name is asked for again.
   var notificationMemory: NotificationServer.Memory?
+  /// The notifications' listing a command pages through, by its connection.
+  var listings: [Int32: NotificationServer.Listing] = [:]
   /// A command's connection, watched by the loop; it closes when the owner
   /// lets go of it (``drop(_:)``, or the owner's end).
   private final class Connection {
@@ -428,6 +430,7 @@ package final class Owner {
       presenter.eventLoop.remove(deadline)
     }
     held.remove(fd)
+    listings[fd] = nil
     // A command that waited for its toast's outcome and went before it (killed,
     // interrupted) takes the toast with it, when no other command waits for it:
     // `--timeout 0` lasts until the command is terminated.

@@ -99,11 +99,20 @@ extension Owner {
     switch request {
     case .serve:
       return
-    case .list(let from):
-      send(NotificationListing.page(of: notifications.list(), from: from), to: fd)
-      return
-    case .history(let from):
-      send(NotificationListing.page(of: notifications.history(), from: from), to: fd)
+    case .list(let from), .history(let from):
+      // The first page takes the listing; the later ones of the same
+      // connection page through it as it was, whatever came and went since.
+      let listing: NotificationServer.Listing
+      if from > 0, let kept = listings[fd] {
+        listing = kept
+      } else if case .history = request {
+        listing = notifications.history()
+      } else {
+        listing = notifications.list()
+      }
+      let page = NotificationListing.page(of: listing.objects, from: from)
+      if case .listed(_, more: true) = page { listings[fd] = listing } else { listings[fd] = nil }
+      send(page, to: fd)
       return
     case .restore:
       notifications.restore()

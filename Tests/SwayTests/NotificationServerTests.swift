@@ -560,6 +560,42 @@ struct NotificationServerTests {
     #expect(server.daemon.isRunning)
   }
 
+  @Test func theListsPagesAreOneListWhateverComesBetweenThem() throws {
+    let server = try Server()
+    // 200 that wait (4 KB bodies: about fifteen to a page).
+    let ids = try Self.notifyFromPython(
+      server, count: 200, "server.Notify('many', 0, '', '%d' % number, 'B' * 4000, [], {}, 0)")
+    try waitUntil("all 200 listed") { try server.list().count == 200 }
+    // The owner's socket, as a command reaches it.
+    let directory = try #require(server.desk.environment["XDG_RUNTIME_DIR"]) + "/wl-toast"
+    let socketPath = try #require(
+      listDirectory(directory).first { $0.hasSuffix(".sock") }.map { directory + "/" + $0 })
+    let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0)
+    defer { close(fd) }
+    #expect(withUnixAddress(socketPath) { connect(fd, $0, $1) } == 0)
+    func page(from: Int) throws -> (ids: [Double], more: Bool) {
+      let request = OwnerRequest.notifications(.list(from: from)).encoded + "\n"
+      #expect(send(fd, request, request.utf8.count, 0) == request.utf8.count)
+      var buffer = [UInt8](repeating: 0, count: 1 << 17)
+      let count = recv(fd, &buffer, buffer.count, 0)
+      let text = String(decoding: buffer[0..<max(0, count)], as: UTF8.self)
+      guard case .listed(let objects, let more) = try OwnerReply(decoding: text) else {
+        throw HarnessError("not a page: \(text)")
+      }
+      return (objects.compactMap { $0["id"]?.doubleValue }, more)
+    }
+    var listed = try page(from: 0)
+    #expect(listed.more && !listed.ids.isEmpty)
+    // Between the pages a critical one comes before those that wait, and one goes.
+    _ = try server.notify(["-u", "critical", "-t", "0", "Urgent"])
+    #expect(try server.call("CloseNotification", [String(ids[199])]).status == 0)
+    while listed.more {
+      let next = try page(from: listed.ids.count)
+      listed = (listed.ids + next.ids, next.more)
+    }
+    #expect(listed.ids.count == 200 && Set(listed.ids) == Set(ids.map(Double.init)))
+  }
+
   @Test func aListLineOfControlCharactersIsCutToOneReplyAndItsKeysKeptWhole() throws {
     let server = try Server()
     // Summary and body of U+0001 (six bytes each in JSON), 16 actions whose
