@@ -63,17 +63,21 @@ package struct BacklightState {
   }
 
   /// What the change of `device` to `reading` calls for: nil when its level
-  /// is as it was, or when its unreadable level was reported before.
+  /// is as it was, or when its unreadable level was reported before (since
+  /// it was last readable).
   package mutating func changed(_ device: String, _ reading: Reading) -> Action? {
     switch Self.level(reading) {
     case .success(let level):
+      // Readable again: should it break again, that is told again.
+      reported.remove(device)
       guard levels[device] != level else { return nil }
       levels[device] = level
       return .show(Self.toast(level))
     case .failure(let problem):
       levels[device] = nil
       guard reported.insert(device).inserted else { return nil }
-      return .report("watch backlight: \(Self.name(device)): \(problem); its changes do not show")
+      return .report(
+        "watch backlight: \(Self.name(device)): \(problem); its changes show once it can be read")
     }
   }
 
@@ -86,13 +90,14 @@ package struct BacklightState {
   /// The level `reading` says, or what keeps it from saying one.
   package static func level(_ reading: Reading) -> Result<Level, LevelProblem> {
     guard let maxText = reading.maxBrightness else { return .failure(.missing("max_brightness")) }
-    guard let maximum = number(maxText) else {
-      return .failure(.notANumber("max_brightness", maxText))
+    let maximum: UInt64
+    switch number(maxText, "max_brightness") {
+    case .success(let value): maximum = value
+    case .failure(let problem): return .failure(problem)
     }
     guard maximum > 0 else { return .failure(.zeroMaximum) }
     guard let text = reading.brightness else { return .failure(.missing("brightness")) }
-    guard let brightness = number(text) else { return .failure(.notANumber("brightness", text)) }
-    return .success(Level(brightness: brightness, maximum: maximum))
+    return number(text, "brightness").map { Level(brightness: $0, maximum: maximum) }
   }
 
   /// The brightness HUD for `level`.
@@ -104,14 +109,15 @@ package struct BacklightState {
     return toast
   }
 
-  /// A decimal attribute's value (sysfs ends it with a newline), or nil.
-  private static func number(_ text: String) -> UInt64? {
+  /// The value of the decimal `attribute` (sysfs ends it with a newline).
+  private static func number(_ text: String, _ attribute: String) -> Result<UInt64, LevelProblem> {
     var digits = Substring(text)
     while let last = digits.last, last == "\n" || last == " " { digits.removeLast() }
     guard !digits.isEmpty, digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
-      return nil
+      return .failure(.notANumber(attribute, text))
     }
-    return UInt64(digits)
+    guard let value = UInt64(digits) else { return .failure(.tooLarge(attribute, text)) }
+    return .success(value)
   }
 
   /// A device's name in a line: the last part of its path in sysfs.
@@ -126,6 +132,8 @@ package enum LevelProblem: Error, Equatable, Sendable, CustomStringConvertible {
   case missing(String)
   /// The attribute is not a decimal number (its text, shortened).
   case notANumber(String, String)
+  /// The attribute is a decimal number past 2⁶⁴ − 1 (its text, shortened).
+  case tooLarge(String, String)
   /// `max_brightness` is 0.
   case zeroMaximum
 
@@ -135,6 +143,8 @@ package enum LevelProblem: Error, Equatable, Sendable, CustomStringConvertible {
     case .missing(let attribute): "\(attribute) is missing or unreadable"
     case .notANumber(let attribute, let text):
       "\(attribute) is not a number (\(Self.quoted(String(text.prefix(40)))))"
+    case .tooLarge(let attribute, let text):
+      "\(attribute) is too large (\(Self.quoted(String(text.prefix(40)))))"
     case .zeroMaximum: "max_brightness is 0"
     }
   }

@@ -157,11 +157,11 @@ struct WatchBacklightTests {
     let lines = fixture.errors.split(separator: "\n")
     #expect(
       lines == [
-        "wl-toast: watch backlight: zero: max_brightness is 0; its changes do not show",
+        "wl-toast: watch backlight: zero: max_brightness is 0; its changes show once it can be read",
         "wl-toast: watch backlight: bare: max_brightness is missing or unreadable;"
-          + " its changes do not show",
+          + " its changes show once it can be read",
         "wl-toast: watch backlight: panel: brightness is not a number (\"notanumber\");"
-          + " its changes do not show",
+          + " its changes show once it can be read",
       ], "\(fixture.errors)")
     #expect(fixture.watcher.isRunning)
     kill(fixture.watcher.pid, SIGTERM)

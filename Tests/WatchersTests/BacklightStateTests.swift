@@ -80,7 +80,7 @@ import ToastModel
     (Reading(brightness: "5", maxBrightness: "1e3"), "max_brightness is not a number (\"1e3\")"),
     (
       Reading(brightness: "99999999999999999999999", maxBrightness: "100"),
-      "brightness is not a number (\"99999999999999999999999\")"
+      "brightness is too large (\"99999999999999999999999\")"
     ),
     (
       Reading(brightness: "5\u{2028}6\u{85}", maxBrightness: "100"),
@@ -90,15 +90,17 @@ import ToastModel
   func anUnreadableLevelIsOneLineOncePerDevice(reading: Reading, problem: String) {
     var state = BacklightState()
     state.baseline(Self.panel, Self.reading("50", "100"))
-    let line = "watch backlight: intel_backlight: \(problem); its changes do not show"
+    let line = "watch backlight: intel_backlight: \(problem); its changes show once it can be read"
     #expect(state.changed(Self.panel, reading) == .report(line))
     #expect(state.changed(Self.panel, reading) == nil, "not once per event")
     #expect(
       state.changed(Self.other, reading)
-        == .report("watch backlight: acpi_video0: \(problem); its changes do not show"))
-    // Readable again: its changes show.
+        == .report("watch backlight: acpi_video0: \(problem); its changes show once it can be read")
+    )
+    // Readable again: its changes show, and a new break is told again.
     #expect(
       Self.shown(state.changed(Self.panel, Self.reading("40", "100")))?.text == "Brightness 40%")
+    #expect(state.changed(Self.panel, reading) == .report(line))
   }
 
   @Test func aLineIsOneLineOfSensibleLength() throws {
