@@ -192,12 +192,17 @@ public final class ToastPresenter {
       }
     }
     session.loop.beforeSleep = { [unowned self] in
+      passDeadline = nil
+      readDuringPass = false
       restack()
       for (index, surface) in surfaces.values.enumerated() {
         surface.drawIfNeeded()
         sendAsItGoes(index)
       }
       startAnnouncerWhenDrawn()
+      // Events read while sending (a frame's done, a configure) ask for a
+      // draw this pass did not make: the loop turns again at once for it.
+      if readDuringPass { session.loop.addTimer(after: .zero) {} }
     }
     session.loop.onSignal = { [unowned self] _ in
       if surfaces.isEmpty {
@@ -736,10 +741,21 @@ public final class ToastPresenter {
   /// moving when a neighbour goes or changes size (see ``Stacking``).
   /// After every few surfaces of a pass, what they asked for goes to the
   /// compositor: libwayland queues only 4 KiB of requests, and a pass over
-  /// hundreds of toasts would fill it (``Wayland/Display/flush(within:)``).
+  /// hundreds of toasts would fill it (``Wayland/Display/flush(until:)``).
   private func sendAsItGoes(_ index: Int) {
-    if index % 8 == 7 { session.display.flush(within: Display.answerLimit) }
+    guard index % 8 == 7 else { return }
+    // One limit for the whole pass: a compositor that stopped reading holds
+    // it up once, not once every eight surfaces.
+    let deadline = passDeadline ?? MonotonicTime.now + Display.answerLimit
+    passDeadline = deadline
+    let result = session.display.flush(until: deadline)
+    if result.readEvents { readDuringPass = true }
   }
+
+  /// The limit of this pass's sending (``sendAsItGoes(_:)``), from its first wait.
+  private var passDeadline: MonotonicTime?
+  /// Whether this pass's sending read events, which it did not dispatch.
+  private var readDuringPass = false
 
   private func restack() {
     let toasts = surfaces.values.filter { !$0.isGone }.sorted {

@@ -388,13 +388,14 @@ package final class Owner {
       }
     }
     for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
-      // Suppressed (by a fullscreen window) is an answer, not a failure.
-      guard outcome == .suppressed else {
+      // Suppressed (by a fullscreen window) is an answer, not a failure; so
+      // is giving way to newer toasts (replaced) before the first frame.
+      guard outcome == .suppressed || outcome == .replaced else {
         send(.failed("the toast ended before it was shown"), to: waiter.fd)
         continue
       }
       send(.accepted, to: waiter.fd)
-      if waiter.keep { send(.outcome(.suppressed), to: waiter.fd) }
+      if waiter.keep { send(.outcome(outcome), to: waiter.fd) }
     }
     scheduleLingerIfIdle()
   }
@@ -441,14 +442,16 @@ package final class Owner {
     }
     for tag in endedWaiters.keys { endedWaiters[tag]?.fds.removeAll { $0 == fd } }
     for tag in frameWaiters.keys where frameWaiters[tag]?.contains(where: { $0.fd == fd }) == true {
-      if frameWaiters[tag]?.contains(where: { $0.fd == fd && $0.keep }) == true {
+      if frameWaiters[tag]?.contains(where: { $0.fd == fd && $0.keep && !$0.replaced }) == true {
         leftEarly.insert(tag)
       }
       frameWaiters[tag]?.removeAll { $0.fd == fd }
     }
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
     for tag in leftEarly
-    where waiters[tag]?.isEmpty ?? true && !(frameWaiters[tag]?.contains { $0.keep } ?? false) {
+    where waiters[tag]?.isEmpty ?? true
+      && !(frameWaiters[tag]?.contains { $0.keep && !$0.replaced } ?? false)
+    {
       presenter.hide(tag: tag)
     }
     scheduleLingerIfIdle()

@@ -6,9 +6,12 @@
 /// on them for seconds, minutes at last, on the owner's only thread.
 ///
 /// A tag scan, not an XML parser: it reads start and end tags, their `id`,
-/// `href` and `xlink:href` attributes and any `url(#…)` in their values, and
-/// skips comments, CDATA, processing instructions and declarations. What it
-/// misreads librsvg refuses or draws small. Pure.
+/// any `href` (whatever its namespace prefix; a link's `<a href>` is no
+/// reference) and any `url(#…)` in their values, character references
+/// decoded; a `url(#…)` in text (a `<style>` sheet, CDATA) counts as if every
+/// element used it; an internal entity whose value holds markup makes the
+/// document too much (its expansion is not followed). Comments, processing
+/// instructions and other declarations are skipped. Pure.
 package enum SVGWeight {
   /// The most elements an SVG icon may draw: past that it is refused. About
   /// a quarter of a second of librsvg's work here, and tens of times what an
@@ -19,8 +22,9 @@ package enum SVGWeight {
   /// references go round in a circle (librsvg refuses those).
   package static func drawnElements(in data: [UInt8], limit: Int = limit) -> Int? {
     let tree = scan(data)
-    guard !tree.nodes.isEmpty else { return 0 }
     let cap = limit + 1
+    if tree.hasMarkupEntity { return cap }
+    guard !tree.nodes.isEmpty else { return 0 }
     // Depth-first over the tree and the references, with an explicit stack
     // (nesting may be deep): each node's weight is 1 and its successors'.
     let successors = tree.nodes.indices.map { tree.successors(of: $0) }
@@ -50,6 +54,13 @@ package enum SVGWeight {
       }
       total = min(cap, total + weight[root])
     }
+    // A sheet's url(#…) may apply to any element: each counts it.
+    for reference in tree.textReferences {
+      guard let target = tree.ids[reference] else { continue }
+      let each = max(weight[target], 1)
+      let times = tree.nodes.count
+      total = times > (cap - total) / each ? cap : min(cap, total + times * each)
+    }
     return total
   }
 
@@ -63,6 +74,10 @@ package enum SVGWeight {
     }
     var nodes: [Node] = []
     var ids: [String: Int] = [:]
+    /// The ids a `url(#…)` in text names (a style sheet's).
+    var textReferences: [String] = []
+    /// An internal entity's value holds markup (elements it would add).
+    var hasMarkupEntity = false
 
     /// A node's children, then the elements its references name.
     func successors(of node: Int) -> [Int] {
@@ -89,7 +104,10 @@ package enum SVGWeight {
     }
     while index < count {
       guard data[index] == UInt8(ascii: "<") else {
-        index += 1
+        // Text up to the next tag: a style sheet's references count.
+        let start = index
+        while index < count, data[index] != UInt8(ascii: "<") { index += 1 }
+        tree.textReferences += urlReferences(in: decoded(data[start..<index])[...])
         continue
       }
       index += 1
@@ -99,9 +117,21 @@ package enum SVGWeight {
         if data[index...].starts(with: Array("!--".utf8)) {
           skip(past: Array("-->".utf8))
         } else if data[index...].starts(with: Array("![CDATA[".utf8)) {
+          let start = index
           skip(past: Array("]]>".utf8))
+          tree.textReferences += urlReferences(in: data[start..<index])
+        } else if data[index...].starts(with: Array("!ENTITY".utf8)) {
+          let start = index
+          skipDeclaration(data, from: &index)
+          if holdsMarkup(data[start..<index].dropFirst(7)) { tree.hasMarkupEntity = true }
+        } else if data[index...].starts(with: Array("!DOCTYPE".utf8)) {
+          // Up to its internal subset, whose declarations are read one by one.
+          while index < count, data[index] != UInt8(ascii: "["), data[index] != UInt8(ascii: ">") {
+            index += 1
+          }
+          if index < count { index += 1 }
         } else {
-          skip(past: [UInt8(ascii: ">")])
+          skipDeclaration(data, from: &index)
         }
       case UInt8(ascii: "?"):
         skip(past: Array("?>".utf8))
@@ -120,6 +150,71 @@ package enum SVGWeight {
     return tree
   }
 
+  /// Moves `index` past the `>` that ends a declaration, quoted text skipped.
+  private static func skipDeclaration(_ data: [UInt8], from index: inout Int) {
+    var quote: UInt8?
+    while index < data.count {
+      let byte = data[index]
+      index += 1
+      if let open = quote {
+        if byte == open { quote = nil }
+      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+        quote = byte
+      } else if byte == UInt8(ascii: ">") {
+        return
+      }
+    }
+  }
+
+  /// Whether an entity declaration's text holds markup: `<`, also written
+  /// as a character reference (expanded as the entity is declared).
+  private static func holdsMarkup(_ declaration: ArraySlice<UInt8>) -> Bool {
+    decoded(declaration).contains(UInt8(ascii: "<"))
+  }
+
+  /// `text` with its character references (`&#35;`, `&#x23;`) and the
+  /// predefined entities (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`)
+  /// replaced, as XML gives attribute values and text to librsvg. A
+  /// reference that is not one stays as it is.
+  static func decoded(_ text: ArraySlice<UInt8>) -> [UInt8] {
+    guard text.contains(UInt8(ascii: "&")) else { return Array(text) }
+    var result: [UInt8] = []
+    result.reserveCapacity(text.count)
+    var index = text.startIndex
+    let named: [(String, UInt8)] = [
+      ("amp", 0x26), ("lt", 0x3C), ("gt", 0x3E), ("quot", 0x22), ("apos", 0x27),
+    ]
+    while index < text.endIndex {
+      guard text[index] == UInt8(ascii: "&"),
+        let end = text[index...].prefix(12).firstIndex(of: UInt8(ascii: ";"))
+      else {
+        result.append(text[index])
+        index += 1
+        continue
+      }
+      let name = text[(index + 1)..<end]
+      var scalar: UInt32?
+      if name.first == UInt8(ascii: "#") {
+        let digits = name.dropFirst()
+        if digits.first == UInt8(ascii: "x") || digits.first == UInt8(ascii: "X") {
+          scalar = UInt32(String(decoding: digits.dropFirst(), as: UTF8.self), radix: 16)
+        } else {
+          scalar = UInt32(String(decoding: digits, as: UTF8.self), radix: 10)
+        }
+      } else if let match = named.first(where: { name.elementsEqual($0.0.utf8) }) {
+        scalar = UInt32(match.1)
+      }
+      guard let value = scalar, let character = Unicode.Scalar(value) else {
+        result.append(text[index])
+        index += 1
+        continue
+      }
+      result += Array(String(Character(character)).utf8)
+      index = end + 1
+    }
+    return result
+  }
+
   /// What a start tag says: its `id`, and the ids its attributes refer to.
   struct Tag {
     var id: String?
@@ -134,12 +229,16 @@ package enum SVGWeight {
     func isSpace(_ byte: UInt8) -> Bool {
       byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
-    // The name.
+    // The name: a link's href (`<a>`, any prefix) is no reference.
+    let elementStart = index
     while index < count, !isSpace(data[index]), data[index] != UInt8(ascii: ">"),
       data[index] != UInt8(ascii: "/")
     {
       index += 1
     }
+    let element = data[elementStart..<index]
+    let isLink =
+      element.elementsEqual("a".utf8) || element.reversed().starts(with: ":a".utf8.reversed())
     while index < count {
       let byte = data[index]
       if byte == UInt8(ascii: ">") {
@@ -172,34 +271,50 @@ package enum SVGWeight {
       index += 1
       let valueStart = index
       while index < count, data[index] != quote { index += 1 }
-      let value = data[valueStart..<min(index, count)]
+      let value = decoded(data[valueStart..<min(index, count)])
       index += 1
       if name.elementsEqual("id".utf8) {
         tag.id = String(decoding: value, as: UTF8.self)
-      } else if name.elementsEqual("href".utf8) || name.elementsEqual("xlink:href".utf8) {
-        if value.first == UInt8(ascii: "#") {
+      } else if name.elementsEqual("href".utf8) || name.reversed().starts(with: "ferh:".utf8) {
+        if !isLink, value.first == UInt8(ascii: "#") {
           tag.references.append(String(decoding: value.dropFirst(), as: UTF8.self))
         }
       } else {
-        tag.references += urlReferences(in: value)
+        tag.references += urlReferences(in: value[...])
       }
     }
     return (tag, false)
   }
 
-  /// The ids of every `url(#id)` in an attribute's value (a fill, a style).
+  /// The ids of every `url(#id)` in an attribute's value or a style sheet,
+  /// as CSS reads them: `URL(` in any case, spaces and quotes around the id.
   private static func urlReferences(in value: ArraySlice<UInt8>) -> [String] {
     var references: [String] = []
-    let opening = Array("url(#".utf8)
     var index = value.startIndex
-    while index < value.endIndex {
-      guard value[index...].starts(with: opening) else {
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+    while index + 4 <= value.endIndex {
+      let word = value[index..<index + 4].map { $0 | 0x20 }
+      guard word.elementsEqual("url(".utf8) else {
         index += 1
         continue
       }
-      index += opening.count
+      index += 4
+      while index < value.endIndex,
+        isSpace(value[index]) || value[index] == UInt8(ascii: "\"")
+          || value[index] == UInt8(ascii: "'")
+      {
+        index += 1
+      }
+      guard index < value.endIndex, value[index] == UInt8(ascii: "#") else { continue }
+      index += 1
       let start = index
-      while index < value.endIndex, value[index] != UInt8(ascii: ")") { index += 1 }
+      while index < value.endIndex, value[index] != UInt8(ascii: ")"), !isSpace(value[index]),
+        value[index] != UInt8(ascii: "\""), value[index] != UInt8(ascii: "'")
+      {
+        index += 1
+      }
       references.append(String(decoding: value[start..<index], as: UTF8.self))
     }
     return references

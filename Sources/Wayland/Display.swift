@@ -149,19 +149,35 @@ public final class Display {
     }
   }
 
-  /// Sends the requests queued, waiting at most `limit` while the
+  /// What ``flush(until:)`` did.
+  public struct FlushResult: Equatable, Sendable {
+    /// Everything queued went to the compositor.
+    public var sent: Bool
+    /// Events were read into the queue meanwhile: they wait for a dispatch
+    /// (and what they ask for, for the next pass of the loop).
+    public var readEvents: Bool
+  }
+
+  /// Sends the requests queued, waiting until `deadline` while the
   /// compositor's socket is full. libwayland (before 1.22) queues at most
   /// 4 KiB of requests and gives the connection up when a request finds the
   /// queue and the socket full, so a pass that sends many (hundreds of
-  /// toasts moving at once) sends them as it goes. Past the limit what is
-  /// left waits for the loop's own flush.
-  public func flush(within limit: Duration) {
-    let deadline = MonotonicTime.now + limit
-    while wl_display_flush(pointer) < 0 && (errno == EAGAIN || errno == EINTR) {
+  /// toasts moving at once) sends them as it goes. Meanwhile what the
+  /// compositor sends is read into the queue, or it would give up on us as
+  /// we wait on it. Past the deadline, or once the connection has failed,
+  /// what is left waits for the loop's own flush.
+  @discardableResult
+  public func flush(until deadline: MonotonicTime) -> FlushResult {
+    var result = FlushResult(sent: false, readEvents: false)
+    while true {
+      guard wl_display_get_error(pointer) == 0 else { return result }
+      if wl_display_flush(pointer) >= 0 {
+        result.sent = true
+        return result
+      }
+      guard errno == EAGAIN || errno == EINTR else { return result }
       let remaining = deadline - .now
-      guard remaining > .zero else { return }
-      // Meanwhile what the compositor sends is read (into the queue, for the
-      // loop to dispatch), or it would give up on us as we wait on it.
+      guard remaining > .zero else { return result }
       let reading = wl_display_prepare_read(pointer) == 0
       let events = Int16(POLLOUT) | (reading ? Int16(POLLIN) : 0)
       var pfd = pollfd(fd: wl_display_get_fd(pointer), events: events, revents: 0)
@@ -169,6 +185,7 @@ public final class Display {
       guard reading else { continue }
       if pfd.revents & Int16(POLLIN) != 0 {
         _ = wl_display_read_events(pointer)
+        result.readEvents = true
       } else {
         wl_display_cancel_read(pointer)
       }

@@ -71,10 +71,21 @@ struct WatchAudioTests {
       try expectShown(text, "after pactl \(arguments.joined(separator: " "))")
     }
 
+    /// Makes `sink` the default and waits until the server says it is (on
+    /// PipeWire its policy daemon decides, a round trip later, and a loaded
+    /// machine may take seconds), then until the volume toast says `text`.
+    func changeDefaultSink(to sink: String, shows text: String) throws {
+      try server.control(["set-default-sink", sink])
+      try waitUntil("the sound server's default sink to be \(sink)", timeout: 30) {
+        try server.pactl(["get-default-sink"]).output == sink + "\n"
+      }
+      try expectShown(text, "after the default sink became \(sink)")
+    }
+
     /// Waits until the volume toast says `text`.
     func expectShown(_ text: String, _ when: String) throws {
       var seen = "nothing"
-      try waitUntil("'\(text)' \(when) (last: \(seen))") {
+      try waitUntil("'\(text)' \(when) (last: \(seen); the watcher said: \(lines))") {
         seen = try shown()?.text ?? "nothing"
         return seen == text
       }
@@ -159,7 +170,7 @@ struct WatchAudioTests {
     try rig.expectOnScreen(Self.hud("Muted", progress: 1.3, icon: "audio-volume-muted-symbolic"))
 
     // Another output: named by its description, with its own level.
-    try rig.change(["set-default-sink", "headphones"], shows: "Headphones")
+    try rig.changeDefaultSink(to: "headphones", shows: "Headphones")
     #expect(try rig.shown()?.progress == 100)
     try rig.expectOnScreen(Self.hud("Headphones", progress: 1, icon: "audio-volume-high-symbolic"))
 
@@ -277,7 +288,7 @@ struct WatchAudioTests {
       Self.hud("Volume 40%", progress: 0.4, icon: "audio-volume-medium-symbolic"))
     try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "130%"], shows: "Volume 130%")
     try rig.change(["set-sink-mute", "@DEFAULT_SINK@", "1"], shows: "Muted")
-    try rig.change(["set-default-sink", "headphones"], shows: "Headphones")
+    try rig.changeDefaultSink(to: "headphones", shows: "Headphones")
     try rig.server.control(["set-sink-volume", "@DEFAULT_SINK@", "20%"])
     for _ in 0..<20 { try rig.server.control(["set-sink-volume", "@DEFAULT_SINK@", "+1%"]) }
     try rig.expectShown("Volume 40%", "after the burst")

@@ -43,6 +43,52 @@ struct SVGWeightTests {
     #expect(Self.drawn(svg) == 6 + 3 * 3)
   }
 
+  /// Six levels of ten references of level N-1 each (10⁶ elements drawn),
+  /// each reference written by `reference` (the id it names).
+  static func bomb(_ reference: (String) -> String, prologue: String = "") -> String {
+    var body = ##"<g id="a0"><rect/></g>"##
+    for level in 1...6 {
+      body +=
+        "<g id=\"a\(level)\">" + String(repeating: reference("a\(level - 1)"), count: 10) + "</g>"
+    }
+    return prologue + "<svg><defs>" + body + "</defs>" + reference("a6") + "</svg>"
+  }
+
+  @Test func referencesWrittenAnyWayLibrsvgReadsThemCount() {
+    let forms: [(String, (String) -> String)] = [
+      ("a character reference", { "<use href=\"&#35;\($0)\"/>" }),
+      ("a hexadecimal one", { "<use href=\"&#x23;\($0)\"/>" }),
+      ("another prefix", { "<use l:href=\"#\($0)\"/>" }),
+      ("url with quotes and spaces", { "<rect fill=\"URL( '#\($0)' )\"/>" }),
+    ]
+    for (name, form) in forms {
+      #expect(Self.drawn(Self.bomb(form)) == SVGWeight.limit + 1, "\(name)")
+    }
+  }
+
+  @Test func aStyleSheetsURLCountsForEveryElement() {
+    var svg = ##"<svg><style>rect { fill: url(#p) }</style><pattern id="p">"##
+    svg += String(repeating: "<rect/>", count: 300) + "</pattern>"
+    svg += String(repeating: "<rect/>", count: 300) + "</svg>"
+    #expect(Self.drawn(svg) == SVGWeight.limit + 1)
+    let plain =
+      ##"<svg><style>.a { fill: url(#g) }</style><linearGradient id="g"><stop/></linearGradient><rect class="a"/></svg>"##
+    #expect(Self.drawn(plain).map { $0 <= 100 } == true)
+  }
+
+  @Test func anEntityHoldingMarkupIsTooMuch() {
+    let entity = ##"<!DOCTYPE svg [ <!ENTITY u "&#60;use href='#a0'/&#62;"> ]>"##
+    #expect(Self.drawn(entity + "<svg><g id=\"a0\"/>&u;&u;</svg>") == SVGWeight.limit + 1)
+    // An entity of text only (old illustration programs write namespaces so) is fine.
+    let text =
+      ##"<!DOCTYPE svg [ <!ENTITY ns "http://www.w3.org/2000/svg"> ]><svg xmlns="&ns;"><rect/></svg>"##
+    #expect(Self.drawn(text) == 2)
+  }
+
+  @Test func aLinksHrefIsNoReference() {
+    #expect(Self.drawn(##"<svg id="top"><a href="#top"><rect/></a></svg>"##) == 3)
+  }
+
   @Test func referencesInACircleAreNil() {
     let two = ##"<svg><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></svg>"##
     #expect(Self.drawn(two) == nil)
