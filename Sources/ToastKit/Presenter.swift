@@ -736,9 +736,6 @@ public final class ToastPresenter {
     session.loop.addTimer(after: .zero) { announcer.start() }
   }
 
-  /// Puts every toast in its place: toasts at one position of one output
-  /// stack in the order they appeared (a stack of cards the newest first),
-  /// moving when a neighbour goes or changes size (see ``Stacking``).
   /// After every few surfaces of a pass, what they asked for goes to the
   /// compositor: libwayland queues only 4 KiB of requests, and a pass over
   /// hundreds of toasts would fill it (``Wayland/Display/flush(until:)``).
@@ -757,6 +754,9 @@ public final class ToastPresenter {
   /// Whether this pass's sending read events, which it did not dispatch.
   private var readDuringPass = false
 
+  /// Puts every toast in its place: toasts at one position of one output
+  /// stack in the order they appeared (a stack of cards the newest first),
+  /// moving when a neighbour goes or changes size (see ``Stacking``).
   private func restack() {
     let toasts = surfaces.values.filter { !$0.isGone }.sorted {
       appearance[ObjectIdentifier($0), default: 0] < appearance[ObjectIdentifier($1), default: 0]

@@ -441,8 +441,10 @@ package final class Owner {
       leftEarly.insert(tag)
     }
     for tag in endedWaiters.keys { endedWaiters[tag]?.fds.removeAll { $0 == fd } }
-    for tag in frameWaiters.keys where frameWaiters[tag]?.contains(where: { $0.fd == fd }) == true {
-      if frameWaiters[tag]?.contains(where: { $0.fd == fd && $0.keep && !$0.replaced }) == true {
+    // A first-frame waiter waits for the outcome too unless its toast was replaced.
+    func waitsForOutcome(_ waiter: FrameWaiter) -> Bool { waiter.keep && !waiter.replaced }
+    for tag in frameWaiters.keys {
+      if frameWaiters[tag]?.contains(where: { $0.fd == fd && waitsForOutcome($0) }) == true {
         leftEarly.insert(tag)
       }
       frameWaiters[tag]?.removeAll { $0.fd == fd }
@@ -450,7 +452,7 @@ package final class Owner {
     frameWaiters = frameWaiters.filter { !$0.value.isEmpty }
     for tag in leftEarly
     where waiters[tag]?.isEmpty ?? true
-      && !(frameWaiters[tag]?.contains { $0.keep && !$0.replaced } ?? false)
+      && !(frameWaiters[tag]?.contains(where: waitsForOutcome) ?? false)
     {
       presenter.hide(tag: tag)
     }
