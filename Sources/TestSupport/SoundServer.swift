@@ -157,10 +157,21 @@ package final class SoundServer {
             "--use-pid-file=no", "--log-target=stderr", "-F", directory + "/server.pa",
           ], environment: environment, logPath: directory + "/pulseaudio.log"))
     case .pipeWire:
+      // WirePlumber gives up at once when PipeWire's socket is not there
+      // yet, and pipewire-pulse loads no module: PipeWire goes first.
+      let core = directory + "/runtime/pipewire-0"
       for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
         processes.append(
           try ChildProcess(
             [program], environment: environment, logPath: directory + "/\(program).log"))
+        guard program == "pipewire" else { continue }
+        let pipeWire = processes[processes.count - 1]
+        try waitUntil("PipeWire's socket \(core)", timeout: 20) {
+          guard pipeWire.isRunning else {
+            throw HarnessError("pipewire ended (see its log in \(directory))")
+          }
+          return access(core, F_OK) == 0
+        }
       }
     }
     let started = processes

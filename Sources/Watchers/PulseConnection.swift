@@ -240,6 +240,7 @@ package final class PulseConnection {
       devices[role.rawValue].gate.request()
     else { return }
     devices[role.rawValue].pending = nil
+    devices[role.rawValue].asked = name
     let me = Unmanaged.passUnretained(self).toOpaque()
     let operation =
       switch role {
@@ -284,12 +285,17 @@ package final class PulseConnection {
   }
 
   /// The answer about `role`'s device ended: with the device read, or
-  /// without (none by that name).
+  /// without (none by that name). An answer about a device that stopped
+  /// being the default while it was asked about is not kept: the question
+  /// about the new one follows, and until it is answered a change is told
+  /// by any device's index.
   private func answerEnded(_ role: Role) {
     answered = true
-    let pending = devices[role.rawValue].pending
-    snapshot[role] = pending?.device
-    devices[role.rawValue].index = pending?.index
+    if devices[role.rawValue].asked == devices[role.rawValue].name {
+      let pending = devices[role.rawValue].pending
+      snapshot[role] = pending?.device
+      devices[role.rawValue].index = pending?.index
+    }
     if devices[role.rawValue].gate.answered() {
       ask(role)
     }
@@ -388,6 +394,9 @@ private struct Followed {
   var name: String?
   var index: UInt32?
   var gate = RequestGate()
+  /// The name the question in flight asked about: its answer is the
+  /// default's only while that is still the default's name.
+  var asked: String?
   var pending: (device: AudioSnapshot.Device, index: UInt32)?
 }
 
