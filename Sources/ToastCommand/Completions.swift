@@ -78,11 +78,14 @@ private func targets(of first: String) -> [String] {
   Subcommand.all.filter { $0.words[0] == first && $0.words.count > 1 }.map { $0.words[1] }
 }
 
-/// The operand choices of a subcommand (`completions`: `bash zsh fish`).
+/// The operand choices of a subcommand (`completions`: `bash zsh fish`;
+/// `dnd`, whose operand may be left out: `on off toggle`).
 private func operands(of first: String) -> [String] {
-  Subcommand.all.first { $0.words == [first] && !$0.passesArguments }?.operand?.split(
-    separator: "|"
-  ).map(String.init) ?? []
+  guard
+    let operand = Subcommand.all.first(where: { $0.words == [first] && !$0.passesArguments })?
+      .operand
+  else { return [] }
+  return operand.filter { $0 != "[" && $0 != "]" }.split(separator: "|").map(String.init)
 }
 
 /// The completion script of `wl-toast` for `shell`, made from the options the
@@ -166,22 +169,44 @@ private func toastWords(_ options: [Option]) -> String {
   return words.joined(separator: " ")
 }
 
-private func zshScript() -> String {
-  var specs: [String] = []
-  for option in Option.all where option.isToastOption {
-    let escaped = option.summary.replacing("[", with: "\\[").replacing("]", with: "\\]")
-      .replacing(":", with: "\\:")
-    var spec = "\(option.flagName)[\(escaped)]"
-    let value = option.name
-    switch option.valueCompletion {
-    case .words(let words)?: spec += ":\(value):(\(words))"
-    case .files?: spec += ":\(value):_files"
-    case .presets?: spec += ":\(value):(${(f)\"$(wl-toast presets 2>/dev/null)\"})"
-    case .anything?: spec += ":\(value): "
-    case nil: break
-    }
-    specs.append("    " + quoted(spec) + " \\")
+/// `option` as zsh's `_arguments` takes it: its flag, its summary, and what
+/// its value completes to.
+private func zshSpec(_ option: Option) -> String {
+  let escaped = option.summary.replacing("[", with: "\\[").replacing("]", with: "\\]")
+    .replacing(":", with: "\\:")
+  var spec = "\(option.flagName)[\(escaped)]"
+  let value = option.name
+  switch option.valueCompletion {
+  case .words(let words)?: spec += ":\(value):(\(words))"
+  case .files?: spec += ":\(value):_files"
+  case .presets?: spec += ":\(value):(${(f)\"$(wl-toast presets 2>/dev/null)\"})"
+  case .anything?: spec += ":\(value): "
+  case nil: break
   }
+  return quoted(spec)
+}
+
+/// One `_arguments` call of the zsh script, a spec a line.
+private func zshArguments(_ specs: [String]) -> String {
+  "_arguments -s \\\n" + specs.map { "        " + $0 }.joined(separator: " \\\n")
+}
+
+private func zshScript() -> String {
+  var cases = ""
+  for (name, options) in subcommands {
+    var specs = [quoted("1: :(\(name))")]
+    let targets = targets(of: name)
+    let combine = Subcommand.all.contains { $0.words[0] == name && $0.combinesTargets }
+    if !targets.isEmpty {
+      let words = targets.joined(separator: " ")
+      specs.append(quoted(combine ? "*:target:(\(words))" : "2:target:(\(words))"))
+    } else if !operands(of: name).isEmpty {
+      specs.append(quoted("2:operand:(\(operands(of: name).joined(separator: " ")))"))
+    }
+    specs += options.map(zshSpec)
+    cases += "    \(name))\n      \(zshArguments(specs)) ;;\n"
+  }
+  let toastSpecs = Option.all.filter(\.isToastOption).map(zshSpec) + [quoted("*:message: ")]
   return """
     #compdef wl-toast
     # zsh completion for wl-toast (wl-toast completions zsh)
@@ -190,9 +215,10 @@ private func zshScript() -> String {
         _values 'subcommand' \(subcommands.map(\.name).joined(separator: " "))
         return
       fi
-      _arguments -s \\
-    \(specs.joined(separator: "\n"))
-        '*:message: '
+      case $words[2] in
+    \(cases)    *)
+          \(zshArguments(toastSpecs)) ;;
+      esac
     }
     _wl-toast "$@"
 
