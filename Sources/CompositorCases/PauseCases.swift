@@ -84,7 +84,7 @@ package enum PauseCases {
     try waitUntil("the daemon's socket") { access(socket, F_OK) == 0 }
     // More than two seconds without input (nothing has touched the seat
     // since the desk started), the owner asleep all along.
-    try expectIdle(daemon.pid)
+    try expectIdle(daemon.pid, log: log)
     let shown = try desk.runToEnd([
       "--tag", "away", "--idle-threshold", "1", "--timeout", "3", "--no-animation", "Away",
     ])
@@ -95,7 +95,7 @@ package enum PauseCases {
     let pressed = now()
     try desk.input.press(.tab)
     try expectHUDGoes(desk, timeout: 3, since: pressed, "after a key press")
-    try expectIdle(daemon.pid)
+    try expectIdle(daemon.pid, log: log)
     let messages = (readFile(log) ?? []).split(separator: 0x0A).compactMap {
       WaylandDebugMessage(line: Substring(String(decoding: $0, as: UTF8.self)))
     }
