@@ -292,7 +292,8 @@ let package = Package(
       name: "ToastKitTests", dependencies: ["ToastKit", "ToastRendering"], swiftSettings: strict),
     // swaynag's command line, configuration file and types, as `wl-toast nag` reads them.
     .testTarget(
-      name: "ToastNagTests", dependencies: ["ToastNag", "ToastModel"], swiftSettings: strict),
+      name: "ToastNagTests", dependencies: ["ToastNag", "ToastNagOptions", "ToastModel"],
+      swiftSettings: strict),
     // The owner's pure parts: sway's IPC frames and watcher, river's watcher, do-not-disturb.
     .testTarget(
       name: "ToastOwnerTests",

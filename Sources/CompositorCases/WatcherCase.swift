@@ -136,9 +136,10 @@ package struct WatcherCase<Compositor: TestCompositor> {
     func wakeUps() -> [Int] {
       processes.map { contextSwitches($0, mainThreadOnly: underThreadSanitizer) ?? -1 }
     }
-    try waitUntil("the watcher and the owner to settle") {
+    // Settled as waitUntilSettled(_:) has it: half a second without a wake-up of either.
+    try waitUntil("the watcher and the owner to settle", timeout: 20) {
       let settled = wakeUps()
-      pause(for: .milliseconds(200))
+      pause(for: .milliseconds(500))
       return wakeUps() == settled
     }
     let before = wakeUps()

@@ -20,7 +20,8 @@ package var usageText: String {
     A value follows its option as the next argument (--timeout 3) or after '='
     (--timeout=3), and may start with '-' (--offset -20,30). Options may come
     anywhere before '--'; every argument after '--' is part of MESSAGE. A toast
-    stays 2 s (hud) or 0.5 s (banner) unless --timeout says otherwise.
+    stays 2 s (hud), 0.5 s (banner, bar) or 10 s (card) unless --timeout says
+    otherwise; one with buttons stays until one is chosen.
 
     The first command for a tag shows the toast from a background owner and
     returns once its first frame is on screen; later ones hand their content to

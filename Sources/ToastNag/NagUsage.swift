@@ -1,7 +1,7 @@
 import ToastModel
 
 /// The help of `wl-toast nag` (`-h`): swaynag's usage, its program name
-/// changed and its lines wrapped at 80 columns.
+/// changed and its lines wrapped at 80 columns, then wl-toast's own options.
 public let nagUsage = """
   Usage: wl-toast nag [options...]
 
@@ -50,6 +50,15 @@ public let nagUsage = """
     --button-dismiss-gap gap        Size of the gap for dismiss button.
     --button-margin-right margin    Margin from dismiss button to edge.
     --button-padding padding        Padding for the button text.
+
+  wl-toast's own options come before swaynag's:
+    --keyboard exclusive|on-demand|none
+                                    How the bar takes the keyboard (default
+                                    on-demand).
+    --no-animation                  Show and hide at once.
+    --render-png <file>             Draw the bar into a PNG file and exit.
+    --scale <n>                     With --render-png: pixels per logical
+                                    pixel, 1 to 4.
 
   """
 

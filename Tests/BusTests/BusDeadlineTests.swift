@@ -105,7 +105,9 @@ struct BusDeadlineTests {
     #expect(connection.waitingCalls == 0)
     // Past the limit: no timer fires (the loop sleeps the whole wait).
     let before = loop.wakeUps
+    let start = MonotonicTime.now
     try loop.iterate(timeout: .milliseconds(500))
+    #expect(MonotonicTime.now - start >= .milliseconds(450), "a whole sleep, no timer at 200 ms")
     #expect(loop.wakeUps - before == 1 && heard == 0)
     connection.close()
     #expect(heard == 0, "not heard when the connection closes either")

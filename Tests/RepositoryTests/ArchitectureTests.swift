@@ -16,23 +16,39 @@ private let treeHeadings = ["## The code", "## The tests", "## The rest of the r
 /// description, and patterns (`*.xml`) name nothing. Directories keep their
 /// trailing slash.
 func pathsInTree(of map: String, under heading: String) -> Set<String> {
+  Set(pathList(of: map, under: heading))
+}
+
+/// The paths the tree under `heading` names, in the order it names them,
+/// as often as it names them.
+func pathList(of map: String, under heading: String) -> [String] {
   guard let start = map.range(of: "\n" + heading + "\n"),
     let open = map.range(of: "```\n", range: start.upperBound..<map.endIndex),
     let close = map.range(of: "```", range: open.upperBound..<map.endIndex)
   else { return [] }
-  var paths: Set<String> = []
+  var paths: [String] = []
   var directory: String?
   for line in map[open.upperBound..<close.lowerBound].split(separator: "\n") {
     guard let name = line.split(separator: " ").first.map(String.init) else { continue }
     if line.hasPrefix("     ") { continue }
     if line.hasPrefix("    ") {
-      if let directory, !name.contains("*") { paths.insert(directory + name) }
+      if let directory, !name.contains("*") { paths.append(directory + name) }
     } else {
       directory = name.hasSuffix("/") ? name : nil
-      if !name.contains("*") { paths.insert(name) }
+      if !name.contains("*") { paths.append(name) }
     }
   }
   return paths
+}
+
+/// The paths named more than once in the trees under `headings`.
+func pathsNamedTwice(in map: String, under headings: [String]) -> [String] {
+  var seen: Set<String> = []
+  var twice: [String] = []
+  for path in headings.flatMap({ pathList(of: map, under: $0) }) where !seen.insert(path).inserted {
+    twice.append(path)
+  }
+  return twice
 }
 
 /// Every file under `directory` (relative to the repository), at any depth.
@@ -78,6 +94,15 @@ struct ArchitectureTests {
       $0.split(separator: "/").count == 3 && !tests.contains($0)
     }
     #expect(missing.isEmpty, "add to \(mapPath), under \(treeHeadings[1]): \(missing)")
+  }
+
+  /// Each file has one description: a second entry for it is a stale one.
+  @Test func noPathIsNamedTwice() throws {
+    let map = try String(contentsOf: repository.appending(path: mapPath), encoding: .utf8)
+    let twice = pathsNamedTwice(in: map, under: treeHeadings)
+    #expect(twice.isEmpty, "named more than once in \(mapPath): \(twice)")
+    let sample = "## The code\n\n```\nSources/A/\n    One.swift   x\n    One.swift   y\n```\n"
+    #expect(pathsNamedTwice(in: "\n" + sample, under: ["## The code"]) == ["Sources/A/One.swift"])
   }
 
   @Test func everyPathInTheMapExists() {

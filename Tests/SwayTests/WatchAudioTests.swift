@@ -66,9 +66,12 @@ struct WatchAudioTests {
     }
 
     /// Runs `pactl` and waits until the volume toast says `text`.
-    func change(_ arguments: [String], shows text: String) throws {
+    /// Runs `pactl` with `arguments` and waits until the volume toast says
+    /// `text`; returns the toast's status that said it.
+    @discardableResult
+    func change(_ arguments: [String], shows text: String) throws -> ToastStatus {
       try server.control(arguments)
-      try expectShown(text, "after pactl \(arguments.joined(separator: " "))")
+      return try expectShown(text, "after pactl \(arguments.joined(separator: " "))")
     }
 
     /// Makes `sink` the default and waits until the server says it is (on
@@ -82,13 +85,17 @@ struct WatchAudioTests {
       try expectShown(text, "after the default sink became \(sink)")
     }
 
-    /// Waits until the volume toast says `text`.
-    func expectShown(_ text: String, _ when: String) throws {
-      var seen = "nothing"
-      try waitUntil("'\(text)' \(when) (last: \(seen); the watcher said: \(lines))") {
-        seen = try shown()?.text ?? "nothing"
-        return seen == text
+    /// Waits until the volume toast says `text`; returns its status then.
+    @discardableResult
+    func expectShown(_ text: String, _ when: String) throws -> ToastStatus {
+      var seen: ToastStatus?
+      try waitUntil(
+        "'\(text)' \(when) (last: \(seen?.text ?? "nothing"); the watcher said: \(lines))"
+      ) {
+        seen = try shown()
+        return seen?.text == text
       }
+      return try #require(seen)
     }
 
     /// Waits until the screen shows `toast` as the offscreen rendering does
@@ -199,8 +206,8 @@ struct WatchAudioTests {
   @Test func withoutAPresetTheHUDGoesAwayByItself() throws {
     let rig = try Rig(staying: false)
     try rig.waitForWatcher()
-    try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "40%"], shows: "Volume 40%")
-    #expect(try rig.shown()?.json["toast"]?["timeout"]?.doubleValue == 1.5)
+    let shown = try rig.change(["set-sink-volume", "@DEFAULT_SINK@", "40%"], shows: "Volume 40%")
+    #expect(shown.json["toast"]?["timeout"]?.doubleValue == 1.5)
     try waitUntil("the HUD to go after its timeout", timeout: 10) { try rig.shown() == nil }
   }
 

@@ -1,6 +1,7 @@
 import Testing
 import ToastModel
 import ToastNag
+import ToastNagOptions
 
 /// swaynag's command line, read as getopt_long reads it.
 @Suite struct NagOptionsTests {
@@ -186,16 +187,10 @@ import ToastNag
     let lines = nagUsage.split(separator: "\n", omittingEmptySubsequences: false)
     #expect(lines.first == "Usage: wl-toast nag [options...]")
     #expect(lines.allSatisfy { $0.count <= 80 })
-    for option in [
-      "--button ", "--button-no-terminal", "--button-dismiss ", "--button-dismiss-no-terminal",
-      "--config", "--debug", "--edge", "--layer", "--font", "--help", "--detailed-message",
-      "--detailed-button", "--message ", "--output", "--dismiss-button", "--type", "--version",
-      "--background", "--border ", "--border-bottom ", "--button-background", "--text",
-      "--button-text", "--border-bottom-size", "--message-padding", "--details-border-size",
-      "--details-background", "--button-border-size", "--button-gap", "--button-dismiss-gap",
-      "--button-margin-right", "--button-padding",
-    ] {
-      #expect(nagUsage.contains(option), "\(option)")
+    // Every option of the table, swaynag's and wl-toast's own, with what
+    // follows it on its line (a value or the description).
+    for option in nagOptions.map(\.name) + ["help", "version"] {
+      #expect(nagUsage.contains("--\(option) "), "--\(option)")
     }
     #expect(nagVersion == "wl-toast nag version \(Toast.version)")
   }
