@@ -58,6 +58,8 @@ final class PresentedToast {
   var onFocusMoved: ((Int?) -> Void)?
   /// Asked when a button of ``Toast/buttons`` is chosen: whether the toast ends.
   var onChoice: ((Int) -> ButtonResponse)?
+  /// Asked when a card's body is activated: whether it ends (activated).
+  var onActivate: (() -> ButtonResponse)?
   private(set) var isGone = false
   /// Whether the toast is fading out (or gone).
   var isExiting: Bool { isGone || exitOutcome != nil }
@@ -490,7 +492,7 @@ final class PresentedToast {
       if open { for view in views { view.setDetailsOpen(true) } }
       for view in views { view.setNeedsDraw() }
     case .dismiss: hide(.dismissed)
-    case .activate: hide(.activated)
+    case .activate: if onActivate?() ?? .end == .end { hide(.activated) }
     }
   }
 

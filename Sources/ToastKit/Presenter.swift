@@ -62,6 +62,14 @@ public final class ToastPresenter {
   /// The toasts whose completion (or failure) is being reported, by tag:
   /// an activation token asked for in the handler names their surface.
   private var ending: [String: (toast: PresentedToast, number: Int)] = [:]
+  /// Toasts still leaving whose tag a newer toast took (``makeWay(forTag:)``),
+  /// by the key they are kept under in ``surfaces`` until gone (drawn,
+  /// stacked and waited for as any): their end was reported when the newer
+  /// one came, and is not again.
+  private var leavingKeys: [ObjectIdentifier: String] = [:]
+  private var leavingCount = 0
+  /// What the keys of toasts kept by ``leavingKeys`` start with; no tag does.
+  private static let leavingPrefix = "\u{0}leaving "
   /// Tells screen readers about the toasts; nil when the program said not to.
   package let announcer: ScreenReaderAnnouncer?
   private var announcerStarting = false
@@ -73,6 +81,11 @@ public final class ToastPresenter {
   /// or stays (`.stay`: a button that does something and leaves the toast up,
   /// as swaynag's `--button` does).
   public var onButton: ((_ tag: String, _ button: Int) -> ButtonResponse)?
+  /// Asked when the user clicks or taps a card's body (its default action,
+  /// by pointer, touch or a screen reader's action): whether the card ends
+  /// with ``ToastModel/ToastOutcome/activated`` (`.end`, and without this
+  /// handler) or stays (`.stay`: a resident notification's).
+  public var onActivate: ((_ tag: String) -> ButtonResponse)?
   /// Called after any toast committed a frame, with its tag (for benchmarks).
   package var onFrame: ((String) -> Void)?
   /// Called when a toast's sound (``ToastModel/Toast/sound``) cannot play,
@@ -235,8 +248,13 @@ public final class ToastPresenter {
   /// Whether a toast with `tag` is on screen (or still fading out).
   public func isPresenting(tag: String) -> Bool { surfaces[tag] != nil }
 
-  /// The tags of the toasts on screen.
-  public var tags: [String] { surfaces.keys.sorted() }
+  /// Whether the toast with `tag` is leaving (its exit animation runs): new
+  /// content for the tag shows as a new toast, not as an update.
+  package func isLeaving(tag: String) -> Bool { surfaces[tag]?.isExiting ?? false }
+
+  /// The tags of the toasts on screen (not those of toasts leaving whose
+  /// tag a newer toast took).
+  public var tags: [String] { surfaces.keys.filter { !$0.hasPrefix(Self.leavingPrefix) }.sorted() }
 
   /// How many toasts this presenter has created surfaces for (in-place
   /// updates create none).
@@ -308,9 +326,30 @@ public final class ToastPresenter {
       if current.timeline != nil { playSound(of: current, tag: tag) }
       return warnings
     }
-    surfaces[tag]?.hide(.replaced, animated: false)
+    makeWay(forTag: tag)
     present(toast, tag: tag, warnings: warnings)
     return warnings
+  }
+
+  /// Makes way for a new toast with `tag`: the one showing goes at once
+  /// (replaced). One already leaving (its exit animation running: it
+  /// expired, or was dismissed, a moment ago) goes on leaving, but is no
+  /// longer the tag's: its end is reported now, as replaced, and not again
+  /// once it is gone, so that the new toast's end is the only one the tag
+  /// reports from now on.
+  private func makeWay(forTag tag: String) {
+    guard let current = surfaces[tag] else { return }
+    guard current.isExiting else {
+      current.hide(.replaced, animated: false)
+      return
+    }
+    leavingCount += 1
+    let key = Self.leavingPrefix + String(leavingCount)
+    surfaces[tag] = nil
+    surfaces[key] = current
+    leavingKeys[ObjectIdentifier(current)] = key
+    lastOutcome = .replaced
+    onCompletion?(tag, .replaced)
   }
 
   /// Changes the toast on screen with `tag` to `toast` in place (no new surface,
@@ -336,7 +375,7 @@ public final class ToastPresenter {
       announceChange(of: current)
       updated(current, tag: tag, warnings: warnings)
     } else {
-      surfaces[tag]?.hide(.replaced, animated: false)
+      makeWay(forTag: tag)
       present(toast, tag: tag, warnings: warnings)
     }
     return warnings
@@ -655,24 +694,32 @@ public final class ToastPresenter {
       withdrawSounds(of: surface)
       if appearance[ObjectIdentifier(surface)] != nil { announcer?.hide(id: id) }
       appearance[ObjectIdentifier(surface)] = nil
-      lastOutcome = outcome
+      // A toast whose tag a newer one took reported its end then.
+      let leavingKey = leavingKeys.removeValue(forKey: ObjectIdentifier(surface))
+      if let leavingKey { surfaces[leavingKey] = nil }
+      let reports = leavingKey == nil
+      if reports { lastOutcome = outcome }
       guard tokensOnTheWay[id] == nil else {
         // Its activation tokens first: their completions run before its own.
         surface.keepsSurfaces = true
         heldEnds[id] = (
           surface,
           { [unowned self] in
+            guard reports else { return }
             reportEnd(of: surface, number: id, tag: tag, outcome: outcome, failure: failure)
           }
         )
         return
       }
-      reportEnd(of: surface, number: id, tag: tag, outcome: outcome, failure: failure)
+      if reports {
+        reportEnd(of: surface, number: id, tag: tag, outcome: outcome, failure: failure)
+      }
     }
     surfaces[tag] = surface
     appearance[ObjectIdentifier(surface)] = id
     var announced = false
     surface.onChoice = { [unowned self] button in onButton?(tag, button) ?? .end }
+    surface.onActivate = { [unowned self] in onActivate?(tag) ?? .end }
     surface.onFrame = { [unowned self, unowned surface] in
       // On screen: screen readers hear of it now (updates announce again),
       // and of the button with the keyboard focus once it has one.
@@ -790,9 +837,11 @@ public final class ToastPresenter {
   }
 }
 
-/// What a chosen button does to its toast (``ToastPresenter/onButton``).
+/// What a chosen button (``ToastPresenter/onButton``) or a card's activated
+/// body (``ToastPresenter/onActivate``) does to its toast.
 public enum ButtonResponse: Equatable, Sendable {
-  /// The toast ends with ``ToastModel/ToastOutcome/chose(button:)``.
+  /// The toast ends, with ``ToastModel/ToastOutcome/chose(button:)`` (or
+  /// ``ToastModel/ToastOutcome/activated``).
   case end
   /// The toast stays as it is.
   case stay

@@ -294,6 +294,11 @@ final class NotificationServer {
         guard stack.tag(of: id) == tag, let held = stack.entry(id)?.payload else { continue }
         var toast = held.toast
         if !sounded.insert(id).inserted { toast.sound = nil }
+        // A rule's output that is not there (unplugged): the card shows
+        // where a card without one does, never ended unseen.
+        if case .named(let name) = toast.output, !presenter.outputNames.contains(name) {
+          toast.output = .automatic
+        }
         _ = presenter.showOrUpdate(accepted: toast, tag: tag)
       case .hide(let tag):
         presenter.hide(tag: tag)
@@ -354,6 +359,19 @@ final class NotificationServer {
     let effects = stack.cardEnded(tag: tag, reason: .dismissed)
     invoke(id, key: actions[button].key, card: tag) { [weak self] in self?.apply(effects) }
     return .end
+  }
+
+  /// The body of the card with `tag` was clicked (its default action): a
+  /// resident notification's action is invoked and its card stays; any
+  /// other card ends (activated), and ``cardEnded(tag:outcome:)`` invokes
+  /// its action.
+  func bodyActivated(tag: String) -> ButtonResponse {
+    guard let id = stack.id(forTag: tag), let held = stack.entry(id)?.payload,
+      held.request.hints.resident,
+      let key = NotificationCard.defaultActionKey(in: held.request)
+    else { return .end }
+    invoke(id, key: key, card: tag)
+    return .stay
   }
 
   /// The card with `tag` ended on screen as `outcome`. A click on its body

@@ -329,10 +329,30 @@ package struct NotificationStack<Payload> {
   }
 
   /// Shows waiting notifications while there is room and they may show:
-  /// critical ones first, the others unless held.
+  /// critical ones first, the others unless held. A critical one that finds
+  /// no room takes the place of the oldest card that is not critical, which
+  /// goes back to the head of the queue, as do-not-disturb sends cards back
+  /// (dunst sorts by urgency alike): a critical notification shows at once,
+  /// also when the cards are held back by a fullscreen window.
   private mutating func promote() -> [Effect] {
     var effects: [Effect] = []
-    while shown.count < visibleLimit {
+    var returned = 0
+    while !waitingCritical.isEmpty, shown.count >= visibleLimit,
+      let index = shown.firstIndex(where: { !(entries[$0.id]?.isCritical ?? true) })
+    {
+      let card = shown.remove(at: index)
+      effects.append(.hide(tag: card.tag))
+      waitingOthers.insert(card.id, at: returned)
+      returned += 1
+      effects += showWhileRoom(atMost: 1)
+    }
+    return effects + showWhileRoom()
+  }
+
+  /// Shows waiting notifications while there is room (at most `limit`).
+  private mutating func showWhileRoom(atMost limit: Int = .max) -> [Effect] {
+    var effects: [Effect] = []
+    while shown.count < visibleLimit && effects.count < limit {
       let id: UInt32
       if !waitingCritical.isEmpty {
         id = waitingCritical.removeFirst()

@@ -25,6 +25,11 @@ package final class Owner {
   var notificationMemory: NotificationServer.Memory?
   /// The notifications' listing a command pages through, by its connection.
   var listings: [Int32: NotificationServer.Listing] = [:]
+  /// The connections of commands waiting to hear whether the notification
+  /// server started (the bus answers in its own time): a connection that
+  /// goes meanwhile leaves, and its descriptor's number, given to the next
+  /// connection, hears nothing meant for it.
+  var startWaiters: Set<Int32> = []
   /// A command's connection, watched by the loop; it closes when the owner
   /// lets go of it (``drop(_:)``, or the owner's end).
   private final class Connection {
@@ -90,6 +95,10 @@ package final class Owner {
     // A notification's button invokes its action (toasts' buttons just end them).
     presenter.onButton = { [unowned self] tag, button in
       notifications?.buttonChosen(tag: tag, button: button) ?? .end
+    }
+    // A resident notification's card stays when its default action is invoked.
+    presenter.onActivate = { [unowned self] tag in
+      notifications?.bodyActivated(tag: tag) ?? .end
     }
     presenter.onFailure = { [unowned self] tag, failure in
       switch failure {
@@ -209,6 +218,11 @@ package final class Owner {
     let reason = failure ?? "the owner stopped"
     for fd in waiters.values.joined() { send(.failed(reason), to: fd) }
     for waiter in frameWaiters.values.joined() { send(.failed(reason), to: waiter.fd) }
+    for fd in startWaiters { send(.failed(reason), to: fd) }
+    // Those whose toast had ended, waiting for its sound: the outcome is known.
+    for ended in endedWaiters.values {
+      for fd in ended.fds { send(.outcome(ended.outcome), to: fd) }
+    }
     return (failure == nil || compositorGone) && notificationsFailure == nil
       ? ExitCode.success : ExitCode.error
   }
@@ -220,6 +234,9 @@ package final class Owner {
       guard let accepted = FileDescriptor(returnedBy: wlt_accept(listener.socket.rawValue)) else {
         switch errno {
         case EAGAIN, EINTR, ECONNABORTED:
+          // All accepted: a linger that ended with a connection waiting,
+          // which was refused (another user's), starts again.
+          scheduleLingerIfIdle()
           return
         case EMFILE, ENFILE, ENOBUFS, ENOMEM:
           pauseListening()
@@ -310,7 +327,7 @@ package final class Owner {
       // A new toast is answered once its first frame is on screen, whoever
       // started the owner (`wl-toast … && grim` sees it, a daemon's too); an
       // update of a showing one at once.
-      let isNew = !presenter.isPresenting(tag: tag)
+      let isNew = !presenter.isPresenting(tag: tag) || presenter.isLeaving(tag: tag)
       let warnings = presenter.showOrUpdate(accepted: toast, tag: tag)
       // Do-not-disturb held it back (the presenter judges it); whatever shows
       // with the tag stays.
@@ -432,6 +449,7 @@ package final class Owner {
     }
     held.remove(fd)
     listings[fd] = nil
+    startWaiters.remove(fd)
     // A command that waited for its toast's outcome and went before it (killed,
     // interrupted) takes the toast with it, when no other command waits for it:
     // `--timeout 0` lasts until the command is terminated.
@@ -472,7 +490,10 @@ package final class Owner {
     guard let linger, isIdle, lingerTimer == nil else { return }
     lingerTimer = presenter.eventLoop.addTimer(after: .seconds(linger)) { [unowned self] in
       lingerTimer = nil
-      if isIdle { presenter.eventLoop.stop() }
+      // A command connecting as the linger ends (the listener ready in the
+      // same wake-up, its handler after the timers) is served, not told
+      // that the owner stopped: its accept starts the linger again.
+      if isIdle && !hasConnectionWaiting { presenter.eventLoop.stop() }
     }
   }
 
@@ -483,7 +504,13 @@ package final class Owner {
   private var isIdle: Bool {
     !presenter.isPresenting && held.isEmpty && waiters.values.allSatisfy(\.isEmpty)
       && frameWaiters.isEmpty && requestDeadlines.isEmpty && !presenter.hasSoundsInFlight
-      && endedWaiters.values.allSatisfy(\.fds.isEmpty)
+      && endedWaiters.values.allSatisfy(\.fds.isEmpty) && startWaiters.isEmpty
+  }
+
+  /// Whether a connection waits to be accepted (the listener is readable).
+  private var hasConnectionWaiting: Bool {
+    var pfd = pollfd(fd: listener.socket.rawValue, events: Int16(POLLIN), revents: 0)
+    return poll(&pfd, 1, 0) > 0 && pfd.revents & Int16(POLLIN) != 0
   }
 
   /// Takes every toast away at once (outcome hidden) and stops the loop:

@@ -10,6 +10,7 @@ extension Owner {
   /// otherwise it hears why not in one line, and an owner started for it
   /// prints that line and stops with ``ExitCode/error``.
   func startNotifications(replace: Bool, rules json: JSONValue, answering fd: Int32?) {
+    if let fd { startWaiters.insert(fd) }
     let rules: [NotificationRule]
     do {
       rules = try Self.rules(of: json)
@@ -62,7 +63,10 @@ extension Owner {
   /// meanwhile (a key binding pressed as the session starts) are over.
   private func answerStart(_ reason: String?, to fd: Int32?) {
     if let fd {
-      send(reason.map(OwnerReply.failed) ?? .accepted, to: fd)
+      // A command that went meanwhile hears nothing (its number may be another's now).
+      if startWaiters.remove(fd) != nil {
+        send(reason.map(OwnerReply.failed) ?? .accepted, to: fd)
+      }
       scheduleLingerIfIdle()
     } else if let reason {
       printError("wl-toast: \(reason)")

@@ -400,8 +400,19 @@ public final class TextBlock {
   /// fontconfig's configuration and cache in a thread of its own, which the
   /// first layout waits for. Called before the compositor connection, the
   /// set-up runs while the compositor answers instead of after.
+  ///
+  /// The thread starts with SIGINT and SIGTERM blocked, as the event loop
+  /// blocks them in the main thread to read them: sent to that thread, one
+  /// would end the process without its goodbyes.
   public static func startFontSetUp() {
+    var blocked = sigset_t()
+    var saved = sigset_t()
+    sigemptyset(&blocked)
+    sigaddset(&blocked, SIGINT)
+    sigaddset(&blocked, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &blocked, &saved)
     _ = pango_cairo_font_map_get_default()
+    pthread_sigmask(SIG_SETMASK, &saved, nil)
   }
 
   /// Pango's complaint about `markup`, or nil when it is valid.

@@ -190,6 +190,35 @@ struct HardeningTests {
     #expect(recv(idle, &buffer, buffer.count, 0) == 0, "the owner closed the idle connection")
   }
 
+  /// A command that connects as the owner's linger ends is served by that
+  /// owner. The owner is stopped past its linger's end and the command
+  /// connects meanwhile, so that the linger's timer and the connection are
+  /// ready in the same wake-up: the owner takes the command instead of
+  /// telling it that it stopped.
+  @Test func aCommandConnectingAsTheLingerEndsIsServed() throws {
+    let desk = try Desk<HeadlessSway>()
+    let shown = try desk.runToEnd([
+      "--linger", "5", "--tag", "t", "--timeout", "0", "--no-animation", "Before",
+    ])
+    #expect(shown.status == 0, "\(shown.errors)")
+    let owner = try #require(try desk.status(tag: "t")).owner
+    #expect(try desk.runToEnd(["hide", "--tag", "t"]).status == 0)
+    try waitUntil("the toast gone") { try desk.status(tag: "t") == nil }
+    // The last connection's end seen: the linger's 5 s run.
+    try waitUntilSettled(owner)
+    kill(owner, SIGSTOP)
+    // Time passing is what is measured: the linger ends while the owner is stopped.
+    pause(for: .seconds(5.5))
+    let fd = try connectToOwner(try Rendezvous(display: desk.sway.socketPath))
+    defer { close(fd) }
+    try sendRaw(Array(#"{"v":1,"op":"show","tag":"u","toast":{"text":"After"}}"#.utf8), on: fd)
+    kill(owner, SIGCONT)
+    let reply = try receiveRaw(on: fd)
+    #expect(reply.contains("\"ok\":true"), "\(reply)")
+    #expect(try desk.status(tag: "u")?.owner == owner, "the same owner shows it")
+    #expect(try desk.runToEnd(["hide", "--tag", "u"]).status == 0)
+  }
+
   @Test func aConnectionLeftOpenAfterItsRequestDoesNotKeepTheOwner() throws {
     let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--linger", "0", "--timeout", "0", "Shown"]).status == 0)

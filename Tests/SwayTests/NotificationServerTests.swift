@@ -489,6 +489,35 @@ struct NotificationServerTests {
     #expect(desk.ownerProcesses() == [owner])
   }
 
+  /// A `daemon --notifications` that goes while the owner still waits for
+  /// the bus leaves its answer to nobody: not to the next command, whose
+  /// connection the owner holds under the same number when the bus gives up.
+  @Test func aCommandThatGoesWhileTheBusIsAskedLeavesItsAnswerToNobody() throws {
+    let bus = try SilentBus(.helloOnly)
+    let desk = try deskWithOwnRuntime()
+    desk.environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
+    #expect(try desk.runToEnd(["--tag", "t", "--timeout", "0", "Hello"]).status == 0)
+    let owner = try #require(desk.ownerProcesses().first)
+    // The owner's first connection to the bus is its screen reader's look
+    // (after the first frame); the second, the notification server's.
+    try waitUntil("the owner to look for a screen reader") { bus.connections == 1 }
+    let asking = try desk.start(Run(["daemon", "--notifications"]))
+    try waitUntil("the owner to ask the bus for the name") { bus.connections == 2 }
+    asking.terminate()
+    // The owner has seen the command go; the bus's 5 s have not passed.
+    try waitUntilSettled(owner)
+    let waiting = try desk.start(Run(["--tag", "w", "--timeout", "0", "--wait", "Waiting"]))
+    defer { waiting.terminate() }
+    try desk.waitUntilDrawn(tag: "w")
+    try waitUntil("the owner to give the bus up", timeout: 20) { bus.closedConnections == 2 }
+    try waitUntilSettled(owner)
+    let errors = String(decoding: waiting.captured(2), as: UTF8.self)
+    #expect(waiting.isRunning, "the toast's command still waits: \(errors)")
+    #expect(try desk.runToEnd(["hide", "--tag", "w"]).status == 0)
+    #expect(waiting.wait(timeout: 10) == 0)
+    #expect(desk.ownerProcesses() == [owner])
+  }
+
   @Test func theCommandsListDismissAndInvoke() throws {
     let server = try Server()
     let mail = try server.notify(["-a", "Mail", "-t", "0", "-c", "email.arrived", "New mail"])
@@ -700,6 +729,62 @@ struct NotificationServerTests {
       #expect(try server.desk.runToEnd(["notifications", "dismiss", String(id)]).status == 0)
     }
     try Self.expectCard(at: Self.restingBox(oldest), on: server.desk)
+  }
+
+  /// As dunst sorts by urgency: a critical notification that finds five
+  /// cards of others takes the oldest one's place at once; that one waits,
+  /// without a signal, and shows again when a card goes.
+  @Test func aCriticalNotificationTakesTheOldestCardsPlace() throws {
+    let server = try Server()
+    var ids: [UInt32] = []
+    for number in 1...5 { ids.append(try server.notify(["-t", "0", "Card \(number)"])) }
+    _ = try server.notify(["-u", "critical", "Critical"])
+    var listed: [JSONValue] = []
+    try waitUntil("the critical card shown and card 1 waiting (\(listed))") {
+      listed = try server.list()
+      return listed.map { $0["shown"]?.boolValue } == [true, true, true, true, true, false]
+    }
+    #expect(
+      listed.map { $0["summary"]?.stringValue }
+        == ["Critical", "Card 5", "Card 4", "Card 3", "Card 2", "Card 1"])
+    #expect(try server.desk.runToEnd(["notifications", "dismiss", String(ids[4])]).status == 0)
+    try waitUntil("card 1 shown again") {
+      try server.list().allSatisfy { $0["shown"]?.boolValue == true }
+    }
+    #expect(try NotificationHistoryTests.closedSignals(of: ids[0], server) == [], "not closed")
+  }
+
+  /// A resident notification stays when its actions are invoked: a click on
+  /// its body (the default action) and one on its button each say
+  /// ActionInvoked, and the card stays until CloseNotification.
+  @Test func aResidentNotificationStaysWhenItsActionsAreInvoked() throws {
+    let server = try Server()
+    let sent = try server.call(
+      "Notify",
+      [
+        "'Clock'", "0", "''", "'Alarm'", "''", "['default', 'Open', 'later', 'Later']",
+        "{'resident': <true>}", "0",
+      ])
+    let number = sent.output.split(separator: " ").last?.filter(\.isNumber)
+    let id = try #require(number.flatMap { UInt32($0) }, "\(sent.output) \(sent.errors)")
+    let card = Self.card(
+      app: "Clock", summary: "Alarm", body: "",
+      actions: [NotificationAction(key: "later", label: "Later")], timeout: 0)
+    let box = Self.restingBox(card)
+    try Self.expectCard(at: box, on: server.desk)
+    try server.desk.input.click(x: box.x + 20, y: box.y + box.height - 6)
+    try server.bus.waitForSignal("ActionInvoked", [String(id), "default"])
+    let later = Self.buttonCentre(0, of: card)
+    try server.desk.input.click(x: later.x, y: later.y)
+    try server.bus.waitForSignal("ActionInvoked", [String(id), "later"])
+    try Self.expectCard(at: box, on: server.desk)
+    #expect(try server.list().map { $0["id"]?.doubleValue } == [Double(id)])
+    #expect(try server.call("CloseNotification", [String(id)]).status == 0)
+    try Self.expectNoCard(on: server.desk)
+    #expect(
+      try NotificationHistoryTests.closedSignals(of: id, server) == [
+        "NotificationClosed(\(id), 3)"
+      ])
   }
 
   @Test func doNotDisturbHoldsNotificationsBackUntilItEnds() throws {

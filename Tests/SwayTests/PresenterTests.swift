@@ -85,6 +85,38 @@ struct PresenterTests {
     #expect(presenter.toast()?.text == "Second")
   }
 
+  /// New content for a tag whose toast is leaving (its exit animation
+  /// running) shows as a new toast: the leaving one's end is reported at
+  /// once, as replaced, and not again when its animation ends, so that the
+  /// tag's next end is the new toast's.
+  @Test func contentForALeavingToastsTagShowsAndOnlyItsOwnEndIsReportedLater() throws {
+    let desk = try Desk<HeadlessSway>()
+    let presenter = try ToastPresenter(display: desk.sway.socketPath)
+    var outcomes: [ToastOutcome] = []
+    presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    presenter.show(Toast("Volume 40%", timeout: 0), tag: "volume")
+    try waitUntil("the HUD box on screen") {
+      try presenter.dispatch(timeout: .milliseconds(50))
+      return try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) != nil
+    }
+    presenter.hide(tag: "volume")
+    #expect(presenter.isLeaving(tag: "volume"))
+    presenter.showOrUpdate(Toast("Volume 50%", timeout: 0), tag: "volume")
+    #expect(outcomes == [.replaced], "the leaving toast's end, at once")
+    #expect(!presenter.isLeaving(tag: "volume"))
+    // Time passing is what is measured: the leaving toast's exit (0.25 s,
+    // and without frame callbacks at most half a second more) ends within
+    // these two seconds, and reports nothing.
+    let end = now() + 2
+    while now() < end { try presenter.dispatch(timeout: .milliseconds(50)) }
+    #expect(outcomes == [.replaced])
+    #expect(presenter.toast(tag: "volume")?.text == "Volume 50%")
+    #expect(try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) != nil)
+    presenter.hide(tag: "volume")
+    #expect(try presenter.runUntilHidden() == .hidden)
+    #expect(outcomes == [.replaced, .hidden])
+  }
+
   @Test func progressUpdatesRedrawTheBar() throws {
     let desk = try Desk<HeadlessSway>()
     let presenter = try ToastPresenter(display: desk.sway.socketPath)

@@ -58,9 +58,19 @@ func connectToOwner(_ rendezvous: Rendezvous) throws -> Int32 {
 /// Sends raw bytes to the owner on a connected socket and returns its answer
 /// (waiting up to 5 s for it).
 func exchangeRaw(_ bytes: [UInt8], on fd: Int32) throws -> String {
+  try sendRaw(bytes, on: fd)
+  return try receiveRaw(on: fd)
+}
+
+/// Sends raw bytes to the owner on a connected socket.
+func sendRaw(_ bytes: [UInt8], on fd: Int32) throws {
   guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
     throw HarnessError("cannot send to the owner: \(Errno.current)")
   }
+}
+
+/// The owner's next answer on a connected socket (waiting up to 5 s for it).
+func receiveRaw(on fd: Int32) throws -> String {
   var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
   guard poll(&ready, 1, 5000) > 0 else { throw HarnessError("the owner did not answer") }
   var reply = [UInt8](repeating: 0, count: 4096)

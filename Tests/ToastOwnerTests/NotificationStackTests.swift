@@ -24,19 +24,44 @@ import ToastProtocol
     #expect(stack.notify(Self.entry(1)) == [.show(id: 1, tag: Self.tag(1))])
     #expect(stack.notify(Self.entry(2)) == [.show(id: 2, tag: Self.tag(2))])
     #expect(stack.notify(Self.entry(3)) == [], "the third waits")
-    #expect(stack.notify(Self.entry(4, critical: true)) == [], "a critical one waits too")
-    #expect(stack.ordered.map(\.id) == [2, 1, 4, 3], "newest card first, critical first in line")
+    #expect(stack.ordered.map(\.id) == [2, 1, 3], "newest card first")
     #expect(stack.tag(of: 3) == nil && stack.tag(of: 2) == Self.tag(2))
-    // The first card expires: the critical one takes its place, with a card of its own.
     #expect(
       stack.cardEnded(tag: Self.tag(1), reason: .expired) == [
-        .closed(id: 1, reason: .expired), .show(id: 4, tag: Self.tag(3)),
-      ])
-    #expect(
-      stack.cardEnded(tag: Self.tag(2), reason: .dismissed) == [
-        .closed(id: 2, reason: .dismissed), .show(id: 3, tag: Self.tag(4)),
+        .closed(id: 1, reason: .expired), .show(id: 3, tag: Self.tag(3)),
       ])
     #expect(stack.count == 2)
+  }
+
+  /// A critical notification finds every card taken by others: the oldest
+  /// of them goes back to the head of the queue (no signal), and shows again
+  /// when a card goes, before those that came after it.
+  @Test func aCriticalOneTakesTheOldestOtherCardsPlace() {
+    var stack = Stack(visibleLimit: 2)
+    _ = stack.notify(Self.entry(1))
+    _ = stack.notify(Self.entry(2))
+    _ = stack.notify(Self.entry(3))
+    #expect(
+      stack.notify(Self.entry(4, critical: true)) == [
+        .hide(tag: Self.tag(1)), .show(id: 4, tag: Self.tag(3)),
+      ])
+    #expect(stack.ordered.map(\.id) == [4, 2, 1, 3], "cards newest first, then the queue")
+    #expect(stack.cardEnded(tag: Self.tag(1), reason: .other) == [], "its card's end says nothing")
+    // Two critical ones hold both cards: a third waits.
+    #expect(
+      stack.notify(Self.entry(5, critical: true)) == [
+        .hide(tag: Self.tag(2)), .show(id: 5, tag: Self.tag(4)),
+      ])
+    #expect(stack.notify(Self.entry(6, critical: true)) == [], "no card that is not critical")
+    #expect(
+      stack.cardEnded(tag: Self.tag(3), reason: .dismissed) == [
+        .closed(id: 4, reason: .dismissed), .show(id: 6, tag: Self.tag(5)),
+      ])
+    #expect(
+      stack.cardEnded(tag: Self.tag(4), reason: .dismissed) == [
+        .closed(id: 5, reason: .dismissed), .show(id: 2, tag: Self.tag(6)),
+      ], "the card sent back last shows first")
+    #expect(stack.count == 4)
   }
 
   @Test func aLiveIdIsReplacedInPlaceOnScreenAndInTheQueue() {
@@ -103,11 +128,15 @@ import ToastProtocol
   @Test func pastTheCapacityTheOldestWaitingNonCriticalOneEnds() {
     var stack = Stack(visibleLimit: 1, capacity: 3)
     _ = stack.notify(Self.entry(1))
-    _ = stack.notify(Self.entry(2, critical: true))
+    // The critical one takes the card; the first waits, at the head of the queue.
+    #expect(
+      stack.notify(Self.entry(2, critical: true)) == [
+        .hide(tag: Self.tag(1)), .show(id: 2, tag: Self.tag(2)),
+      ])
     _ = stack.notify(Self.entry(3))
-    #expect(stack.notify(Self.entry(4)) == [.closed(id: 3, reason: .other)])
-    #expect(stack.notify(Self.entry(5)) == [.closed(id: 4, reason: .other)])
-    #expect(stack.ordered.map(\.id) == [1, 2, 5])
+    #expect(stack.notify(Self.entry(4)) == [.closed(id: 1, reason: .other)])
+    #expect(stack.notify(Self.entry(5)) == [.closed(id: 3, reason: .other)])
+    #expect(stack.ordered.map(\.id) == [2, 4, 5])
     var bytes = Stack(visibleLimit: 1, byteBudget: 100)
     _ = bytes.notify(Self.entry(1, cost: 60))
     _ = bytes.notify(Self.entry(2, cost: 30))
@@ -164,9 +193,10 @@ import ToastProtocol
     #expect(stack.ordered.map(\.id) == [3, 2] && stack.tag(of: 2) == nil)
     // Released: it shows again, with a new card.
     #expect(stack.hold(false) == [.show(id: 2, tag: Self.tag(3))])
-    // A waiting critical one that is no longer critical waits among the others.
+    // A waiting critical one (the card is a critical one's) that is no
+    // longer critical waits among the others.
     var full = Stack(visibleLimit: 1)
-    _ = full.notify(Self.entry(1))
+    _ = full.notify(Self.entry(1, critical: true))
     _ = full.notify(Self.entry(2))
     _ = full.notify(Self.entry(3, critical: true))
     #expect(full.ordered.map(\.id) == [1, 3, 2])
