@@ -440,6 +440,18 @@ struct NotificationPolicyTests {
   /// the id is updated and the one holding the tag ends as replaced. One
   /// card remains, the server goes on, and every notification ends with
   /// exactly one `NotificationClosed`.
+  /// A rule's output that is not there (unplugged): the card shows where a
+  /// card without the rule does, and its notification lives on.
+  @Test func aRulesMissingOutputShowsTheCardWhereOthersShow() throws {
+    let server = try Server(configuration: "[app-name=Chat]\noutput = DP-9\n")
+    let id = try server.notify(["-a", "Chat", "-t", "0", "Hello"])
+    let card = NotificationServerTests.card(app: "Chat", summary: "Hello", body: "", timeout: 0)
+    try NotificationServerTests.expectCard(
+      at: NotificationServerTests.restingBox(card), on: server.desk)
+    #expect(try server.list().first?["shown"]?.boolValue == true)
+    #expect(try NotificationHistoryTests.closedSignals(of: id, server) == [])
+  }
+
   @Test func aReplacementByIdAndStackTagAtOnceLeavesOneCard() throws {
     let server = try Server()
     let desktop = try Self.bareDesktop(on: server.desk)
