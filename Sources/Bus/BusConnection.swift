@@ -281,8 +281,15 @@ package final class BusConnection {
     ) { [unowned self] events in handle(events) }
   }
 
+  /// The most bytes one pass takes from the socket before the messages
+  /// they complete are handled: a bus that keeps the socket full (a client
+  /// sending large calls in a burst) is read a pass at a time, the loop
+  /// turning between passes, so what waits in the input stays bounded.
+  static let readPassLimit = 1 << 20
+
   private func read() {
-    while let fd = socket?.rawValue {
+    var taken = 0
+    while taken < Self.readPassLimit, let fd = socket?.rawValue {
       let (count, size) = readBuffer.withUnsafeMutableBytes { buffer in
         (
           retryingOnInterrupt {
@@ -296,6 +303,7 @@ package final class BusConnection {
         return
       }
       readBuffer.withUnsafeBufferPointer { input.append($0[0..<count]) }
+      taken += count
       if count < size { break }
     }
     // Messages until more bytes are needed; a handler may close the connection.
