@@ -110,18 +110,22 @@ struct CommandTests {
   }
 
   @Test func invalidUTF8AndHugeMessagesAreShownNotFatal() throws {
-    let sway = try HeadlessSway()
-    // Bytes that are not UTF-8, as a shell would pass them.
-    let bad = try CommandRunner(on: sway).runToEnd(
+    let desk = try Desk<HeadlessSway>()
+    // Bytes that are not UTF-8, as a shell would pass them: each shows as U+FFFD.
+    let bad = try desk.runToEnd(
       Run(bytes: [
-        Array("--no-animation".utf8), Array("--timeout".utf8), Array("0.1".utf8),
+        Array("--no-animation".utf8), Array("--tag".utf8), Array("bad".utf8),
+        Array("--timeout".utf8), Array("0".utf8),
         Array("bad ".utf8) + [0xff, 0xfe] + Array(" bytes".utf8),
       ]))
     #expect(bad.status == 0)
+    #expect(try desk.status(tag: "bad")?.text == "bad \u{FFFD}\u{FFFD} bytes")
+    // A message past the limit shows cut, ending in an ellipsis.
     let huge = String(repeating: "Big message ", count: 8_000)
-    let result = try Self.run(
-      ["--no-animation", "--timeout", "0.1", huge], environment: sway.clientEnvironment)
+    let result = try desk.runToEnd(["--no-animation", "--tag", "huge", "--timeout", "0", huge])
     #expect(result.status == 0)
+    let shown = try #require(try desk.status(tag: "huge")?.text)
+    #expect(shown.unicodeScalars.count == Toast.Limits.textLength && shown.hasSuffix("…"))
   }
 
   @Test func aSignalRemovesTheToastAndExitsZero() throws {

@@ -84,13 +84,20 @@ struct ExamplesTests {
     let state = sway.runtimeDirectory + "/wl-toast/state/do-not-disturb"
     let pill = blend(Design.Banner.background, over: HeadlessSway.background)
     var info = stat()
+    // The banner says the new state: its pill is as wide as that text's
+    // (the example's bar may move it down; its width is the text's).
+    func expectBanner(saying text: String) throws {
+      let width = Looks.restingPill(text).width
+      try sway.screenshot("the banner saying '\(text)', \(width) px wide", timeout: 10) {
+        $0.boundingBox(of: pill, tolerance: 3)?.width == width
+      }
+    }
     try input.press(keysym: 0x6e, modifiers: ["Mod4"])  // $mod+n
     try waitUntil("do-not-disturb on", timeout: 10) { lstat(state, &info) == 0 }
-    try sway.screenshot("the banner saying so", timeout: 10) {
-      $0.boundingBox(of: pill, tolerance: 3) != nil
-    }
+    try expectBanner(saying: "Do not disturb: on")
     try input.press(keysym: 0x6e, modifiers: ["Mod4"])
     try waitUntil("do-not-disturb off", timeout: 10) { lstat(state, &info) != 0 }
+    try expectBanner(saying: "Do not disturb: off")
   }
 
   @Test func theWaybarModuleShowsDoNotDisturbAndTogglesIt() throws {
