@@ -12,6 +12,12 @@ package enum PauseCases {
   /// look for it all run late on a loaded machine, never early.
   package static let margin = 2.0
 
+  /// ``margin`` on `desk`'s compositor, as much longer as its patience is
+  /// than sway's (KWin's screenshots take seconds on a loaded machine).
+  static func margin<C: TestCompositor>(on desk: Desk<C>) -> Double {
+    margin * max(1, desk.compositor.patience / 5)
+  }
+
   /// Whether the first output shows a HUD's box.
   package static func showsHUD<C: TestCompositor>(_ desk: Desk<C>) throws -> Bool {
     try desk.compositor.screenshot().boundingBox(of: Looks.hudColor(C.self), tolerance: 3) != nil
@@ -34,12 +40,14 @@ package enum PauseCases {
     }
   }
 
-  /// Waits for the HUD to go: within `timeout` and `margin` of `since`, and
+  /// Waits for the HUD to go: within `timeout` and ``margin(on:)`` of `since`, and
   /// no sooner than `timeout` after it (a full timeout, not what was left).
   package static func expectHUDGoes<C: TestCompositor>(
     _ desk: Desk<C>, timeout: Double, since start: Double, _ what: String
   ) throws {
-    try waitUntil("\(what): the HUD to go", timeout: start + timeout + margin - now()) {
+    try waitUntil(
+      "\(what): the HUD to go", timeout: start + timeout + margin(on: desk) - now()
+    ) {
       try !showsHUD(desk)
     }
     let after = now() - start
