@@ -157,9 +157,13 @@ package final class SoundServer {
             "--use-pid-file=no", "--log-target=stderr", "-F", directory + "/server.pa",
           ], environment: environment, logPath: directory + "/pulseaudio.log"))
     case .pipeWire:
-      // WirePlumber gives up at once when PipeWire's socket is not there
-      // yet, and pipewire-pulse loads no module: PipeWire goes first.
+      // WirePlumber gives up at once when PipeWire does not answer on its
+      // socket yet, and pipewire-pulse loads no module: PipeWire goes
+      // first, and the others once its socket takes a connection (the file
+      // of a killed PipeWire's socket, left behind, takes none).
       let core = directory + "/runtime/pipewire-0"
+      unlink(core)
+      unlink(core + ".lock")
       for program in ["pipewire", "wireplumber", "pipewire-pulse"] {
         processes.append(
           try ChildProcess(
@@ -167,18 +171,14 @@ package final class SoundServer {
         guard program == "pipewire" else { continue }
         let pipeWire = processes[processes.count - 1]
         try waitUntil("PipeWire's socket \(core)", timeout: 20) {
-          guard pipeWire.isRunning else {
-            throw HarnessError("pipewire ended (see its log in \(directory))")
-          }
-          return access(core, F_OK) == 0
+          guard pipeWire.isRunning else { throw ended(pipeWire) }
+          return Self.takesConnections(core)
         }
       }
     }
     let started = processes
     try waitUntil("the sound server to answer on \(socket) (see \(directory))", timeout: 20) {
-      if let ended = started.first(where: { !$0.isRunning }) {
-        throw HarnessError("\(ended.arguments[0]) ended (see its log in \(directory))")
-      }
+      if let process = started.first(where: { !$0.isRunning }) { throw ended(process) }
       return access(socket, F_OK) == 0 && (try? pactl(["info"]))?.status == 0
     }
     if kind == .pipeWire {
@@ -193,6 +193,24 @@ package final class SoundServer {
         return (try? pactl(["get-default-sink"]))?.output == first + "\n"
       }
     }
+  }
+
+  /// Why the server did not start: `process` ended, with the end of its log
+  /// (the directory goes with the server).
+  private func ended(_ process: ChildProcess) -> HarnessError {
+    let name = process.arguments[0]
+    let log = readFile(directory + "/\(name).log").map {
+      String(decoding: $0.suffix(600), as: UTF8.self)
+    }
+    return HarnessError("\(name) ended with status \(process.exitStatus ?? -1): \(log ?? "no log")")
+  }
+
+  /// Whether the Unix stream socket at `path` takes a connection.
+  private static func takesConnections(_ path: String) -> Bool {
+    let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    return withUnixAddress(path) { connect(fd, $0, $1) } == 0
   }
 
   /// The environment of a client run by the harness (`pactl`).
