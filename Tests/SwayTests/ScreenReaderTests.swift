@@ -348,6 +348,9 @@ struct ScreenReaderTests {
       try desk.status(tag: "t")?.screenReaders == "no-screen-reader"
     }
     let owner = try #require(try desk.status(tag: "t")?.owner)
+    // Counted once the owner is quiet: a connection it is letting go of (a
+    // bus it gave up on, closed in a later turn) is closed by then.
+    try waitUntilSettled(owner)
     let before = Self.descriptors(of: owner)
     for round in 1...10 {
       try bus.setScreenReader(true)
@@ -363,6 +366,7 @@ struct ScreenReaderTests {
         try desk.status(tag: "t")?.screenReaders == "no-screen-reader"
       }
     }
+    try waitUntilSettled(owner)
     #expect(Self.descriptors(of: owner) == before, "no descriptor left behind")
     #expect(try desk.status(tag: "t")?.owner == owner)
   }
