@@ -151,8 +151,6 @@ public final class Display {
 
   /// What ``flush(until:)`` did.
   public struct FlushResult: Equatable, Sendable {
-    /// Everything queued went to the compositor.
-    public var sent: Bool
     /// Events were read into the queue meanwhile: they wait for a dispatch
     /// (and what they ask for, for the next pass of the loop).
     public var readEvents: Bool
@@ -168,13 +166,10 @@ public final class Display {
   /// what is left waits for the loop's own flush.
   @discardableResult
   public func flush(until deadline: MonotonicTime) -> FlushResult {
-    var result = FlushResult(sent: false, readEvents: false)
+    var result = FlushResult(readEvents: false)
     while true {
       guard wl_display_get_error(pointer) == 0 else { return result }
-      if wl_display_flush(pointer) >= 0 {
-        result.sent = true
-        return result
-      }
+      if wl_display_flush(pointer) >= 0 { return result }
       guard errno == EAGAIN || errno == EINTR else { return result }
       let remaining = deadline - .now
       guard remaining > .zero else { return result }
