@@ -23,6 +23,7 @@ package final class NotificationBus {
   /// The bus's daemon, when the bus is this one's own.
   private let daemon: ChildProcess?
   private let monitor: ChildProcess
+  private var serverRecorder: ChildProcess?
   private var session: SessionBus?
   private var stopped = false
 
@@ -124,6 +125,30 @@ package final class NotificationBus {
       .filter { $0.interface == Self.serverName }
   }
 
+  /// Starts recording every message the notification server's connection
+  /// sends, its signals and its methods' returns, in the order it sent them
+  /// (``serverMessages()``), and waits until the recorder listens.
+  package func recordServer() throws {
+    guard let unique = serverConnection() else { throw HarnessError("no notification server") }
+    var environment = currentEnvironment(without: ["DISPLAY", "WAYLAND_DISPLAY"])
+    environment[rigMarker] = directory
+    let log = directory + "/server.log"
+    let recorder = try ChildProcess(
+      ["dbus-monitor", "--address", address, "sender='\(unique)'"], environment: environment,
+      logPath: log)
+    serverRecorder = recorder
+    try waitUntil("dbus-monitor to become a monitor (package dbus-bin)", timeout: 15) {
+      guard recorder.isRunning else { throw HarnessError("dbus-monitor exited") }
+      return Self.text(of: log).contains("member=NameLost")
+    }
+  }
+
+  /// What the server sent since ``recordServer()``, in order.
+  package func serverMessages() -> [BusSignal] {
+    BusSignal.parse(monitorLog: Self.text(of: directory + "/server.log"))
+      .filter { $0.kind == .methodReturn || $0.interface == Self.serverName }
+  }
+
   /// Waits until a signal `member` with `arguments` (as ``BusSignal``
   /// writes them) has been seen; returns every signal seen until then.
   @discardableResult
@@ -179,7 +204,7 @@ package final class NotificationBus {
     guard !stopped else { return }
     stopped = true
     session = nil
-    endRig(directory, startedWith: [daemon, monitor].compactMap { $0 })
+    endRig(directory, startedWith: [daemon, monitor, serverRecorder].compactMap { $0 })
     removeTree(directory)
   }
 
@@ -188,9 +213,18 @@ package final class NotificationBus {
   }
 }
 
-/// One signal as `dbus-monitor` prints it: its sender, interface, member and
-/// arguments, each as `uint32 5` prints it (`5`; a string without its quotes).
+/// One message as `dbus-monitor` prints it, a signal or a method's return:
+/// its sender, interface and member (a return's empty), and its arguments,
+/// each as `uint32 5` prints it (`5`; a string without its quotes).
 package struct BusSignal: Equatable, Sendable, CustomStringConvertible {
+  /// A signal, or the return of a method call.
+  package enum Kind: String, Sendable {
+    case signal = "signal"
+    case methodReturn = "method return"
+  }
+
+  /// Whether it is a signal or a return.
+  package var kind: Kind = .signal
   /// The unique name of the sender.
   package var sender: String
   /// The interface.
@@ -200,12 +234,15 @@ package struct BusSignal: Equatable, Sendable, CustomStringConvertible {
   /// The arguments' values, as text.
   package var arguments: [String]
 
-  /// `ActionInvoked(5, snooze)`.
-  package var description: String { "\(member)(\(arguments.joined(separator: ", ")))" }
+  /// `ActionInvoked(5, snooze)`; a return `return(5)`.
+  package var description: String {
+    "\(kind == .signal ? member : "return")(\(arguments.joined(separator: ", ")))"
+  }
 
-  /// The signals in `dbus-monitor`'s default output: a header line
-  /// (`signal time=… sender=:1.3 -> … interface=X; member=Y`), then one
-  /// indented line per argument. A last block cut short is left out.
+  /// The signals and returns in `dbus-monitor`'s default output: a header
+  /// line (`signal time=… sender=:1.3 -> … interface=X; member=Y`, `method
+  /// return time=… sender=:1.3 -> …`), then one indented line per argument.
+  /// A last block cut short is left out.
   package static func parse(monitorLog: String) -> [BusSignal] {
     var signals: [BusSignal] = []
     var current: BusSignal?
@@ -220,11 +257,13 @@ package struct BusSignal: Equatable, Sendable, CustomStringConvertible {
       return String(word.dropFirst(prefix.count).prefix { $0 != ";" })
     }
     for line in lines {
-      if line.hasPrefix("signal ") {
+      if let kind = [Kind.signal, .methodReturn].first(where: { line.hasPrefix($0.rawValue + " ") })
+      {
         if let current { signals.append(current) }
         current = BusSignal(
-          sender: field("sender", in: line) ?? "", interface: field("interface", in: line) ?? "",
-          member: field("member", in: line) ?? "", arguments: [])
+          kind: kind, sender: field("sender", in: line) ?? "",
+          interface: field("interface", in: line) ?? "", member: field("member", in: line) ?? "",
+          arguments: [])
       } else if line.hasPrefix("   "), current != nil {
         let text = line.drop { $0 == " " }
         guard let space = text.firstIndex(of: " ") else { continue }

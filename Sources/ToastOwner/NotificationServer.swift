@@ -153,8 +153,10 @@ final class NotificationServer {
     }
   }
 
-  /// Ends every notification (reason 4) and leaves the bus: the owner stops.
+  /// Tells the actions whose tokens are on their way (without them), ends
+  /// every notification (reason 4) and leaves the bus: the owner stops.
   func stop() {
+    settleInvocations()
     apply(stack.closeAll(reason: .other))
     if isServing { connection?.releaseName(Self.busName) }
     isServing = false
@@ -162,6 +164,7 @@ final class NotificationServer {
   }
 
   private func stopServing(_ reason: String) {
+    settleInvocations()
     apply(stack.closeAll(reason: .other))
     isServing = false
     retireConnection()
@@ -243,6 +246,9 @@ final class NotificationServer {
   /// Takes a notification in; returns its id.
   private func notify(_ request: NotificationRequest) -> UInt32 {
     let id = ids.assign(requested: request.replacesID) { [stack] in stack.isLive($0) }
+    // An ended notification's id given again: its application hears how
+    // the old one ended first.
+    settleInvocations(of: id)
     var (toast, keepsHistory) = NotificationCard.card(for: request, rules: rules)
     // Do-not-disturb holds notifications back here (they wait, never end
     // unseen), and a fullscreen window delays them rather than drop them.
@@ -316,26 +322,70 @@ final class NotificationServer {
       body: Variant.tuple(arguments))
   }
 
+  /// An action chosen whose `ActivationToken` is on its way: its
+  /// `ActionInvoked`, then the `NotificationClosed` its choice brought,
+  /// wait for the token.
+  private struct Invocation {
+    let number: Int
+    let id: UInt32
+    let key: String
+    let closings: [NotificationStack<Held>.Effect]
+  }
+
+  /// The invocations waiting for their tokens, oldest first.
+  private var invocations: [Invocation] = []
+  private var invocationsMade = 0
+
   /// Tells the application of `id` that the user chose its action `key`:
   /// `ActionInvoked`, preceded by `ActivationToken` when the compositor
   /// gives one for the input on the card with `tag` (so the application may
-  /// raise its window); then `then`. Without a card (a notification
-  /// waiting), or with no token to be had, `ActionInvoked` alone.
+  /// raise its window), then the signals of `effects` (what the choice
+  /// changed). Without a card (a notification waiting), or with no token to
+  /// be had, at once.
+  ///
+  /// While the token is on its way (one round trip to the compositor, a
+  /// second at most), the cards of `effects` change at once and only the
+  /// signals wait; a new call with the id, or the server's end, tells them
+  /// first (``settleInvocations(of:)``), so the application hears of the
+  /// old notification before its id is used again or the server goes.
   private func invoke(
-    _ id: UInt32, key: String, card tag: String?, then: @escaping () -> Void = {}
+    _ id: UInt32, key: String, card tag: String?,
+    effects: [NotificationStack<Held>.Effect] = []
   ) {
-    guard let tag else {
-      emit("ActionInvoked", [Variant.uint32(id), Variant.string(key)])
-      then()
-      return
+    let closings = effects.filter {
+      if case .closed = $0 { return true }
+      return false
     }
-    presenter.requestActivationToken(tag: tag) { [weak self] token in
-      guard let self else { return }
-      if let token {
-        emit("ActivationToken", [Variant.uint32(id), Variant.string(token)])
+    invocationsMade += 1
+    let number = invocationsMade
+    invocations.append(Invocation(number: number, id: id, key: key, closings: closings))
+    if let tag {
+      presenter.requestActivationToken(tag: tag) { [weak self] token in
+        self?.settle(number, token: token)
       }
-      emit("ActionInvoked", [Variant.uint32(id), Variant.string(key)])
-      then()
+    } else {
+      settle(number, token: nil)
+    }
+    apply(effects.filter { !closings.contains($0) })
+  }
+
+  /// Tells the application of the invocation `number`, when it still waits,
+  /// that its action was chosen (with `token`), then how its notification ended.
+  private func settle(_ number: Int, token: String?) {
+    guard let index = invocations.firstIndex(where: { $0.number == number }) else { return }
+    let invocation = invocations.remove(at: index)
+    if let token {
+      emit("ActivationToken", [Variant.uint32(invocation.id), Variant.string(token)])
+    }
+    emit("ActionInvoked", [Variant.uint32(invocation.id), Variant.string(invocation.key)])
+    apply(invocation.closings)
+  }
+
+  /// Tells the invocations still waiting for a token without it: those of
+  /// notification `id`, or all (nil).
+  private func settleInvocations(of id: UInt32? = nil) {
+    for invocation in invocations where id == nil || invocation.id == id {
+      settle(invocation.number, token: nil)
     }
   }
 
@@ -356,8 +406,9 @@ final class NotificationServer {
       invoke(id, key: actions[button].key, card: tag)
       return .stay
     }
-    let effects = stack.cardEnded(tag: tag, reason: .dismissed)
-    invoke(id, key: actions[button].key, card: tag) { [weak self] in self?.apply(effects) }
+    invoke(
+      id, key: actions[button].key, card: tag,
+      effects: stack.cardEnded(tag: tag, reason: .dismissed))
     return .end
   }
 
@@ -394,7 +445,7 @@ final class NotificationServer {
       apply(effects)
       return
     }
-    invoke(id, key: key, card: tag) { [weak self] in self?.apply(effects) }
+    invoke(id, key: key, card: tag, effects: effects)
   }
 
   /// Do-not-disturb turned on or off: non-critical notifications wait while it is on.
@@ -510,8 +561,7 @@ final class NotificationServer {
       invoke(id, key: key, card: tag)
       return nil
     }
-    let effects = stack.close(id, reason: .dismissed)
-    invoke(id, key: key, card: tag) { [weak self] in self?.apply(effects) }
+    invoke(id, key: key, card: tag, effects: stack.close(id, reason: .dismissed))
     return nil
   }
 

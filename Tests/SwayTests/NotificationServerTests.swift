@@ -553,6 +553,64 @@ struct NotificationServerTests {
     #expect(try server.list().isEmpty)
   }
 
+  /// A notification with a Snooze button whose card shows, and sway then
+  /// stopped: an action invoked now waits for its activation token, which
+  /// sway gives only once it goes on.
+  static func snoozeWithTheTokenHeldBack(_ server: Server) throws -> UInt32 {
+    let sent = try server.call(
+      "Notify", ["'Clock'", "0", "''", "'Alarm'", "''", "['snooze', 'Snooze']", "{}", "0"])
+    let number = sent.output.split(separator: " ").last?.filter(\.isNumber)
+    let id = try #require(number.flatMap { UInt32($0) }, "\(sent.output) \(sent.errors)")
+    let card = Self.card(
+      app: "Clock", summary: "Alarm", body: "",
+      actions: [NotificationAction(key: "snooze", label: "Snooze")], timeout: 0)
+    try Self.expectCard(at: Self.restingBox(card), on: server.desk)
+    server.desk.compositor.pause()
+    do {
+      let invoked = try server.desk.runToEnd(["notifications", "invoke", String(id), "snooze"])
+      #expect(invoked.status == 0, "\(invoked.errors)")
+    } catch {
+      server.desk.compositor.resume()
+      throw error
+    }
+    return id
+  }
+
+  @Test func anActionWaitingForItsTokenIsToldWhenTheOwnerStops() throws {
+    let server = try Server()
+    let id = try Self.snoozeWithTheTokenHeldBack(server)
+    defer { server.desk.compositor.resume() }
+    kill(server.daemon.pid, SIGTERM)
+    #expect(server.daemon.wait(timeout: 20) == 0)
+    #expect(
+      try server.bus.signalsUntilClosed(id) == [
+        "ActionInvoked(\(id), snooze)", "NotificationClosed(\(id), 2)",
+      ])
+  }
+
+  @Test func anIDGivenAgainWhileItsActionWaitsForItsTokenHearsTheOldEndFirst() throws {
+    let server = try Server()
+    try server.bus.recordServer()
+    let id = try Self.snoozeWithTheTokenHeldBack(server)
+    defer { server.desk.compositor.resume() }
+    let again = try server.call(
+      "Notify", ["'Clock'", String(id), "''", "'Alarm again'", "''", "[]", "{}", "0"])
+    server.desk.compositor.resume()
+    #expect(again.output == "(uint32 \(id),)\n", "\(again.errors)")
+    try Self.expectCard(
+      at: Self.restingBox(Self.card(app: "Clock", summary: "Alarm again", body: "", timeout: 0)),
+      on: server.desk)
+    #expect(try server.list().map { $0["id"]?.doubleValue } == [Double(id)])
+    // The application heard the old notification's end before the id it
+    // asked for again, and nothing about the id since.
+    let about = server.bus.serverMessages().filter { $0.arguments.first == String(id) }
+    #expect(
+      about.map(\.description) == [
+        "return(\(id))", "ActionInvoked(\(id), snooze)", "NotificationClosed(\(id), 2)",
+        "return(\(id))",
+      ])
+  }
+
   /// Sends notifications from Python's dbus: `count` of them, each made by
   /// the Python expression `call` (of `number`) to the server's `Notify`;
   /// returns the ids in order.
