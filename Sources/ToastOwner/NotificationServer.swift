@@ -157,6 +157,7 @@ final class NotificationServer {
   /// every notification (reason 4) and leaves the bus: the owner stops.
   func stop() {
     settleInvocations()
+    applyPendingSignals()
     apply(stack.closeAll(reason: .other))
     if isServing { connection?.releaseName(Self.busName) }
     isServing = false
@@ -165,6 +166,7 @@ final class NotificationServer {
 
   private func stopServing(_ reason: String) {
     settleInvocations()
+    applyPendingSignals()
     apply(stack.closeAll(reason: .other))
     isServing = false
     retireConnection()
@@ -289,6 +291,19 @@ final class NotificationServer {
       pending.removeAll()
       apply(effects)
     }
+  }
+
+  /// Sends the signals the calls of this turn left for the next, as the
+  /// server stops (the cards they would show are about to go): a
+  /// `CloseNotification` answered just before its end is still told.
+  private func applyPendingSignals() {
+    let effects = pending
+    pending.removeAll()
+    apply(
+      effects.filter {
+        if case .show = $0 { return false }
+        return true
+      })
   }
 
   private func apply(_ effects: [NotificationStack<Held>.Effect]) {

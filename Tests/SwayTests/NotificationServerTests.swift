@@ -435,6 +435,46 @@ struct NotificationServerTests {
     #expect(other.daemon.isRunning)
   }
 
+  @Test func aCloseAnsweredAsTheNameIsLostIsStillTold() throws {
+    let server = try Server()
+    let id = try server.notify(["-t", "0", "Closing"])
+    try waitUntil("the notification") { try server.list().count == 1 }
+    // The owner stopped, one client asks it to close the notification, then
+    // takes its name: the owner reads both in one turn.
+    kill(server.daemon.pid, SIGSTOP)
+    let taken: CommandResult
+    do {
+      taken = try server.client(
+        "/usr/bin/python3",
+        [
+          "-c",
+          """
+          import dbus
+          bus = dbus.SessionBus()
+          server = bus.get_object(
+              'org.freedesktop.Notifications', '/org/freedesktop/Notifications',
+              introspect=False)
+          server.CloseNotification(
+              dbus.UInt32(\(id)), dbus_interface='org.freedesktop.Notifications',
+              ignore_reply=True)
+          print(bus.request_name(
+              'org.freedesktop.Notifications',
+              dbus.bus.NAME_FLAG_REPLACE_EXISTING | dbus.bus.NAME_FLAG_DO_NOT_QUEUE))
+          """,
+        ])
+    } catch {
+      kill(server.daemon.pid, SIGCONT)
+      throw error
+    }
+    kill(server.daemon.pid, SIGCONT)
+    #expect(taken.output == "1\n", "the client owns the name: \(taken.errors)")
+    try waitUntil("the daemon to say it lost the name (\(server.errors))") {
+      server.errors.contains("lost org.freedesktop.Notifications")
+    }
+    #expect(
+      try server.bus.signalsUntilClosed(id) == ["NotificationClosed(\(id), 3)"])
+  }
+
   @Test func withoutASessionBusTheDaemonSaysSoAndEnds() throws {
     let desk = try deskWithOwnRuntime()
     desk.environment["DBUS_SESSION_BUS_ADDRESS"] = nil
