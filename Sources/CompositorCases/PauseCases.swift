@@ -12,10 +12,10 @@ package enum PauseCases {
   /// look for it all run late on a loaded machine, never early.
   package static let margin = 2.0
 
-  /// ``margin`` on `desk`'s compositor, as much longer as its patience is
-  /// than sway's (KWin's screenshots take seconds on a loaded machine).
+  /// ``margin`` on `desk`'s compositor, as much longer as it is late
+  /// (``TestSupport/TestCompositor/lateness``).
   static func margin<C: TestCompositor>(on desk: Desk<C>) -> Double {
-    margin * max(1, desk.compositor.patience / 5)
+    margin * desk.compositor.lateness
   }
 
   /// Whether the first output shows a HUD's box.

@@ -314,7 +314,7 @@ package struct WaitTimeout: Error, CustomStringConvertible {
 /// after "waiting for", evaluated only on timeout, so they can tell what was last seen)
 /// when `timeout` seconds pass first. Errors thrown by `condition` end the wait.
 package func waitUntil(
-  _ awaited: @autoclosure () -> String, timeout: Double = 5, _ condition: () throws -> Bool
+  _ awaited: @autoclosure () -> String, timeout: Double = 20, _ condition: () throws -> Bool
 ) throws {
   let deadline = now() + timeout
   // From 2 ms, doubling up to 32 ms: a quick answer is seen at once, and a slow

@@ -18,8 +18,13 @@ package protocol TestCompositor: AnyObject {
   /// The address of the private session bus it runs on; nil when it has none.
   var sessionBusAddress: String? { get }
   /// How long a wait for what it shows may take, in seconds (KWin on
-  /// llvmpipe answers slowly).
+  /// llvmpipe answers slowly): how long before a wait fails, never how
+  /// late something may be (``lateness``).
   var patience: Double { get }
+  /// How many times sway's lateness what it shows may have on a loaded
+  /// machine (KWin's screenshots take seconds there): the factor of the
+  /// margins a test allows past a deadline.
+  var lateness: Double { get }
   /// Device pixels per logical pixel on the first output.
   var scale: Double { get }
   /// The size of its first output in logical pixels.
@@ -64,8 +69,11 @@ extension TestCompositor {
 extension TestCompositor where Self: CapturedCompositor {
   /// One.
   package var scale: Double { 1 }
-  /// Five seconds.
-  package var patience: Double { 5 }
+  /// Twenty seconds: a cold start of a command and its owner took 6 s once
+  /// on a loaded machine.
+  package var patience: Double { 20 }
+  /// One.
+  package var lateness: Double { 1 }
   /// None.
   package var sessionBusAddress: String? { nil }
   /// The first output's size.
@@ -98,6 +106,8 @@ extension HeadlessKWin: TestCompositor {
   package typealias Input = KWinFakeInput
   /// Thirty seconds: KWin on llvmpipe answers slowly.
   package var patience: Double { 30 }
+  /// Six.
+  package var lateness: Double { 6 }
   /// The private bus KWin starts on.
   package var sessionBusAddress: String? { busAddress }
   /// The output's logical size.

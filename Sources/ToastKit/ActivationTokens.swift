@@ -23,8 +23,9 @@ final class ActivationTokens {
 
   /// How long a token may take before its request ends without one (a
   /// compositor that never answers); wlroots and KWin answer in the commit's
-  /// own round trip.
-  static let patience: Duration = .seconds(1)
+  /// own round trip, which a loaded machine (KWin drawing on llvmpipe) can
+  /// make last a second or more.
+  static let patience: Duration = .seconds(5)
 
   init(registry: Registry, loop: EventLoop) {
     self.registry = registry

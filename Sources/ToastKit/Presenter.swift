@@ -551,7 +551,7 @@ public final class ToastPresenter {
   /// `completion` gets the token from the event loop (this call never waits
   /// for it), or nil: at once, during this call, when the compositor offers
   /// no xdg_activation_v1 or no toast with `tag` has a surface (gone, or not
-  /// yet on screen); later when the compositor gives none within a second.
+  /// yet on screen); later when the compositor gives none within five seconds.
   ///
   /// Ask in ``onButton`` (a button chosen by click, touch, key or a screen
   /// reader's action) or in ``onCompletion`` (how the toast ended, as a

@@ -358,8 +358,8 @@ final class NotificationServer {
   /// changed). Without a card (a notification waiting), or with no token to
   /// be had, at once.
   ///
-  /// While the token is on its way (one round trip to the compositor, a
-  /// second at most), the cards of `effects` change at once and only the
+  /// While the token is on its way (one round trip to the compositor,
+  /// five seconds at most), the cards of `effects` change at once and only the
   /// signals wait; a new call with the id, or the server's end, tells them
   /// first (``settleInvocations(of:)``), so the application hears of the
   /// old notification before its id is used again or the server goes.

@@ -189,9 +189,10 @@ struct DeskMannersTests {
     let desk = try deskWithOwnRuntime()
     let flower = try Self.fullscreenFlower(on: desk)
     defer { flower.terminate() }
-    // A timeout of 2 s (the last --timeout wins), counted from when it shows.
+    // A timeout of 4 s (the last --timeout wins), counted from when it shows:
+    // time enough for a loaded machine's screenshot and status after it shows.
     let shown = try desk.runToEnd(
-      Self.opaque + ["--timeout", "2", "--fullscreen", "delay", "Later"])
+      Self.opaque + ["--timeout", "4", "--fullscreen", "delay", "Later"])
     #expect(shown.status == 0, "\(shown.errors)")
     let heldSince = now()
     // Held: the owner has it and draws nothing.
@@ -199,7 +200,7 @@ struct DeskMannersTests {
     #expect(held.text == "Later" && held.drawn.isEmpty, "\(held)")
     #expect(try desk.sway.screenshot().boundingBox(of: Self.magenta, tolerance: 2) == nil)
     // Held longer than its timeout: time passing is what is tested here.
-    pause(for: .seconds(max(0, 2.5 - (now() - heldSince))))
+    pause(for: .seconds(max(0, 4.5 - (now() - heldSince))))
     #expect(try desk.status() != nil, "its timeout does not run while it is held")
     try desk.sway.swaymsg(["fullscreen", "disable"])
     let released = now()
@@ -208,9 +209,9 @@ struct DeskMannersTests {
       $0.boundingBox(of: Self.magenta, tolerance: 2) == box
     }
     #expect(try desk.waitUntilDrawn().first?.output == "HEADLESS-1")
-    // Then it takes its time: the whole 2 s from when fullscreen ended.
-    try waitUntil("the delayed toast to expire", timeout: 10) { try desk.status() == nil }
-    #expect(now() - released >= 2, "shown its full timeout after the hold")
+    // Then it takes its time: the whole 4 s from when fullscreen ended.
+    try waitUntil("the delayed toast to expire", timeout: 20) { try desk.status() == nil }
+    #expect(now() - released >= 4, "shown its full timeout after the hold")
   }
 
   @Test func aSuppressedToastNeverShowsAndACriticalOneShowsOverFullscreen() throws {

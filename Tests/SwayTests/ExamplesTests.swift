@@ -79,7 +79,14 @@ struct ExamplesTests {
   @Test func theSwayConfigsSuperNTogglesDoNotDisturbAndSaysSo() throws {
     let bin = try exampleBinDirectory()
     defer { removeTree(bin) }
-    let (sway, input) = try Self.swayWithTheExampleConfig(bin)
+    // The banners stay until the test ends (their half second at rest could
+    // pass between two screenshots of a loaded machine); the second updates
+    // the first in place (`--tag dnd`).
+    let configHome = bin + "/config"
+    #expect(mkdir(configHome, 0o755) == 0 && mkdir(configHome + "/wl-toast", 0o755) == 0)
+    try writeFile(configHome + "/wl-toast/config", "[default]\ntimeout = 0\n")
+    let (sway, input) = try Self.swayWithTheExampleConfig(
+      bin, environment: ["XDG_CONFIG_HOME": configHome])
     // The binding runs as sway's user, with sway's runtime directory.
     let state = sway.runtimeDirectory + "/wl-toast/state/do-not-disturb"
     let pill = blend(Design.Banner.background, over: HeadlessSway.background)

@@ -95,7 +95,7 @@ struct HUDTests {
     let desk = try Desk<HeadlessSway>()
     let start = now()
     let command = try desk.run(["--wait", "--timeout", "0.3", "Brief"])
-    #expect(command.wait(timeout: 5) == 0)
+    #expect(command.wait(timeout: desk.compositor.patience) == 0)
     // Fade in 0.25 s, hold 0.3 s, fade out 0.25 s.
     #expect(now() - start >= 0.8)
     #expect(try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) == nil)

@@ -224,10 +224,13 @@ struct SoundTests {
     let desk = try Self.desk(server.clientEnvironment)
     server.pause()
     defer { server.resume() }
-    // The toast goes at once and the owner lingers 1 s; its sound is given
-    // up on 5 s after it was asked for, which only an owner still there tells.
+    // The toast goes at once and the owner lingers 3 s; its sound is given
+    // up on 5 s after it was asked for, which only an owner still there tells
+    // (for 3 s more: time for a loaded machine's status commands to ask).
     let shown = try desk.runToEnd(
-      ["--tag", "s", "--timeout", "0.1", "--sound", "message-new-instant", "S"], timeout: 10)
+      [
+        "--tag", "s", "--linger", "3", "--timeout", "0.1", "--sound", "message-new-instant", "S",
+      ], timeout: 10)
     #expect(shown.status == 0 && shown.errors.isEmpty, "\(shown.errors)")
     var said = ""
     try waitUntil("status to say the sound was given up on (\(said))", timeout: 30) {

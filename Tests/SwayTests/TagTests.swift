@@ -118,16 +118,16 @@ struct TagTests {
     let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Later"]).status == 0)
     let start = now()
-    // A delay of 2 s: the hide command and the status check after it take
-    // well under half a second on a loaded machine.
-    #expect(try desk.runToEnd(["hide", "--after", "2"]).status == 0)
+    // A delay of 4 s: the hide command and the status check after it take
+    // well under that on a loaded machine.
+    #expect(try desk.runToEnd(["hide", "--after", "4"]).status == 0)
     #expect(try desk.status() != nil, "still there right after the hide")
     // It goes: the wait's timeout is the (generous) upper bound.
-    try waitUntil("the toast to be hidden 2 s after the hide", timeout: 10) {
+    try waitUntil("the toast to be hidden 4 s after the hide", timeout: 20) {
       try desk.status() == nil
     }
     let elapsed = now() - start
-    #expect(elapsed >= 2, "hidden after \(elapsed) s, before its 2 s")
+    #expect(elapsed >= 4, "hidden after \(elapsed) s, before its 4 s")
     // Nothing to hide is not an error.
     #expect(try desk.runToEnd(["hide", "--tag", "nothing"]).status == 0)
   }
