@@ -90,6 +90,23 @@ package final class MediaPlayers {
     return mpv
   }
 
+  /// Starts playerctld (package playerctl), which owns
+  /// `org.mpris.MediaPlayer2.playerctld` and sends the other players'
+  /// changes again as its own, and waits until it owns its name.
+  @discardableResult
+  package func startPlayerctld() throws -> ChildProcess {
+    let daemon = try ChildProcess(
+      ["playerctld"], environment: environment, logPath: directory + "/playerctld.log")
+    players.append(daemon)
+    try waitUntil("playerctld on the bus (package playerctl)") {
+      guard daemon.isRunning else {
+        throw HarnessError("playerctld exited: \(log("playerctld.log"))")
+      }
+      return try session.nameHasOwner("org.mpris.MediaPlayer2.playerctld")
+    }
+    return daemon
+  }
+
   /// Runs `playerctl` with `arguments` on the bus to its end; its output.
   @discardableResult
   package func playerctl(_ arguments: [String]) throws -> String {

@@ -80,6 +80,8 @@ package struct MediaState: Sendable {
   private struct Player: Sendable {
     var playback: MediaPlayback?
     var track: MediaTrack?
+    /// Whether anything was read of it yet: a player that appeared is not.
+    var isRead = false
   }
 
   private var players: [String: Player] = [:]
@@ -96,11 +98,12 @@ package struct MediaState: Sendable {
     var state = players[player] ?? Player()
     if let playback { state.playback = playback }
     if let track { state.track = track }
+    state.isRead = true
     players[player] = state
   }
 
-  /// A player that appeared: it starts from nothing, so its first playing
-  /// track shows.
+  /// A player that appeared: it starts from nothing, so its first reading
+  /// shows when it plays (a player started stopped or paused says nothing).
   package mutating func add(_ player: String) {
     if players[player] == nil { players[player] = Player() }
   }
@@ -115,8 +118,11 @@ package struct MediaState: Sendable {
 
   /// What `player`'s change shows: its properties `playback` and `track`
   /// (nil: not among those changed). A new track shows while the player
-  /// plays (also when it starts playing with it); otherwise a change of
-  /// playback shows its icon. The same values again show nothing.
+  /// plays (also when it starts playing with it), and again when its cover
+  /// comes after it (browsers name the cover in a second change); otherwise
+  /// a change of playback shows its icon. The same values again show
+  /// nothing, and so does the first reading of a player that appeared,
+  /// unless it plays.
   package mutating func change(_ player: String, playback: MediaPlayback?, track: MediaTrack?)
     -> MediaChange?
   {
@@ -124,10 +130,17 @@ package struct MediaState: Sendable {
     let old = state
     if let playback { state.playback = playback }
     if let track { state.track = track }
+    state.isRead = true
     players[player] = state
+    if !old.isRead && state.playback != .playing { return nil }
     let newTrack = track.map { !$0.isEmpty && $0.differs(from: old.track) } ?? false
+    let newCover =
+      track.map {
+        $0.artURL != nil && $0.artURL != old.track?.artURL && !$0.differs(from: old.track)
+      }
+      ?? false
     let newPlayback = playback != nil && playback != old.playback
-    if newTrack, state.playback == .playing, let track = state.track {
+    if newTrack || newCover, state.playback == .playing, let track = state.track {
       return .track(track)
     }
     guard newPlayback, let playback = state.playback else { return nil }

@@ -42,8 +42,12 @@ package final class MprisClient {
   private let connection: BusConnection
   /// The unique name of each player's well-known name.
   private var owners: [String: String] = [:]
-  /// Players found at start whose `GetAll` has not answered yet.
+  /// Players found at start whose `GetAll` has not answered yet, while
+  /// their signals are a baseline too (until ``baselinePatience`` runs out).
   private var awaitingBaseline: Set<String> = []
+  /// Players found at start whose `GetAll` has not answered yet: its
+  /// answer is their baseline however late it comes.
+  private var unreadAtStart: Set<String> = []
   /// Whether the players at start are still being listed.
   private var listing = true
   private var patience: EventLoop.Token?
@@ -123,6 +127,7 @@ package final class MprisClient {
           if case .success(let unique) = result, owners[name] == nil {
             owners[name] = unique
             awaitingBaseline.insert(unique)
+            unreadAtStart.insert(unique)
             onEvent?(.appeared(player: unique))
             readProperties(of: unique)
           }
@@ -153,7 +158,8 @@ package final class MprisClient {
     ) { [unowned self] result in
       reading[player] = nil
       let properties = (try? result.get()).flatMap(Self.properties(inGetAll:))
-      let isBaseline = awaitingBaseline.remove(player) != nil
+      let awaited = awaitingBaseline.remove(player) != nil
+      let isBaseline = unreadAtStart.remove(player) != nil || awaited
       if awaitingBaseline.isEmpty && !listing { stopWaiting() }
       guard follows(player), let properties else { return }
       onEvent?(
@@ -182,8 +188,18 @@ package final class MprisClient {
     let names = reply.argument(0) { list in
       Variant.has(list, type: "as") ? Variant.children(list, Variant.text) : nil
     }
-    return (names ?? []).filter { $0.hasPrefix(namePrefix) }
+    return (names ?? []).filter(isPlayer)
   }
+
+  /// Whether `name` is a player's: `org.mpris.MediaPlayer2.*`, but for
+  /// playerctld's, which sends every player's changes again as its own
+  /// (`playerctl` leaves it out alike).
+  package static func isPlayer(_ name: String) -> Bool {
+    name.hasPrefix(namePrefix) && name != playerctld && !name.hasPrefix(playerctld + ".")
+  }
+
+  /// playerctld's name.
+  private static let playerctld = namePrefix + "playerctld"
 
   /// The player's properties in `GetAll`'s answer (`a{sv}`).
   package static func properties(inGetAll reply: BusMessage) -> MprisProperties? {
@@ -197,7 +213,7 @@ package final class MprisClient {
   )? {
     guard signal.interface == "org.freedesktop.DBus", signal.member == "NameOwnerChanged",
       signal.sender == BusConnection.busName, signal.signature == "sss",
-      let name = signal.argument(0, Variant.text), name.hasPrefix(namePrefix),
+      let name = signal.argument(0, Variant.text), isPlayer(name),
       let old = signal.argument(1, Variant.text), let new = signal.argument(2, Variant.text)
     else { return nil }
     return (name, old, new)
@@ -218,6 +234,7 @@ package final class MprisClient {
       owners[name] = nil
       if !follows(old) {
         awaitingBaseline.remove(old)
+        unreadAtStart.remove(old)
         if let serial = reading.removeValue(forKey: old) { connection.forget(serial) }
         if awaitingBaseline.isEmpty && !listing { stopWaiting() }
         onEvent?(.left(player: old))

@@ -131,6 +131,24 @@ struct WatchMediaTests {
     try media.waitForToast("After — A")
   }
 
+  @Test func aPlayerThatAppearsStoppedShowsNothingAndALaterCoverJoinsItsBanner() throws {
+    let media = try MediaDesk()
+    let player = try media.players.startTestPlayer("late")
+    // Started stopped, with no track, as players start: nothing to show.
+    try player.waitForGetAll()
+    try waitUntilSettled(media.watcher.pid)
+    #expect(try media.desk.status(tag: "media") == nil, "a player started stopped")
+    try player.send(#"{"n": 1, "title": "Now", "artist": "A", "status": "Playing"}"#)
+    #expect(Self.icon(try media.waitForToast("Now — A")) == nil, "no cover yet")
+    // Its cover in a change of its own, as browsers send it: the banner takes it.
+    let png = media.players.directory + "/later.png"
+    try writeBytes(png, pngFile(width: 8, height: 8, rgb: [0, 200, 255]))
+    try player.send(#"{"n": 1, "title": "Now", "artist": "A", "artUrl": "file://\#(png)"}"#)
+    try waitUntil("the banner to take the cover") {
+      try media.desk.status(tag: "media").map(Self.icon) == png
+    }
+  }
+
   @Test func theBusGoingAwayIsOneLineAndTheWatchFollowsTheNextBus() throws {
     let media = try MediaDesk()
     try media.players.restartBus()

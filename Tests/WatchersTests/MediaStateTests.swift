@@ -44,6 +44,19 @@ struct MediaStateTests {
     #expect(state.change(":1.9", playback: .playing, track: Self.first) == .track(Self.first))
   }
 
+  @Test func aPlayerThatAppearsStoppedOrPausedShowsNothingUntilItChanges() {
+    var state = MediaState()
+    state.add(":1.9")
+    #expect(state.change(":1.9", playback: .stopped, track: MediaTrack()) == nil)
+    state.add(":2.1")
+    #expect(state.change(":2.1", playback: .paused, track: Self.first) == nil)
+    #expect(
+      state.change(":2.1", playback: .playing, track: nil) == .playback(.playing, title: "First"))
+    #expect(state.change(":1.9", playback: nil, track: Self.first) == nil, "stopped still")
+    #expect(
+      state.change(":1.9", playback: .playing, track: nil) == .playback(.playing, title: "First"))
+  }
+
   @Test func aPlayerNotFollowedShowsNothing() {
     var state = MediaState()
     #expect(state.change(":1.9", playback: .playing, track: Self.first) == nil)
@@ -65,12 +78,15 @@ struct MediaStateTests {
     #expect(state.change(":1.5", playback: nil, track: two) == .track(two))
   }
 
-  @Test func theSameTrackWithItsCoverAddedIsNoNewTrack() {
+  @Test func theSameTracksCoverComingAfterItShowsItWhilePlaying() {
     var state = MediaState()
     state.record(":1.5", playback: .playing, track: Self.first)
     var covered = Self.first
     covered.artURL = "file:///c.png"
-    #expect(state.change(":1.5", playback: nil, track: covered) == nil)
+    #expect(state.change(":1.5", playback: nil, track: covered) == .track(covered))
+    #expect(state.change(":1.5", playback: nil, track: covered) == nil, "the same cover again")
+    state.record(":1.6", playback: .paused, track: Self.first)
+    #expect(state.change(":1.6", playback: nil, track: covered) == nil, "paused")
   }
 
   @Test func anEmptyTrackShowsNothing() {

@@ -1,4 +1,5 @@
 import Bus
+import Glibc
 import SystemSupport
 import TestSupport
 import Testing
@@ -68,6 +69,45 @@ struct MprisClientTests {
       try turn()
       return client.waitingCalls == 0
     }
+    client.close()
+  }
+
+  @Test func playerctldIsNoPlayerAndAnAnswerAfterThePatienceIsStillTheBaseline() throws {
+    let players = try MediaPlayers()
+    let slow = try players.startTestPlayer("slow")
+    try slow.send(#"{"n": 1, "title": "Before", "artist": "A", "status": "Playing"}"#)
+    try slow.sync()
+    try players.startPlayerctld()
+    // The player found at start answers only after the client's patience.
+    kill(slow.process.pid, SIGSTOP)
+    defer { kill(slow.process.pid, SIGCONT) }
+    let loop = try EventLoop(signals: [])
+    let client = try #require(MprisClient(address: BusAddress(players.address), loop: loop))
+    var events: [MprisClient.Event] = []
+    client.onEvent = { events.append($0) }
+    let patience = Double(MprisClient.baselinePatience.components.seconds)
+    let resumed = now() + patience + 1
+    while now() < resumed { try loop.iterate(timeout: .milliseconds(50)) }
+    kill(slow.process.pid, SIGCONT)
+    try waitUntil("the slow player's answer") {
+      try loop.iterate(timeout: .milliseconds(20))
+      return events.contains {
+        switch $0 {
+        case .baseline, .changed: true
+        default: false
+        }
+      }
+    }
+    let appeared = events.filter {
+      if case .appeared = $0 { return true }
+      return false
+    }
+    #expect(appeared.count == 1, "the test player alone: \(events)")
+    #expect(
+      events.contains {
+        if case .baseline(_, let properties) = $0 { return properties.track?.title == "Before" }
+        return false
+      }, "\(events)")
     client.close()
   }
 }
