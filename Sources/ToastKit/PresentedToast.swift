@@ -26,7 +26,8 @@ final class PresentedToast {
   private(set) var timeout: ToastTimeout?
   /// The timer of an explicit `hide(after:)`.
   private var hideTimer: EventLoop.Token?
-  private var exitOutcome: ToastOutcome?
+  /// How the toast ends, once it has started leaving (its exit animation).
+  private(set) var exitOutcome: ToastOutcome?
   private var safetyTimer: EventLoop.Token?
   /// The grace time's timer, while the toast waits to appear (or the one
   /// that ends a toast fullscreen suppresses).
@@ -269,6 +270,14 @@ final class PresentedToast {
         if isGone { return }
       }
     }
+    // Its output went away before it had a surface there (in its grace
+    // time, or held back by a fullscreen window): it ends as one shown there does.
+    if views.isEmpty, exitOutcome == nil, case .named(let name) = toast.output,
+      session.output(named: name) == nil
+    {
+      fail(.outputRemoved(name))
+      return
+    }
     syncViews()
     for view in views { view.outputsChanged() }
   }
@@ -299,14 +308,17 @@ final class PresentedToast {
   /// Starts hiding: the exit animation, then the surfaces go away. A toast
   /// still in its grace time ends without ever showing; one shown for less
   /// than its minimum show time (hidden by the program, not dismissed by the
-  /// user) stays until that time is up.
-  func hide(_ outcome: ToastOutcome, animated: Bool = true) {
+  /// user) stays until that time is up, unless the program ends
+  /// (`endingProgram`).
+  func hide(_ outcome: ToastOutcome, animated: Bool = true, endingProgram: Bool = false) {
     guard !isGone, exitOutcome == nil else { return }
     if graceTimer != nil {
       finish(outcome)
       return
     }
-    if outcome == .hidden, let shownAt, let minimum = toast.minimumShow, minimum > 0 {
+    if outcome == .hidden, !endingProgram, let shownAt, let minimum = toast.minimumShow,
+      minimum > 0
+    {
       let remaining = shownAt + .seconds(clamping: minimum) - .now
       if remaining > .zero {
         hide(after: remaining, outcome: outcome)

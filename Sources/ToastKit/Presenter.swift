@@ -221,7 +221,9 @@ public final class ToastPresenter {
       if surfaces.isEmpty {
         session.loop.stop()
       } else {
-        for surface in surfaces.values { surface.hide(.hidden, animated: false) }
+        for surface in surfaces.values {
+          surface.hide(.hidden, animated: false, endingProgram: true)
+        }
       }
     }
   }
@@ -334,9 +336,9 @@ public final class ToastPresenter {
   /// Makes way for a new toast with `tag`: the one showing goes at once
   /// (replaced). One already leaving (its exit animation running: it
   /// expired, or was dismissed, a moment ago) goes on leaving, but is no
-  /// longer the tag's: its end is reported now, as replaced, and not again
-  /// once it is gone, so that the new toast's end is the only one the tag
-  /// reports from now on.
+  /// longer the tag's: its end is reported now, as it ended (a button
+  /// chosen stays chosen), and not again once it is gone, so that the new
+  /// toast's end is the only one the tag reports from now on.
   private func makeWay(forTag tag: String) {
     guard let current = surfaces[tag] else { return }
     guard current.isExiting else {
@@ -348,8 +350,9 @@ public final class ToastPresenter {
     surfaces[tag] = nil
     surfaces[key] = current
     leavingKeys[ObjectIdentifier(current)] = key
-    lastOutcome = .replaced
-    onCompletion?(tag, .replaced)
+    let outcome = current.exitOutcome ?? .replaced
+    lastOutcome = outcome
+    onCompletion?(tag, outcome)
   }
 
   /// Changes the toast on screen with `tag` to `toast` in place (no new surface,
@@ -529,6 +532,12 @@ public final class ToastPresenter {
   /// Hides the toast with `tag`, fading it out unless `animated` is false.
   public func hide(tag: String = Toast.defaultTag, animated: Bool = true) {
     surfaces[tag]?.hide(.hidden, animated: animated)
+  }
+
+  /// Takes every toast away now, as hidden: without their exit animation,
+  /// or what is left of their minimum show time (the program ends).
+  package func hideAllAtOnce() {
+    for surface in surfaces.values { surface.hide(.hidden, animated: false, endingProgram: true) }
   }
 
   /// Hides the toast with `tag` after `delay` (a later call replaces the delay).
@@ -729,7 +738,9 @@ public final class ToastPresenter {
         announcer?.focus(id: id, button: surface.keyboardFocus)
         playSound(of: surface, tag: tag)
       }
-      onFrame?(tag)
+      // A toast leaving under another key (new content took its tag): its
+      // frames are not the tag's.
+      if surfaces[tag] === surface { onFrame?(tag) }
     }
     surface.onFocusMoved = { [unowned self] button in announcer?.focus(id: id, button: button) }
     surface.onDecided = { [unowned self] in onDecided?(tag) }

@@ -46,6 +46,8 @@ final class NotificationServer {
   /// What calls changed, carried out in the next turn of the loop.
   private var pending: [NotificationStack<Held>.Effect] = []
   private var flushScheduled = false
+  /// The card whose content is being shown (``apply(_:)``).
+  private var showingTag: String?
   /// Who waits to hear whether the name is the server's.
   private var startAnswers: [(String?) -> Void] = []
   /// Whether the server owns the name and answers calls.
@@ -320,7 +322,12 @@ final class NotificationServer {
         if case .named(let name) = toast.output, !presenter.outputNames.contains(name) {
           toast.output = .automatic
         }
+        // A card leaving with the tag (it expired or was dismissed a moment
+        // ago) makes way, its end reported during the call: that end is not
+        // the notification's, which goes on in the new card.
+        showingTag = tag
         _ = presenter.showOrUpdate(accepted: toast, tag: tag)
+        showingTag = nil
       case .hide(let tag):
         presenter.hide(tag: tag)
       case .closed(let id, let reason):
@@ -444,6 +451,7 @@ final class NotificationServer {
   /// (`activated`) invokes its default action, when it has one, before the
   /// notification ends as dismissed.
   func cardEnded(tag: String, outcome: ToastOutcome) {
+    guard tag != showingTag else { return }
     let reason: NotificationCloseReason?
     switch outcome {
     case .expired: reason = .expired

@@ -103,8 +103,12 @@ package final class Owner {
     presenter.onFailure = { [unowned self] tag, failure in
       switch failure {
       case .outputRemoved:
-        // Its waiting commands say so, then hear the outcome (hidden).
+        // Its waiting commands say so, then hear the outcome (hidden); those
+        // waiting for its first frame, which never came, fail.
         for fd in waiters[tag] ?? [] { send(.notice(failure.description), to: fd) }
+        for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
+          send(.failed("cannot show the toast: \(failure)"), to: waiter.fd)
+        }
       case .unknownOutput, .cannotDraw:
         // A toast that cannot be shown fails its own commands only.
         for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
@@ -406,8 +410,9 @@ package final class Owner {
     }
     for waiter in frameWaiters.removeValue(forKey: tag) ?? [] {
       // Suppressed (by a fullscreen window) is an answer, not a failure; so
-      // is giving way to newer toasts (replaced) before the first frame.
-      guard outcome == .suppressed || outcome == .replaced else {
+      // is giving way to newer toasts (replaced) or a hide before the first
+      // frame (toasts that could not be shown failed their commands already).
+      guard outcome == .suppressed || outcome == .replaced || outcome == .hidden else {
         send(.failed("the toast ended before it was shown"), to: waiter.fd)
         continue
       }
@@ -516,7 +521,7 @@ package final class Owner {
   /// Takes every toast away at once (outcome hidden) and stops the loop:
   /// the owner ends (``run()`` returns).
   func endAtOnce() {
-    for tag in presenter.tags { presenter.hide(tag: tag, animated: false) }
+    presenter.hideAllAtOnce()
     presenter.eventLoop.stop()
   }
 

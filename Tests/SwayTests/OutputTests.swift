@@ -178,6 +178,29 @@ struct OutputTests {
     #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
   }
 
+  @Test func aToastPinnedToAnOutputThatGoesBeforeItShowsEnds() throws {
+    let outer = try HeadlessSway()
+    let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
+    let log = nested.runtimeDirectory + "/pinned.log"
+    let errors = nested.runtimeDirectory + "/pinned.err"
+    // In its grace time (a minute) when its output goes.
+    let waiting = try CommandRunner(on: nested).start(
+      Run(
+        [
+          "--wait", "--print-outcome", "--output", "WL-2", "--grace", "60", "--timeout", "0",
+          "Pinned",
+        ], stdout: .file(log), stderr: .file(errors)))
+    try waitUntil("the owner to hold the toast") {
+      try Self.run(["status"], on: nested).output.contains("\"Pinned\"")
+    }
+    try outer.swaymsg(["[title=\"wlroots - WL-2\"]", "kill"])
+    #expect(waiting.wait(timeout: 20) == 0, "outcome hidden")
+    #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
+    #expect(
+      readFile(errors).map { String(decoding: $0, as: UTF8.self) }
+        == "wl-toast: output 'WL-2' went away; toast hidden\n")
+  }
+
   @Test func aToastPinnedToAnOutputEndsWhenItIsUnplugged() throws {
     let outer = try HeadlessSway()
     let nested = try HeadlessSway(nestedIn: outer, outputs: 2)

@@ -94,6 +94,12 @@ struct PresenterTests {
     let presenter = try ToastPresenter(display: desk.sway.socketPath)
     var outcomes: [ToastOutcome] = []
     presenter.onCompletion = { _, outcome in outcomes.append(outcome) }
+    // Each frame reported for the tag is one of the toast that has it: none
+    // while the new one waits out its grace time.
+    var framesOfOthers = 0
+    presenter.onFrame = { tag in
+      if presenter.isWaitingToAppear(tag: tag) { framesOfOthers += 1 }
+    }
     presenter.show(Toast("Volume 40%", timeout: 0), tag: "volume")
     try waitUntil("the HUD box on screen") {
       try presenter.dispatch(timeout: .milliseconds(50))
@@ -101,20 +107,23 @@ struct PresenterTests {
     }
     presenter.hide(tag: "volume")
     #expect(presenter.isLeaving(tag: "volume"))
-    presenter.showOrUpdate(Toast("Volume 50%", timeout: 0), tag: "volume")
-    #expect(outcomes == [.replaced], "the leaving toast's end, at once")
+    var next = Toast("Volume 50%", timeout: 0)
+    next.grace = 1
+    presenter.showOrUpdate(next, tag: "volume")
+    #expect(outcomes == [.hidden], "the leaving toast's end as it ended, at once")
     #expect(!presenter.isLeaving(tag: "volume"))
     // Time passing is what is measured: the leaving toast's exit (0.25 s,
     // and without frame callbacks at most half a second more) ends within
     // these two seconds, and reports nothing.
     let end = now() + 2
     while now() < end { try presenter.dispatch(timeout: .milliseconds(50)) }
-    #expect(outcomes == [.replaced])
+    #expect(outcomes == [.hidden])
     #expect(presenter.toast(tag: "volume")?.text == "Volume 50%")
     #expect(try desk.sway.screenshot().boundingBox(of: hudColor, tolerance: 3) != nil)
+    #expect(framesOfOthers == 0, "the leaving toast's frames are not the tag's")
     presenter.hide(tag: "volume")
     #expect(try presenter.runUntilHidden() == .hidden)
-    #expect(outcomes == [.replaced, .hidden])
+    #expect(outcomes == [.hidden, .hidden])
   }
 
   @Test func progressUpdatesRedrawTheBar() throws {

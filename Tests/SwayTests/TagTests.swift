@@ -114,6 +114,21 @@ struct TagTests {
     }
   }
 
+  @Test func aHideBeforeTheFirstFrameIsTheNewToastsOutcome() throws {
+    let desk = try Desk<HeadlessSway>()
+    // The owner runs; then sway draws nothing more until the test ends.
+    #expect(try desk.runToEnd(["--tag", "probe", "--timeout", "0", "Probe"]).status == 0)
+    desk.sway.pause()
+    defer { desk.sway.resume() }
+    let log = desk.sway.runtimeDirectory + "/job.log"
+    let shown = try desk.run(
+      ["--tag", "job", "--wait", "--print-outcome", "--timeout", "0", "Working"], logPath: log)
+    try waitUntil("the owner to hold the toast") { try desk.status(tag: "job") != nil }
+    #expect(try desk.runToEnd(["hide", "--tag", "job"]).status == 0)
+    #expect(shown.wait(timeout: desk.compositor.patience) == 0)
+    #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
+  }
+
   @Test func hideAfterHidesOnTime() throws {
     let desk = try Desk<HeadlessSway>()
     #expect(try desk.runToEnd(["--no-animation", "--timeout", "0", "Later"]).status == 0)

@@ -74,4 +74,16 @@ struct TimingTests {
     #expect(MonotonicTime.now - started >= .seconds(5), "it stayed its minimum time")
     #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
   }
+
+  @Test func theOwnerStoppingEndsAToastWithinItsMinimumShowTimeAsHidden() throws {
+    let desk = try Desk<HeadlessSway>()
+    let log = desk.sway.runtimeDirectory + "/min-show.log"
+    let waiting = try desk.run(
+      ["--wait", "--print-outcome", "--min-show", "60", "--timeout", "0", "Stay"], logPath: log)
+    try desk.waitUntilDrawn()
+    let owner = try #require(try desk.status()).owner
+    #expect(kill(owner, SIGTERM) == 0)
+    #expect(waiting.wait(timeout: desk.compositor.patience) == 0)
+    #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
+  }
 }
