@@ -178,49 +178,43 @@ struct OutputTests {
     #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
   }
 
-  @Test func aToastPinnedToAnOutputThatGoesBeforeItShowsEnds() throws {
+  /// Runs `--wait --print-outcome --output WL-2 OPTIONS --timeout 0 Pinned`
+  /// on a nested sway with two outputs, waits until `held` says the owner
+  /// holds the toast, unplugs WL-2, and expects the toast to end as hidden,
+  /// its command saying why. Returns the two sways (the nested one with WL-1 left).
+  static func expectPinnedToastEndsWhenItsOutputGoes(
+    _ options: [String], once held: (HeadlessSway) throws -> Bool
+  ) throws -> (outer: HeadlessSway, nested: HeadlessSway) {
     let outer = try HeadlessSway()
     let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
     let log = nested.runtimeDirectory + "/pinned.log"
     let errors = nested.runtimeDirectory + "/pinned.err"
-    // In its grace time (a minute) when its output goes.
     let waiting = try CommandRunner(on: nested).start(
       Run(
-        [
-          "--wait", "--print-outcome", "--output", "WL-2", "--grace", "60", "--timeout", "0",
-          "Pinned",
-        ], stdout: .file(log), stderr: .file(errors)))
-    try waitUntil("the owner to hold the toast") {
-      try Self.run(["status"], on: nested).output.contains("\"Pinned\"")
-    }
+        ["--wait", "--print-outcome", "--output", "WL-2"] + options + ["--timeout", "0", "Pinned"],
+        stdout: .file(log), stderr: .file(errors)))
+    try waitUntil("the owner to hold the toast") { try held(nested) }
     try outer.swaymsg(["[title=\"wlroots - WL-2\"]", "kill"])
-    #expect(waiting.wait(timeout: 20) == 0, "outcome hidden")
+    #expect(waiting.wait(timeout: nested.patience) == 0, "outcome hidden")
     #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
     #expect(
       readFile(errors).map { String(decoding: $0, as: UTF8.self) }
         == "wl-toast: output 'WL-2' went away; toast hidden\n")
+    return (outer, nested)
+  }
+
+  @Test func aToastPinnedToAnOutputThatGoesBeforeItShowsEnds() throws {
+    // In its grace time (a minute) when its output goes.
+    _ = try Self.expectPinnedToastEndsWhenItsOutputGoes(["--grace", "60"]) { nested in
+      try Self.run(["status"], on: nested).output.contains("\"Pinned\"")
+    }
   }
 
   @Test func aToastPinnedToAnOutputEndsWhenItIsUnplugged() throws {
-    let outer = try HeadlessSway()
-    let nested = try HeadlessSway(nestedIn: outer, outputs: 2)
-    let log = nested.runtimeDirectory + "/pinned.log"
-    let errors = nested.runtimeDirectory + "/pinned.err"
-    let waiting = try CommandRunner(on: nested).start(
-      Run(
-        [
-          "--wait", "--print-outcome", "--output", "WL-2", "--no-animation", "--timeout", "0",
-          "Pinned",
-        ], stdout: .file(log), stderr: .file(errors)))
-    try waitUntil("the toast on WL-2") {
-      try Self.showsCentred("Pinned", on: "WL-2", of: nested)
+    let (outer, nested) = try Self.expectPinnedToastEndsWhenItsOutputGoes(["--no-animation"]) {
+      try Self.showsCentred("Pinned", on: "WL-2", of: $0)
     }
-    try outer.swaymsg(["[title=\"wlroots - WL-2\"]", "kill"])
-    #expect(waiting.wait(timeout: 5) == 0, "outcome hidden")
-    #expect(readFile(log).map { String(decoding: $0, as: UTF8.self) } == "hidden\n")
-    #expect(
-      readFile(errors).map { String(decoding: $0, as: UTF8.self) }
-        == "wl-toast: output 'WL-2' went away; toast hidden\n")
+    defer { withExtendedLifetime(outer) {} }
     // Nothing was left behind: the next toast shows on the output that is left.
     #expect(try Self.run(["--no-animation", "--timeout", "0", "Next"], on: nested).status == 0)
     try waitUntil("the next toast on WL-1") {
