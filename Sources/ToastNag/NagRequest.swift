@@ -68,8 +68,8 @@ public struct NagButton: Equatable, Sendable {
   public var label: String
   /// The command, for `sh -c`.
   public var action: String
-  /// Whether the command runs inside `$TERMINAL` (when set): `-b` only, as
-  /// swaynag does (its manual says `-z` too, its code does not).
+  /// Whether the command runs inside `$TERMINAL` (when set): `-b` and `-z`,
+  /// as swaynag's manual and usage say (its code does it for `-b` alone).
   public var inTerminal = false
   /// Whether pressing the button also dismisses the bar (`-z`, `-Z`).
   public var dismisses = false

@@ -72,7 +72,7 @@ package func runNag(_ arguments: [String]) -> Int32 {
     _ = writeLine(nagUsage, to: 1)
     return 0
   case .success(.version):
-    _ = writeLine("wl-toast nag \(Toast.version)", to: 1)
+    _ = writeLine(nagVersion, to: 1)
     return 0
   case .success(.show(let request)):
     for warning in request.warnings { printError("wl-toast nag: \(warning)") }

@@ -288,6 +288,12 @@ struct NagHardeningTests {
     return (result.status, result.errors)
   }
 
+  @Test func versionIsOneLineAsSwaynagsIs() throws {
+    let result = try CommandRunner().runToEnd(Run(["nag", "-v"]), timeout: 20)
+    #expect(result.status == 0 && result.errors.isEmpty, "\(result.errors)")
+    #expect(result.output == "wl-toast nag version \(Toast.version)\n")
+  }
+
   @Test(
     arguments: [
       (["-m"], 64, "option -m needs a value"),
