@@ -232,6 +232,9 @@ private func checkedLabel(_ label: String, of button: String) throws(NagStop) ->
 ///
 /// The limit holds for the bytes as read, trailing newlines included: the
 /// command reads one byte past it, and whatever that byte is, more follows.
+/// Bytes that are not UTF-8 show as U+FFFD, as a toast's message's do: sway
+/// copies a configuration's lines as they are, and the bar still tells
+/// their errors.
 func nagDetails(_ bytes: [UInt8]) throws(NagStop) -> String? {
   guard !bytes.isEmpty else { return nil }
   let limit = Toast.Limits.detailsLength
@@ -240,8 +243,5 @@ func nagDetails(_ bytes: [UInt8]) throws(NagStop) -> String? {
   }
   var text = bytes.map { $0 == 0 ? UInt8(ascii: "\n") : $0 }
   while text.last == UInt8(ascii: "\n") { text.removeLast() }
-  guard let details = String(validating: text, as: UTF8.self) else {
-    throw .failed("standard input is not UTF-8")
-  }
-  return details
+  return String(decoding: text, as: UTF8.self)
 }
