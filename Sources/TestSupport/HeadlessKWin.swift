@@ -235,8 +235,9 @@ package final class HeadlessKWin {
   /// A screenshot with the scale KWin drew it at.
   ///
   /// While KWin sets its compositing up again (after a change of scale) its
-  /// screenshot object is gone for a moment, longer on a loaded machine:
-  /// the call is made again until the object answers, for ``patience``.
+  /// screenshot object is gone for a moment, longer on a loaded machine, and
+  /// a screenshot asked for meanwhile is cancelled (`Error.Cancelled`): the
+  /// call is made again until the object answers, for ``patience``.
   package func capture() throws -> (image: Image, scale: Double) {
     guard let bus, !stopped else { throw HarnessError("KWin was stopped") }
     var shot: KWinScreenshot?
@@ -245,7 +246,9 @@ package final class HeadlessKWin {
       do {
         shot = try bus.captureWorkspace()
         return true
-      } catch let error where "\(error)".contains("UnknownObject") {
+      } catch let error
+        where "\(error)".contains("UnknownObject") || "\(error)".contains("Error.Cancelled")
+      {
         absent = "\(error)"
         return false
       }
