@@ -221,9 +221,7 @@ public final class ToastPresenter {
       if surfaces.isEmpty {
         session.loop.stop()
       } else {
-        for surface in surfaces.values {
-          surface.hide(.hidden, animated: false, endingProgram: true)
-        }
+        hideAllAtOnce()
       }
     }
   }
